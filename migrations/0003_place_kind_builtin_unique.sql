@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "place_kinds_builtin_per_location" ON "place_kinds" USING btree ("location_id","builtin_key");

@@ -1,0 +1,64 @@
+/**
+ * Builds the Express application: the edge in DESIGN.md's order, the auth library's mount, the
+ * API routes, then the one error mapper.
+ */
+import express, { Router } from "express";
+import { toNodeHandler } from "better-auth/node";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "pino";
+import { AUTH_BASE_PATH, createAuth, type Auth } from "./auth/auth.js";
+import type { Config } from "./config.js";
+import type { Database } from "./db/client.js";
+import { authenticate, bodyParser, clientAddress, sameSiteCheck } from "./http/edge.js";
+import { errorHandler, notFoundHandler } from "./http/error-handler.js";
+import { mount, type RouteDef } from "./http/route.js";
+import { apiRoutes } from "./routes.js";
+
+export interface Services {
+  config: Config;
+  database: Database;
+  auth: Auth;
+  logger: Logger;
+}
+
+export function createServices(config: Config, database: Database, logger: Logger): Services {
+  return { config, database, auth: createAuth(database.db, config), logger };
+}
+
+export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {
+  const { config, auth, logger, database } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustedProxies);
+  app.set("query parser", "simple");
+
+  app.use(clientAddress());
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => (req as express.Request).id,
+      // Never log secrets: no headers (cookies, bearer tokens), no bodies.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split("?")[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(sameSiteCheck(config));
+  app.get("/health", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.use(authenticate(auth, database.db));
+  app.use(bodyParser());
+
+  const routes = apiRoutes(services);
+  const router = Router();
+  mount(router, routes);
+  app.use(router);
+  // The library handles everything else under its mount; our sign-up is registered before it.
+  app.all(`${AUTH_BASE_PATH}/*splat`, toNodeHandler(auth));
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(logger));
+  return { app, routes };
+}

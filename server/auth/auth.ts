@@ -1,0 +1,123 @@
+/**
+ * The authentication library: better-auth core, mounted at /api/v1/auth. What the spec switches off
+ * is listed in DISABLED_PATHS; what it adds (our sign-up, token stripping) is ours. See
+ * ../shared/research/auth-notes.md for why each option is set.
+ */
+import { betterAuth, type BetterAuthPlugin } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { username } from "better-auth/plugins";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import { authAccounts, authRateLimits, authSessions, authTwoFactors, authVerifications, users } from "../db/schema/index.js";
+import { bootstrapUser } from "../modules/locations/bootstrap.js";
+
+export const AUTH_BASE_PATH = "/api/v1/auth";
+
+/**
+ * Library routes the spec switches off (Sign-up rule 4): its own sign-up (ours wraps it with the
+ * open/invite rule and the uniform answer), session listing and revocation (ours at /me/sessions),
+ * email change and account deletion (need re-authentication; ours), token endpoints.
+ */
+export const DISABLED_PATHS = [
+  "/sign-up/email",
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/change-email",
+  "/delete-user",
+  "/get-access-token",
+  "/refresh-token",
+  "/account-info",
+  "/list-accounts",
+  "/unlink-account",
+  "/link-social",
+  "/update-session",
+];
+
+/** Removes every `token` key from a JSON value, so page scripts never see a session token. */
+export function stripTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripTokens);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== "token") out[k] = stripTokens(v);
+    return out;
+  }
+  return value;
+}
+
+/** Spec "Sessions and cookies" rule 3, on every JSON body the library answers with. */
+const stripTokenPlugin = {
+  id: "strip-token",
+  async onResponse(response: Response) {
+    if (!response.headers.get("content-type")?.includes("application/json")) return;
+    const text = await response.clone().text();
+    if (!text.includes('"token"')) return;
+    const body = JSON.stringify(stripTokens(JSON.parse(text)));
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return { response: new Response(body, { status: response.status, statusText: response.statusText, headers }) };
+  },
+} satisfies BetterAuthPlugin;
+
+export function createAuth(db: Db, config: Config) {
+  const https = config.secure;
+  return betterAuth({
+    appName: "Inventory",
+    basePath: AUTH_BASE_PATH,
+    baseURL: config.publicUrl.origin,
+    secret: config.secret,
+    trustedOrigins: [config.publicUrl.origin],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: users,
+        session: authSessions,
+        account: authAccounts,
+        verification: authVerifications,
+        twoFactor: authTwoFactors,
+        rateLimit: authRateLimits,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 256,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+    },
+    // Spec "Sessions and cookies" rule 1: 30 days sliding (refreshed once a day) over https,
+    // 12 hours never renewed over plain http. No cookie cache, so a revocation takes effect at once.
+    session: {
+      ...(https ? { expiresIn: 30 * 86400, updateAge: 86400 } : { expiresIn: 12 * 3600, disableSessionRefresh: true }),
+      additionalFields: { mfaProvenAt: { type: "date", required: false, input: false } },
+    },
+    user: { additionalFields: {} },
+    advanced: {
+      database: { generateId: "uuid" },
+      // req.ip (socket, walked through SVC_TRUSTED_PROXIES only) is copied into this header by the edge.
+      ipAddress: { ipAddressHeaders: ["x-svc-client-ip"] },
+      useSecureCookies: https,
+      cookiePrefix: "svc",
+    },
+    disabledPaths: DISABLED_PATHS,
+    // Sign-in limits are the edge's job (issue: sign-in and sessions); the library's own limiter
+    // keys on headers we do not trust.
+    rateLimit: { enabled: false },
+    plugins: [username(), stripTokenPlugin],
+    databaseHooks: {
+      user: {
+        create: {
+          // Sign-up step 2, right after the user row is committed.
+          after: async (user) => {
+            await bootstrapUser(db, { id: user.id, name: user.name });
+          },
+        },
+      },
+    },
+    logger: { disabled: config.logLevel === "silent" },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

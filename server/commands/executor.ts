@@ -1,0 +1,162 @@
+/**
+ * Runs a batch of commands in one transaction as the actor: validate, authorize (deny by default),
+ * then hand consecutive ops of the same command to its handler as one set-based segment. A segment
+ * whose statement fails is retried op by op under savepoints, so one bad op cannot sink the rest.
+ */
+import { ZodError } from "zod";
+import { roleAtLeast, type Role } from "../../shared/roles.js";
+import type { Actor } from "../auth/actor.js";
+import { withActor } from "../db/actor.js";
+import { type Db, type Tx, rows, sql } from "../db/client.js";
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../http/errors.js";
+import { commandRegistry } from "./registry.js";
+import { rejected, type CommandContext, type CommandDef, type CommandInput, type Op, type Verdict } from "./types.js";
+
+export interface ExecuteOptions {
+  undoWindowMs: number;
+}
+
+export function zodToValidationError(err: ZodError, prefix = ""): ValidationError {
+  const issues = err.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: i.message }));
+  const first = issues[0];
+  return new ValidationError(first ? `${first.path || "body"}: ${first.message}` : "Invalid input.", { issues });
+}
+
+async function loadRoles(tx: Tx): Promise<Map<string, Role>> {
+  const found = await rows<{ location_id: string; role: Role }>(
+    tx,
+    sql`SELECT location_id, role FROM memberships
+        WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())`,
+  );
+  return new Map(found.map((r) => [r.location_id, r.role]));
+}
+
+/** Maps a database error raised by a single op to the verdict the caller sees. */
+function dbErrorToAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause ?? (err as { code?: string });
+  switch (cause.code) {
+    case "23505":
+      return new ConflictError("A record with this id or code already exists.");
+    case "23503":
+      return new NotFoundError("referenced record");
+    case "23514":
+    case "22P02":
+    case "22003":
+      return new ValidationError("A value is out of range or malformed.");
+    case "42501":
+      return new ForbiddenError("The database refused this write for your role.");
+    default:
+      throw err;
+  }
+}
+
+interface Prepared {
+  index: number;
+  def: CommandDef<unknown>;
+  op: Op<unknown>;
+}
+
+/** Splits ops into runs of one command with no target repeated, keeping batch order. */
+function segments(prepared: Prepared[]): Prepared[][] {
+  const out: Prepared[][] = [];
+  let current: Prepared[] = [];
+  let targets = new Set<string>();
+  for (const p of prepared) {
+    const target = p.def.target(p.op.args);
+    const head = current[0];
+    if (head && (head.def !== p.def || targets.has(target))) {
+      out.push(current);
+      current = [];
+      targets = new Set();
+    }
+    current.push(p);
+    targets.add(target);
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+async function runSegment(ctx: CommandContext, seg: Prepared[]): Promise<Verdict[]> {
+  const def = seg[0]!.def;
+  await ctx.tx.execute(sql`SAVEPOINT segment`);
+  try {
+    const verdicts = await def.run(ctx, seg.map((p) => p.op));
+    await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
+    return verdicts;
+  } catch (err) {
+    await ctx.tx.execute(sql`ROLLBACK TO SAVEPOINT segment`);
+    if (seg.length === 1) {
+      await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
+      return [rejected(dbErrorToAppError(err))];
+    }
+  }
+  // The set-based statement failed: isolate the failing op(s) one at a time.
+  const verdicts: Verdict[] = [];
+  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p])));
+  await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
+  return verdicts;
+}
+
+/** Runs `inputs` inside an already-open actor transaction. */
+export async function executeInTx(
+  tx: Tx,
+  actor: Actor,
+  inputs: CommandInput[],
+  opts: ExecuteOptions,
+): Promise<Verdict[]> {
+  const [{ txid }] = (await rows<{ txid: string }>(tx, sql`SELECT pg_current_xact_id()::xid::text AS txid`)) as [
+    { txid: string },
+  ];
+  const roles = await loadRoles(tx);
+  const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, undoWindowMs: opts.undoWindowMs };
+  const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
+  const prepared: Prepared[] = [];
+  inputs.forEach((input, index) => {
+    const def = commandRegistry.get(input.name);
+    if (!def) {
+      verdicts[index] = rejected(new ValidationError(`Unknown command "${input.name}".`));
+      return;
+    }
+    const parsed = def.args.safeParse(input.args);
+    if (!parsed.success) {
+      verdicts[index] = rejected(zodToValidationError(parsed.error));
+      return;
+    }
+    if (def.createsLocation) {
+      if (!actor.canWrite || actor.type !== "user") verdicts[index] = rejected(new ForbiddenError("Only a signed-in person can create a location."));
+      else prepared.push({ index, def, op: { input, args: parsed.data } });
+      return;
+    }
+    const role = roles.get(input.locationId);
+    // Deny by default; a location the actor cannot see reads as "not found".
+    if (!role) {
+      verdicts[index] = rejected(new NotFoundError("location"));
+      return;
+    }
+    if (!actor.canWrite || !roleAtLeast(role, def.minRole)) {
+      verdicts[index] = rejected(new ForbiddenError(`Your role (${role}) cannot do "${def.name}" here.`, { role, needed: def.minRole }));
+      return;
+    }
+    prepared.push({ index, def, op: { input, args: parsed.data } });
+  });
+  for (const seg of segments(prepared)) {
+    const result = await runSegment(ctx, seg);
+    seg.forEach((p, i) => {
+      verdicts[p.index] = result[i]!;
+    });
+  }
+  return verdicts;
+}
+
+export async function executeBatch(db: Db, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions): Promise<Verdict[]> {
+  return withActor(db, actor, (tx) => executeInTx(tx, actor, inputs, opts));
+}
+
+/** A REST write: a batch of one whose rejection becomes the HTTP error. */
+export async function executeOne(db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions) {
+  const [verdict] = await executeBatch(db, actor, [input], opts);
+  if (!verdict) throw new Error("executor returned no verdict");
+  if (verdict.status === "rejected") throw verdict.error;
+  return verdict;
+}

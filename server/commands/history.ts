@@ -1,0 +1,74 @@
+/**
+ * History rows written by commands: one per applied op, with a per-field diff, the before/after
+ * values the undo needs, a summary key with params, and the undo window.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { v7 as uuidv7 } from "uuid";
+import type { historyEntries } from "../db/schema/index.js";
+import type { CommandContext } from "./types.js";
+
+/** `plain` is shown to everyone; `money` only where the reader's role may see money; `secret` never. */
+export type FieldClass = "plain" | "money" | "secret";
+
+export interface HistoryDraft {
+  locationId: string;
+  entityType: string;
+  entityId: string;
+  entityName: string | null;
+  action: string;
+  /** Values of the fields this event touched, before and after. */
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  classes?: Record<string, FieldClass>;
+  summaryKey: string;
+  summaryParams?: Record<string, string>;
+  rowVersionAfter: number;
+  undoable: boolean;
+  undoOfEventId?: string;
+  movedInFromElsewhere?: boolean;
+}
+
+export type HistoryRow = typeof historyEntries.$inferInsert;
+
+export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & { id: string } {
+  const keys = new Set([...Object.keys(d.before), ...Object.keys(d.after)]);
+  const diff: Record<string, { class: string; changed: boolean; hidden: boolean }> = {};
+  for (const key of keys) {
+    diff[key] = {
+      class: d.classes?.[key] ?? "plain",
+      changed: !isDeepStrictEqual(d.before[key] ?? null, d.after[key] ?? null),
+      hidden: false,
+    };
+  }
+  return {
+    id: uuidv7(),
+    locationId: d.locationId,
+    entityType: d.entityType,
+    entityId: d.entityId,
+    entityName: d.entityName,
+    action: d.action,
+    actorType: ctx.actor.type,
+    actorUserId: ctx.actor.userId,
+    actorTokenId: ctx.actor.tokenId ?? null,
+    at: ctx.now,
+    diff,
+    before: d.before,
+    after: d.after,
+    summaryKey: d.summaryKey,
+    summaryParams: d.summaryParams ?? {},
+    rowVersionAfter: d.rowVersionAfter,
+    undoableUntil: d.undoable ? new Date(ctx.now.getTime() + ctx.undoWindowMs) : null,
+    undoneAt: null,
+    undoneByEventId: null,
+    undoOfEventId: d.undoOfEventId ?? null,
+    movedInFromElsewhere: d.movedInFromElsewhere ?? null,
+    aiCall: null,
+  };
+}
+
+/** The subset of `row` named by `keys`, for before/after snapshots. */
+export function pick(row: Record<string, unknown>, keys: Iterable<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = row[k] instanceof Date ? (row[k] as Date).toISOString() : (row[k] ?? null);
+  return out;
+}

@@ -1,0 +1,23 @@
+/** Every command the write path knows, by name. Sync ops and REST routes both resolve here. */
+import { historyUndo } from "../modules/history/undo.js";
+import { locationCreate, locationUpdate } from "../modules/locations/commands.js";
+import { memberRemove, memberUpdate } from "../modules/members/commands.js";
+import { placeCreate, placeUpdate } from "../modules/places/commands.js";
+import { thingCreate, thingDelete, thingMove, thingUpdate } from "../modules/things/commands.js";
+import type { CommandDef } from "./types.js";
+
+const all = [
+  locationCreate,
+  locationUpdate,
+  placeCreate,
+  placeUpdate,
+  thingCreate,
+  thingUpdate,
+  thingMove,
+  thingDelete,
+  historyUndo,
+  memberUpdate,
+  memberRemove,
+] as unknown as CommandDef<unknown>[];
+
+export const commandRegistry: ReadonlyMap<string, CommandDef<unknown>> = new Map(all.map((c) => [c.name, c]));

@@ -1,0 +1,72 @@
+/**
+ * The one write path (DESIGN.md "One write path"). Every change to the inventory is a command: a
+ * name, zod-validated args, the location it touches and, for updates, the rowVersion the writer
+ * last saw. A REST write is a batch of one; a pushed sync batch is many. Handlers work set-based:
+ * they receive every op of a segment at once and answer one verdict per op, in order.
+ */
+import type { z } from "zod";
+import type { Role } from "../../shared/roles.js";
+import type { Actor } from "../auth/actor.js";
+import type { Tx } from "../db/client.js";
+import type { AppError } from "../http/errors.js";
+
+export interface CommandInput {
+  /** Device-made op id (sync push); REST writes have none. */
+  opId?: string;
+  name: string;
+  locationId: string;
+  args: unknown;
+  /** The rowVersion the writer last saw; required by updates from REST, optional from sync. */
+  baseVersion?: number;
+  /** When the op was made on the device (ISO string); history records the server time. */
+  at?: string;
+}
+
+export type Verdict =
+  | { status: "applied"; entityId: string; rowVersion: number; txid: string; eventId: string | null }
+  | { status: "rejected"; error: AppError };
+
+export interface CommandContext {
+  tx: Tx;
+  actor: Actor;
+  /** The transaction id as the shape stream shows it in `txids` (32-bit xid as a string). */
+  txid: string;
+  now: Date;
+  /** The actor's role in each location it can see (after 2FA gating and token scope). */
+  roles: Map<string, Role>;
+  undoWindowMs: number;
+}
+
+export interface Op<A> {
+  input: CommandInput;
+  args: A;
+}
+
+export interface CommandDef<A = unknown> {
+  name: string;
+  args: z.ZodType<A>;
+  /** The least role that may run the command in the op's location. */
+  minRole: Role;
+  /** The op creates the location it names; only the actor's own account is checked (by RLS too). */
+  createsLocation?: boolean;
+  /**
+   * The row the op targets. Two ops on the same target never share a segment, so that a
+   * set-based statement never sees one row twice and order within the batch is kept.
+   */
+  target(args: A): string;
+  run(ctx: CommandContext, ops: Op<A>[]): Promise<Verdict[]>;
+}
+
+export function defineCommand<A>(def: CommandDef<A>): CommandDef<A> {
+  return def;
+}
+
+export const applied = (ctx: CommandContext, entityId: string, rowVersion: number, eventId: string | null): Verdict => ({
+  status: "applied",
+  entityId,
+  rowVersion,
+  txid: ctx.txid,
+  eventId,
+});
+
+export const rejected = (error: AppError): Verdict => ({ status: "rejected", error });

@@ -1,0 +1,82 @@
+/**
+ * Configuration from the environment, validated once at start-up. Every variable is listed in the
+ * README's Configuration table; an invalid value stops the server with a message naming it.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .optional()
+  .transform((v) => v !== undefined && ["1", "true", "yes", "on"].includes(v));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  SVC_DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().url().optional(),
+  SVC_PUBLIC_URL: z.string().url().optional(),
+  SVC_SIGNUP_OPEN: flag,
+  SVC_TRUSTED_PROXIES: z.string().default(""),
+  SVC_SECRET: z.string().min(32, "SVC_SECRET must be at least 32 characters").optional(),
+  SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: URL;
+  /** True when SVC_PUBLIC_URL is https: Secure cookies with the __Secure- prefix, long sessions. */
+  secure: boolean;
+  signupOpen: boolean;
+  /** Value for Express's "trust proxy": false, or the list of trusted proxy addresses/subnets. */
+  trustedProxies: false | string[];
+  secret: string;
+  logLevel: z.infer<typeof envSchema>["SVC_LOG_LEVEL"];
+  undoWindowMs: number;
+}
+
+/** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
+function loadSecret(given: string | undefined, dataDir: string): string {
+  if (given) return given;
+  const file = path.join(dataDir, "secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const publicUrl = new URL(e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const proxies = e.SVC_TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean);
+  const dataDir = path.resolve(e.SVC_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    secure: publicUrl.protocol === "https:",
+    signupOpen: e.SVC_SIGNUP_OPEN,
+    trustedProxies: proxies.length ? proxies : false,
+    secret: overrides.secret ?? loadSecret(e.SVC_SECRET, dataDir),
+    logLevel: e.SVC_LOG_LEVEL,
+    undoWindowMs: e.SVC_UNDO_WINDOW_MINUTES * 60_000,
+    ...overrides,
+  };
+}

@@ -1,0 +1,94 @@
+/** History entries, inbox items and the change log that feeds shape streams. */
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, customType, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { users } from "./auth.js";
+import { idColumn, syncedColumns, ts } from "./columns.js";
+import { locations } from "./locations.js";
+
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+/**
+ * One entry per applied command. `before`/`after` hold the changed fields' values so that the
+ * event can be undone; they never leave the server (the API shows `diff` and summary lines).
+ */
+export const historyEntries = pgTable(
+  "history_entries",
+  {
+    id: idColumn(),
+    locationId: uuid("location_id")
+      .notNull()
+      .references(() => locations.id),
+    entityType: text("entity_type").notNull(),
+    entityId: uuid("entity_id").notNull(),
+    /** Entity name at the time of the event, for summaries of deleted things. */
+    entityName: text("entity_name"),
+    action: text("action").notNull(),
+    actorType: text("actor_type", { enum: ["user", "token", "mcp", "system"] }).notNull(),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorTokenId: uuid("actor_token_id"),
+    at: ts("at").notNull().defaultNow(),
+    diff: jsonb("diff").$type<Record<string, { class: string; changed: boolean; hidden: boolean }>>().notNull(),
+    before: jsonb("before").$type<Record<string, unknown>>().notNull().default({}),
+    after: jsonb("after").$type<Record<string, unknown>>().notNull().default({}),
+    summaryKey: text("summary_key").notNull(),
+    summaryParams: jsonb("summary_params").$type<Record<string, string>>().notNull().default({}),
+    rowVersionAfter: integer("row_version_after").notNull(),
+    undoableUntil: ts("undoable_until"),
+    undoneAt: ts("undone_at"),
+    undoneByEventId: uuid("undone_by_event_id"),
+    undoOfEventId: uuid("undo_of_event_id"),
+    movedInFromElsewhere: boolean("moved_in_from_elsewhere"),
+    aiCall: jsonb("ai_call"),
+  },
+  (t) => [
+    index("history_entity_idx").on(t.entityType, t.entityId, t.at.desc(), t.id.desc()),
+    index("history_location_idx").on(t.locationId, t.at),
+  ],
+);
+
+export const INBOX_KINDS = ["draft", "reading", "label_claim", "currency", "duplicate", "receipt", "sync_drop"] as const;
+export const INBOX_STATUSES = ["open", "accepted", "dismissed", "merged"] as const;
+
+export const inboxItems = pgTable(
+  "inbox_items",
+  {
+    id: idColumn(),
+    locationId: uuid("location_id")
+      .notNull()
+      .references(() => locations.id),
+    kind: text("kind", { enum: INBOX_KINDS }).notNull(),
+    status: text("status", { enum: INBOX_STATUSES }).notNull().default("open"),
+    thingId: uuid("thing_id"),
+    /** Items captured together share a batch (the spec's `batch` object). */
+    batchId: uuid("batch_id").notNull(),
+    capturedAt: ts("captured_at").notNull().defaultNow(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** Kind-specific part (`syncDrop`, `reading`, `claim`, ...), in the spec's shape. */
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    undoEventId: uuid("undo_event_id"),
+    resolvedAt: ts("resolved_at"),
+    resolvedBy: uuid("resolved_by").references(() => users.id, { onDelete: "set null" }),
+    ...syncedColumns(),
+  },
+  (t) => [index("inbox_location_status_idx").on(t.locationId, t.status, t.createdAt)],
+);
+
+/**
+ * Change log written by a trigger on every synced table (migrations/*_sync_log_triggers.sql), in
+ * the writing transaction: nothing that changes a synced table can bypass the shape streams.
+ */
+export const syncLog = pgTable(
+  "sync_log",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    tableName: text("table_name").notNull(),
+    op: text("op").notNull(),
+    rowId: uuid("row_id").notNull(),
+    locationId: uuid("location_id"),
+    row: jsonb("row").notNull(),
+    txid: xid8("txid").notNull(),
+    at: ts("at").notNull().default(sql`now()`),
+  },
+  (t) => [index("sync_log_location_seq_idx").on(t.locationId, t.seq)],
+);
+

@@ -1,0 +1,4 @@
+export * from "./auth.js";
+export * from "./locations.js";
+export * from "./inventory.js";
+export * from "./activity.js";

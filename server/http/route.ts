@@ -1,0 +1,88 @@
+/**
+ * Route definitions: method, path, authentication mode and the shared zod schemas of params,
+ * query, body and response. The same list validates requests at the edge and generates the
+ * OpenAPI document (server/http/openapi.ts), so the two cannot drift apart.
+ */
+import type { NextFunction, Request, Response, Router } from "express";
+import type { z } from "zod";
+import type { Actor } from "../auth/actor.js";
+import { zodToValidationError } from "../commands/executor.js";
+import { UnauthenticatedError } from "./errors.js";
+
+/** Spec "Route authentication modes": required (default), optional or none. */
+export type AuthMode = "required" | "optional" | "none";
+
+export interface RouteContext<P, Q, B> {
+  req: Request;
+  res: Response;
+  actor: Actor;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
+  method: "get" | "post" | "patch" | "put" | "delete";
+  /** Express path, e.g. /api/v1/things/:id */
+  path: string;
+  summary: string;
+  tag: string;
+  auth?: AuthMode;
+  /** True for routes that accept `Authorization: Bearer` (spec: history and code lookups). */
+  bearer?: boolean;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  response: z.ZodType<R>;
+  /** Success status; 200 unless given. */
+  status?: number;
+  handler(ctx: RouteContext<P, Q, B>): Promise<R>;
+}
+
+export const routes: RouteDef<any, any, any, any>[] = [];
+
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(
+  def: RouteDef<P, Q, B, R>,
+): RouteDef<P, Q, B, R> {
+  return def;
+}
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw zodToValidationError(result.error, where);
+  return result.data;
+}
+
+export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): void {
+  for (const def of defs) {
+    routes.push(def);
+    router[def.method](def.path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const actor = req.actor;
+        if ((def.auth ?? "required") === "required" && !actor) throw new UnauthenticatedError();
+        const ctx = {
+          req,
+          res,
+          actor: actor as Actor,
+          params: parse(def.params, req.params, "params"),
+          query: parse(def.query, req.query, "query"),
+          body: parse(def.body, req.body, "body"),
+        };
+        const result = await def.handler(ctx);
+        if (!res.headersSent) res.status(def.status ?? 200).json(result);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    actor?: Actor;
+    /** Client address from the socket, walked through SVC_TRUSTED_PROXIES only. */
+    clientIp: string;
+    id: string;
+  }
+}

@@ -1,0 +1,21 @@
+/** In-process periodic jobs. Each is idempotent, so several replicas running it is harmless. */
+import type { Services } from "../app.js";
+import { repairBootstraps } from "../modules/locations/bootstrap.js";
+
+const HOUR = 3600_000;
+
+export function startJobs(services: Services): () => void {
+  const { database, logger } = services;
+  const repair = async () => {
+    try {
+      const fixed = await repairBootstraps(database.db);
+      if (fixed) logger.warn({ fixed }, "bootstrap repair: created missing owner records");
+    } catch (err) {
+      logger.error({ err }, "bootstrap repair failed");
+    }
+  };
+  void repair();
+  const timer = setInterval(() => void repair(), HOUR);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,111 @@
+/**
+ * Loads, in a handful of set-based queries, everything a segment of thing commands refers to:
+ * places, containers, types with their fields, brands and each location's defaults. Reads go
+ * through RLS, so a reference outside the actor's locations is simply absent ("not found").
+ */
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { type Tx, rows, sql } from "../../db/client.js";
+import { brands, places, things, typeFields, types } from "../../db/schema/index.js";
+import { effectiveFields, type EffectiveField } from "../types/fields.js";
+
+export interface Refs {
+  places: Map<string, { id: string; locationId: string; isUnplaced: boolean; name: string }>;
+  containers: Map<string, { id: string; locationId: string; isContainer: boolean; name: string | null; containerId: string | null }>;
+  types: Map<string, typeof types.$inferSelect>;
+  brands: Map<string, { id: string; locationId: string }>;
+  unplacedByLocation: Map<string, string>;
+  defaultTypeByLocation: Map<string, string>;
+  fieldsOf(typeId: string): Map<string, EffectiveField>;
+}
+
+type Maybe = string | null | undefined;
+const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))];
+
+export async function loadRefs(
+  tx: Tx,
+  want: { locationIds: string[]; placeIds?: Maybe[]; containerIds?: Maybe[]; brandIds?: Maybe[] },
+): Promise<Refs> {
+  const locationIds = uniq(want.locationIds);
+  const placeIds = uniq(want.placeIds ?? []);
+  const containerIds = uniq(want.containerIds ?? []);
+  const brandIds = uniq(want.brandIds ?? []);
+  const [placeRows, unplacedRows, containerRows, typeRows, fieldRows, brandRows] = await Promise.all([
+    placeIds.length
+      ? tx
+          .select({ id: places.id, locationId: places.locationId, isUnplaced: places.isUnplaced, name: places.name })
+          .from(places)
+          .where(and(inArray(places.id, placeIds), isNull(places.deletedAt)))
+      : [],
+    tx
+      .select({ id: places.id, locationId: places.locationId })
+      .from(places)
+      .where(and(inArray(places.locationId, locationIds), eq(places.isUnplaced, true))),
+    containerIds.length
+      ? tx
+          .select({ id: things.id, locationId: things.locationId, isContainer: things.isContainer, name: things.name, containerId: things.containerId })
+          .from(things)
+          .where(and(inArray(things.id, containerIds), isNull(things.deletedAt)))
+      : [],
+    tx.select().from(types).where(and(inArray(types.locationId, locationIds), isNull(types.deletedAt))),
+    tx
+      .select()
+      .from(typeFields)
+      .where(and(inArray(typeFields.locationId, locationIds), isNull(typeFields.archivedAt), isNull(typeFields.deletedAt))),
+    brandIds.length
+      ? tx
+          .select({ id: brands.id, locationId: brands.locationId })
+          .from(brands)
+          .where(and(inArray(brands.id, brandIds), isNull(brands.deletedAt)))
+      : [],
+  ]);
+  const typesById = new Map(typeRows.map((t) => [t.id, t]));
+  const fieldsByType = new Map<string, (typeof fieldRows)[number][]>();
+  for (const f of fieldRows) {
+    if (!f.typeId) continue;
+    const list = fieldsByType.get(f.typeId) ?? [];
+    list.push(f);
+    fieldsByType.set(f.typeId, list);
+  }
+  const defaultTypeByLocation = new Map<string, string>();
+  for (const t of typeRows) if (t.builtinKey === "thing") defaultTypeByLocation.set(t.locationId, t.id);
+  const cache = new Map<string, Map<string, EffectiveField>>();
+  return {
+    places: new Map(placeRows.map((p) => [p.id, p])),
+    containers: new Map(containerRows.map((c) => [c.id, c])),
+    types: typesById,
+    brands: new Map(brandRows.map((b) => [b.id, b])),
+    unplacedByLocation: new Map(unplacedRows.map((p) => [p.locationId, p.id])),
+    defaultTypeByLocation,
+    fieldsOf(typeId) {
+      let f = cache.get(typeId);
+      if (!f) {
+        f = effectiveFields(typeId, typesById, fieldsByType);
+        cache.set(typeId, f);
+      }
+      return f;
+    },
+  };
+}
+
+/**
+ * Ancestor containers of each given container (itself included), for cycle checks: a thing may
+ * not go into itself or into anything inside it.
+ */
+export async function containerAncestors(tx: Tx, containerIds: string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (!containerIds.length) return out;
+  const found = await rows<{ start: string; id: string }>(
+    tx,
+    sql`WITH RECURSIVE up(start, id, parent, depth) AS (
+          SELECT t.id, t.id, t.container_id, 0 FROM things t WHERE t.id = ANY(${containerIds}::uuid[])
+          UNION ALL
+          SELECT up.start, t.id, t.container_id, up.depth + 1 FROM things t JOIN up ON t.id = up.parent WHERE up.depth < 64
+        ) SELECT start, id FROM up`,
+  );
+  for (const r of found) {
+    const set = out.get(r.start) ?? new Set<string>();
+    set.add(r.id);
+    out.set(r.start, set);
+  }
+  return out;
+}

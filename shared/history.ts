@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { timestampSchema, uuidSchema } from "./ids.js";
+
+export const diffEntrySchema = z.object({ class: z.string(), changed: z.boolean(), hidden: z.boolean() });
+
+export const historyActorSchema = z.object({
+  type: z.enum(["user", "token", "mcp", "system"]),
+  id: uuidSchema.nullable(),
+  displayName: z.string(),
+});
+
+export const historyEntitySchema = z.object({
+  type: z.string(),
+  id: uuidSchema,
+  name: z.string().nullable(),
+});
+
+export const summaryLineSchema = z.object({
+  key: z.string(),
+  params: z.record(z.string(), z.string()),
+  text: z.string(),
+});
+
+/** History entry exactly as the spec shows it (aiCall comes with the AI issue). */
+export const historyEntrySchema = z
+  .object({
+    id: uuidSchema,
+    at: timestampSchema,
+    action: z.string(),
+    actor: historyActorSchema,
+    entity: historyEntitySchema,
+    diff: z.record(z.string(), diffEntrySchema),
+    undoable_until: timestampSchema.nullable(),
+    summary: z.string(),
+    summaryKey: z.string(),
+    summaryParams: z.record(z.string(), z.string()),
+    summaryLines: z.array(summaryLineSchema).optional(),
+    movedInFromElsewhere: z.boolean().optional(),
+    mergedFrom: z.object({ id: uuidSchema, name: z.string().nullable() }).optional(),
+  })
+  .meta({ id: "HistoryEntry" });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const historyQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(2048).optional(),
+  kind: z.enum(["created", "updated", "moved", "deleted", "restored"]).optional(),
+});
+
+export const undoArgs = z.object({ eventId: uuidSchema }).strict();
+export type UndoArgs = z.infer<typeof undoArgs>;

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { timestampSchema, uuidSchema } from "./ids.js";
+import { roleSchema } from "./roles.js";
+
+export const locationSchema = z
+  .object({
+    id: uuidSchema,
+    name: z.string(),
+    role: roleSchema,
+    isPersonal: z.boolean(),
+    requiresTwoFactor: z.boolean(),
+    viewersSeeMoney: z.boolean(),
+    rowVersion: z.number().int(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: "Location" });
+export type Location = z.infer<typeof locationSchema>;
+
+const locationName = z.string().trim().min(1).max(120);
+
+export const locationCreateArgs = z.object({
+  id: uuidSchema.optional(),
+  name: locationName,
+});
+export type LocationCreateArgs = z.infer<typeof locationCreateArgs>;
+
+/** Owner-only fields (requiresTwoFactor) are checked by the command, not by this schema. */
+export const locationPatchSchema = z
+  .object({
+    name: locationName,
+    requiresTwoFactor: z.boolean(),
+    viewersSeeMoney: z.boolean(),
+  })
+  .partial()
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+export const locationUpdateArgs = z.object({ id: uuidSchema, patch: locationPatchSchema });
+export type LocationUpdateArgs = z.infer<typeof locationUpdateArgs>;
+
+export const meSchema = z
+  .object({
+    user: z.object({
+      id: uuidSchema,
+      name: z.string(),
+      email: z.string().nullable(),
+      username: z.string().nullable(),
+      twoFactorEnabled: z.boolean(),
+    }),
+    locations: z.array(locationSchema),
+  })
+  .meta({ id: "Me" });
+export type Me = z.infer<typeof meSchema>;

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { timestampSchema, uuidSchema } from "./ids.js";
+
+export const placeSchema = z
+  .object({
+    id: uuidSchema,
+    locationId: uuidSchema,
+    parentId: uuidSchema.nullable(),
+    kindId: uuidSchema.nullable(),
+    name: z.string(),
+    isUnplaced: z.boolean(),
+    shortCode: z.string().nullable(),
+    rowVersion: z.number().int(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: "Place" });
+export type Place = z.infer<typeof placeSchema>;
+
+const placeName = z.string().trim().min(1).max(120);
+
+export const placeCreateArgs = z.object({
+  id: uuidSchema,
+  name: placeName,
+  parentId: uuidSchema.nullable().optional(),
+  kindId: uuidSchema.nullable().optional(),
+});
+export type PlaceCreateArgs = z.infer<typeof placeCreateArgs>;
+
+export const placePatchSchema = z
+  .object({ name: placeName, parentId: uuidSchema.nullable(), kindId: uuidSchema.nullable() })
+  .partial()
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+export const placeUpdateArgs = z.object({ id: uuidSchema, patch: placePatchSchema });
+export type PlaceUpdateArgs = z.infer<typeof placeUpdateArgs>;
+
+/** Place-path entry of the spec: the chain from the location's root down to a thing's parent. */
+export const placePathEntrySchema = z
+  .object({
+    id: uuidSchema,
+    name: z.string(),
+    kind: z.enum(["place", "container"]),
+    isUnplaced: z.boolean(),
+    shortCode: z.string().nullable().optional(),
+  })
+  .meta({ id: "PlacePathEntry" });
+export type PlacePathEntry = z.infer<typeof placePathEntrySchema>;

@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { decimalSchema, timestampSchema, uuidSchema } from "./ids.js";
+import { placePathEntrySchema } from "./places.js";
+
+/** The spec leaves lifecycle values open; these are ours. `draft` and `ended` show in derivedState. */
+export const LIFECYCLES = ["draft", "active", "in_repair", "ended"] as const;
+export const lifecycleSchema = z.enum(LIFECYCLES);
+export const CONDITIONS = ["new", "good", "fair", "poor", "broken"] as const;
+export const conditionSchema = z.enum(CONDITIONS);
+export const DERIVED_STATES = ["uncertain", "draft", "ended", "lent", "borrowed", "in_repair"] as const;
+export const derivedStateSchema = z.enum(DERIVED_STATES);
+
+export const typeRefSchema = z.object({
+  id: uuidSchema,
+  icon: z.string(),
+  name: z.string().nullable(),
+  builtinKey: z.string().nullable(),
+});
+
+/** Thing summary (spec "Thing summary"), plus rowVersion so clients can write back. */
+export const thingSummarySchema = z
+  .object({
+    id: uuidSchema,
+    locationId: uuidSchema,
+    shortCode: z.string().nullable(),
+    name: z.string().nullable(),
+    type: typeRefSchema,
+    quantity: z.number(),
+    lifecycle: lifecycleSchema,
+    derivedState: z.array(derivedStateSchema),
+    path: z.array(placePathEntrySchema),
+    containerThumbUrl: z.string().nullable(),
+    thumbUrl: z.string().nullable(),
+    lastSeenAt: timestampSchema.nullable(),
+    isContainer: z.boolean(),
+    rowVersion: z.number().int(),
+  })
+  .meta({ id: "ThingSummary" });
+export type ThingSummary = z.infer<typeof thingSummarySchema>;
+
+export const thingDetailSchema = thingSummarySchema
+  .extend({
+    placeId: uuidSchema.nullable(),
+    containerId: uuidSchema.nullable(),
+    description: z.string().nullable(),
+    condition: conditionSchema.nullable(),
+    brand: z.object({ id: uuidSchema, name: z.string() }).nullable(),
+    model: z.string().nullable(),
+    colour: z.string().nullable(),
+    serial: z.string().nullable(),
+    fields: z.record(z.string(), z.unknown()),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: "Thing" });
+export type ThingDetail = z.infer<typeof thingDetailSchema>;
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable();
+const quantity = z.union([decimalSchema, z.number().finite()]).transform(String).refine((q) => Number(q) > 0, "quantity must be above 0");
+
+/** Editable attributes of a thing, shared by create and update. */
+const thingAttributes = {
+  name: z.string().trim().min(1).max(200).nullable(),
+  description: optionalText(4000),
+  typeId: uuidSchema,
+  quantity,
+  lifecycle: lifecycleSchema,
+  condition: conditionSchema.nullable(),
+  brandId: uuidSchema.nullable(),
+  model: optionalText(200),
+  colour: optionalText(80),
+  serial: optionalText(200),
+  isContainer: z.boolean(),
+  fields: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown()),
+};
+
+export const thingCreateArgs = z
+  .object({
+    id: uuidSchema,
+    placeId: uuidSchema.optional(),
+    containerId: uuidSchema.optional(),
+    ...thingAttributes,
+  })
+  .partial({
+    name: true,
+    description: true,
+    typeId: true,
+    quantity: true,
+    lifecycle: true,
+    condition: true,
+    brandId: true,
+    model: true,
+    colour: true,
+    serial: true,
+    isContainer: true,
+    fields: true,
+  })
+  .strict()
+  .refine((a) => !(a.placeId && a.containerId), "give placeId or containerId, not both");
+export type ThingCreateArgs = z.infer<typeof thingCreateArgs>;
+
+export const thingPatchSchema = z
+  .object(thingAttributes)
+  .partial()
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+export type ThingPatch = z.infer<typeof thingPatchSchema>;
+export const thingUpdateArgs = z.object({ id: uuidSchema, patch: thingPatchSchema });
+export type ThingUpdateArgs = z.infer<typeof thingUpdateArgs>;
+
+export const thingMoveArgs = z
+  .object({ id: uuidSchema, placeId: uuidSchema.optional(), containerId: uuidSchema.optional() })
+  .strict()
+  .refine((a) => (a.placeId === undefined) !== (a.containerId === undefined), "give exactly one of placeId or containerId");
+export type ThingMoveArgs = z.infer<typeof thingMoveArgs>;
+
+export const thingDeleteArgs = z.object({ id: uuidSchema }).strict();
+export type ThingDeleteArgs = z.infer<typeof thingDeleteArgs>;
+
+export const thingListQuerySchema = z.object({
+  q: z.string().trim().max(200).optional(),
+  placeId: uuidSchema.optional(),
+  typeId: uuidSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(2048).optional(),
+});

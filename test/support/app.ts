@@ -1,0 +1,113 @@
+/**
+ * A running service on a fresh database, for tests that go through HTTP like a client would.
+ * `client()` returns a tiny cookie-keeping HTTP client that sends our Origin, as a browser would.
+ */
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { pino } from "pino";
+import { createApp, createServices, type Services } from "../../server/app.js";
+import { loadConfig, type Config } from "../../server/config.js";
+import type { Database } from "../../server/db/client.js";
+import { resetBootstrapCache } from "../../server/modules/locations/bootstrap.js";
+import { freshDatabase } from "./db.js";
+
+export interface TestService {
+  url: string;
+  services: Services;
+  database: Database;
+  config: Config;
+  client(): HttpClient;
+  /** Signs up (sign-up is open in tests unless configured otherwise) and signs in. */
+  signedIn(name?: string): Promise<HttpClient & { email: string; userId: string }>;
+  close(): Promise<void>;
+}
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface HttpClient {
+  cookies: Map<string, string>;
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  get<T = any>(path: string): Promise<HttpResponse<T>>;
+  post<T = any>(path: string, body?: unknown): Promise<HttpResponse<T>>;
+  patch<T = any>(path: string, body?: unknown): Promise<HttpResponse<T>>;
+  delete<T = any>(path: string, body?: unknown): Promise<HttpResponse<T>>;
+}
+
+let counter = 0;
+
+export async function startService(env: Record<string, string> = {}, database?: Database): Promise<TestService> {
+  resetBootstrapCache();
+  const db = database ?? (await freshDatabase());
+  const config = loadConfig({ SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: "0", ...env }, { secret: "test-secret-test-secret-test-secret-0123" });
+  const services = createServices(config, db, pino({ level: "silent" }));
+  const { app } = createApp(services);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  // The public URL decides the expected Origin; tests talk to the real port.
+  config.publicUrl = new URL(env.SVC_PUBLIC_URL ?? url);
+
+  const client = (): HttpClient => {
+    const cookies = new Map<string, string>();
+    const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const h: Record<string, string> = { origin: config.publicUrl.origin, ...headers };
+      if (cookies.size) h.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+      if (body !== undefined) h["content-type"] = "application/json";
+      const res = await fetch(url + path, { method, headers: h, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), redirect: "manual" });
+      for (const c of res.headers.getSetCookie()) {
+        const [pair] = c.split(";");
+        const i = pair!.indexOf("=");
+        const name = pair!.slice(0, i);
+        const value = pair!.slice(i + 1);
+        if (value === "" || /max-age=0/i.test(c)) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    };
+    return {
+      cookies,
+      request,
+      get: (p) => request("GET", p),
+      post: (p, b) => request("POST", p, b ?? {}),
+      patch: (p, b) => request("PATCH", p, b ?? {}),
+      delete: (p, b) => request("DELETE", p, b),
+    };
+  };
+
+  const signedIn = async (name = "Test User") => {
+    const email = `user${++counter}-${Date.now()}@example.test`;
+    const c = client();
+    const up = await c.post("/api/v1/auth/sign-up", { email, password: "correct horse battery", name });
+    if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
+    const inRes = await c.post("/api/v1/auth/sign-in/email", { email, password: "correct horse battery" });
+    if (inRes.status !== 200) throw new Error(`sign-in failed: ${inRes.status} ${JSON.stringify(inRes.body)}`);
+    const me = await c.get("/api/v1/me");
+    return Object.assign(c, { email, userId: me.body?.user?.id as string });
+  };
+
+  return {
+    url,
+    services,
+    database: db,
+    config,
+    client,
+    signedIn,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+}
