@@ -3,11 +3,16 @@ import type { Services } from "./app.js";
 import { signUpRoute } from "./auth/signup.js";
 import type { RouteDef } from "./http/route.js";
 import { openApiRoute } from "./http/openapi.js";
+import { historyRoutes } from "./modules/history/routes.js";
+import { locationRoutes } from "./modules/locations/routes.js";
+import { placeRoutes } from "./modules/places/routes.js";
+import { thingRoutes } from "./modules/things/routes.js";
+import { memberRoutes } from "./modules/members/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
   const deps = { db: database.db, config, auth };
-  const list: RouteDef[] = [signUpRoute(deps) as RouteDef];
+  const list: RouteDef[] = [signUpRoute(deps) as RouteDef, ...memberRoutes(deps)];
   list.push(openApiRoute(() => list) as RouteDef);
   return list;
 }

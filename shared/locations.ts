@@ -26,15 +26,15 @@ export const locationCreateArgs = z.object({
 export type LocationCreateArgs = z.infer<typeof locationCreateArgs>;
 
 /** Owner-only fields (requiresTwoFactor) are checked by the command, not by this schema. */
-export const locationPatchSchema = z
-  .object({
-    name: locationName,
-    requiresTwoFactor: z.boolean(),
-    viewersSeeMoney: z.boolean(),
-  })
+const locationPatchShape = z
+  .object({ name: locationName, requiresTwoFactor: z.boolean(), viewersSeeMoney: z.boolean() })
   .partial()
-  .strict()
-  .refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+  .strict();
+export const locationPatchSchema = locationPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+/** REST PATCH; rowVersion is optional for settings (last write wins when absent). */
+export const locationPatchBody = locationPatchShape
+  .extend({ rowVersion: z.number().int().min(1).optional() })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field");
 export const locationUpdateArgs = z.object({ id: uuidSchema, patch: locationPatchSchema });
 export type LocationUpdateArgs = z.infer<typeof locationUpdateArgs>;
 

@@ -26,3 +26,21 @@ export const inviteCreatedSchema = z
   .object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema })
   .meta({ id: "InviteCreated" });
 export const inviteAcceptBody = z.object({ token: z.string().min(1).max(200) }).strict();
+
+export const memberListSchema = z.object({ items: z.array(memberSchema) }).meta({ id: "MemberList" });
+export type MemberList = z.infer<typeof memberListSchema>;
+
+/** PATCH /locations/:id/members/:userId. `rowVersion` is the member's version the caller last saw. */
+export const memberPatchBody = z.object({ role: roleSchema, rowVersion: z.number().int().min(1).optional() }).strict();
+export type MemberPatchBody = z.infer<typeof memberPatchBody>;
+
+/** DELETE /locations/:id/members/:userId; `txid` is the transaction the shape stream will show. */
+export const memberRemovedSchema = z.object({ ok: z.literal(true), txid: z.string() }).meta({ id: "MemberRemoved" });
+export type MemberRemoved = z.infer<typeof memberRemovedSchema>;
+
+export type InviteCreateBody = z.infer<typeof inviteCreateBody>;
+export type InviteCreated = z.infer<typeof inviteCreatedSchema>;
+export type InviteAcceptBody = z.infer<typeof inviteAcceptBody>;
+/** The location the accepting user now belongs to, with their role there (an existing higher role is kept). */
+export const inviteAcceptedSchema = z.object({ locationId: uuidSchema, role: roleSchema }).meta({ id: "InviteAccepted" });
+export type InviteAccepted = z.infer<typeof inviteAcceptedSchema>;

@@ -27,11 +27,12 @@ export const placeCreateArgs = z.object({
 });
 export type PlaceCreateArgs = z.infer<typeof placeCreateArgs>;
 
-export const placePatchSchema = z
-  .object({ name: placeName, parentId: uuidSchema.nullable(), kindId: uuidSchema.nullable() })
-  .partial()
-  .strict()
-  .refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+const placePatchShape = z.object({ name: placeName, parentId: uuidSchema.nullable(), kindId: uuidSchema.nullable() }).partial().strict();
+export const placePatchSchema = placePatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+export const placePatchBody = placePatchShape
+  .extend({ rowVersion: z.number().int().min(1) })
+  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
+export const placeCreateBody = placeCreateArgs.partial({ id: true });
 export const placeUpdateArgs = z.object({ id: uuidSchema, patch: placePatchSchema });
 export type PlaceUpdateArgs = z.infer<typeof placeUpdateArgs>;
 

@@ -74,7 +74,7 @@ const thingAttributes = {
   fields: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown()),
 };
 
-export const thingCreateArgs = z
+const thingCreateShape = z
   .object({
     id: uuidSchema,
     placeId: uuidSchema.optional(),
@@ -95,15 +95,19 @@ export const thingCreateArgs = z
     isContainer: true,
     fields: true,
   })
-  .strict()
-  .refine((a) => !(a.placeId && a.containerId), "give placeId or containerId, not both");
+  .strict();
+const oneParent = (a: { placeId?: string | undefined; containerId?: string | undefined }) => !(a.placeId && a.containerId);
+export const thingCreateArgs = thingCreateShape.refine(oneParent, "give placeId or containerId, not both");
+/** REST create: the server makes the id when the client does not. */
+export const thingCreateBody = thingCreateShape.partial({ id: true }).refine(oneParent, "give placeId or containerId, not both");
 export type ThingCreateArgs = z.infer<typeof thingCreateArgs>;
 
-export const thingPatchSchema = z
-  .object(thingAttributes)
-  .partial()
-  .strict()
-  .refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+const thingPatchShape = z.object(thingAttributes).partial().strict();
+export const thingPatchSchema = thingPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
+/** REST PATCH: the patch plus the rowVersion the writer saw. */
+export const thingPatchBody = thingPatchShape
+  .extend({ rowVersion: z.number().int().min(1) })
+  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
 export type ThingPatch = z.infer<typeof thingPatchSchema>;
 export const thingUpdateArgs = z.object({ id: uuidSchema, patch: thingPatchSchema });
 export type ThingUpdateArgs = z.infer<typeof thingUpdateArgs>;

@@ -67,7 +67,8 @@ export function createAuth(db: Db, config: Config) {
     basePath: AUTH_BASE_PATH,
     baseURL: config.publicUrl.origin,
     secret: config.secret,
-    trustedOrigins: [config.publicUrl.origin],
+    // A function, so the origin is read per request like the edge's same-site check does.
+    trustedOrigins: () => [config.publicUrl.origin],
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: {

@@ -30,12 +30,18 @@ export async function findLiveInvite(db: Db, token: string): Promise<InviteRow |
   return row ?? null;
 }
 
+/** An invite bound to an address works only for that address (compared case-insensitively). */
+export function inviteFitsEmail(invite: InviteRow, email: string): boolean {
+  return invite.email === null || invite.email.toLowerCase() === email.trim().toLowerCase();
+}
+
 /**
  * Makes `userId` a member with the invite's role and marks the invite used, in one system
  * transaction (the invite is the authority; the user is not a member yet). An existing member
- * keeps the higher of the two roles. Returns false when the invite was used meanwhile.
+ * keeps the higher of the two roles. Returns the user's role in the location afterwards, or null
+ * when the invite was used, revoked or expired meanwhile.
  */
-export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: string): Promise<boolean> {
+export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: string): Promise<Role | null> {
   return asSystem(db, async (tx) => {
     const now = new Date();
     const used = await tx
@@ -43,7 +49,7 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       .set({ acceptedAt: now, acceptedBy: userId })
       .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now)))
       .returning({ id: invites.id });
-    if (!used.length) return false;
+    if (!used.length) return null;
     const [existing] = await tx
       .select()
       .from(memberships)
@@ -57,7 +63,7 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       rowVersion = existing.rowVersion + 1;
       await tx.update(memberships).set({ role: invite.role as Role, rowVersion, updatedAt: now }).where(eq(memberships.id, existing.id));
     } else {
-      return true;
+      return existing.role;
     }
     await tx.insert(historyEntries).values({
       id: uuidv7(),
@@ -76,6 +82,6 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       summaryParams: { name: user?.name ?? "", role: invite.role },
       rowVersionAfter: rowVersion,
     });
-    return true;
+    return invite.role;
   });
 }

@@ -1,0 +1,116 @@
+/**
+ * History entries in the spec's shape. Values never leave the server raw: the diff says which
+ * fields changed, summary lines show old and new values only for fields the reader may see.
+ */
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { HistoryEntry } from "../../../shared/history.js";
+import type { Tx } from "../../db/client.js";
+import { historyEntries, users } from "../../db/schema/index.js";
+import { ValidationError } from "../../http/errors.js";
+
+type Event = typeof historyEntries.$inferSelect;
+
+const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
+  "thing.created": (p) => `Added ${p.name || "a thing"}`,
+  "thing.updated": (p) => `Changed ${p.name || "a thing"}`,
+  "thing.moved": (p) => `Moved ${p.name || "a thing"} from ${p.from || "?"} to ${p.to || "?"}`,
+  "thing.deleted": (p) => `Deleted ${p.name || "a thing"}`,
+  "thing.restored": (p) => `Restored ${p.name || "a thing"}`,
+  "place.created": (p) => `Added place ${p.name}`,
+  "place.updated": (p) => `Changed place ${p.name}`,
+  "location.created": (p) => `Created location ${p.name}`,
+  "location.updated": (p) => `Changed location ${p.name}`,
+  "member.role_changed": (p) => `${p.name}'s role changed from ${p.from} to ${p.to}`,
+  "member.removed": (p) => `${p.name} was removed`,
+  "member.left": (p) => `${p.name} left`,
+  "member.joined": (p) => `${p.name} joined as ${p.role}`,
+  "history.undone": (p) => `Undid a change to ${p.name || "a thing"}`,
+};
+
+export function summaryText(key: string, params: Record<string, string>): string {
+  return SUMMARIES[key]?.(params) ?? key;
+}
+
+const show = (v: unknown): string => {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "string") return v;
+  return JSON.stringify(v);
+};
+
+export interface Reader {
+  seesMoney: boolean;
+}
+
+export function historyOut(e: Event, actorName: string | null, reader: Reader, now: Date): HistoryEntry {
+  const diff: HistoryEntry["diff"] = {};
+  const lines: NonNullable<HistoryEntry["summaryLines"]> = [];
+  for (const [field, d] of Object.entries(e.diff)) {
+    const hidden = d.class === "secret" || (d.class === "money" && !reader.seesMoney);
+    diff[field] = { class: d.class, changed: d.changed, hidden };
+    if (!d.changed) continue;
+    if (hidden) lines.push({ key: "history.field_changed_hidden", params: { field }, text: `${field} changed` });
+    else {
+      const from = show(e.before[field]);
+      const to = show(e.after[field]);
+      lines.push({ key: "history.field_changed", params: { field, from, to }, text: `${field}: ${from} → ${to}` });
+    }
+  }
+  const undoable = e.undoableUntil && !e.undoneAt && e.undoableUntil.getTime() > now.getTime();
+  return {
+    id: e.id,
+    at: e.at.toISOString(),
+    action: e.action,
+    actor: { type: e.actorType, id: e.actorUserId, displayName: actorName ?? (e.actorType === "system" ? "System" : "Former member") },
+    entity: { type: e.entityType, id: e.entityId, name: e.entityName },
+    diff,
+    undoable_until: undoable ? e.undoableUntil!.toISOString() : null,
+    summary: summaryText(e.summaryKey, e.summaryParams),
+    summaryKey: e.summaryKey,
+    summaryParams: e.summaryParams,
+    summaryLines: lines,
+    ...(e.movedInFromElsewhere !== null ? { movedInFromElsewhere: e.movedInFromElsewhere } : {}),
+  };
+}
+
+const ACTIONS: Record<string, string[]> = {
+  created: ["thing.created"],
+  updated: ["thing.updated"],
+  moved: ["thing.moved"],
+  deleted: ["thing.deleted"],
+  restored: ["thing.restored"],
+};
+
+export async function entityHistory(
+  tx: Tx,
+  entity: { type: string; id: string },
+  q: { limit: number; cursor?: string | undefined; kind?: string | undefined },
+  reader: Reader,
+): Promise<{ items: HistoryEntry[]; next_cursor: string | null }> {
+  const where: SQL[] = [eq(historyEntries.entityType, entity.type), eq(historyEntries.entityId, entity.id)];
+  if (q.kind) where.push(inArray(historyEntries.action, ACTIONS[q.kind] ?? []));
+  if (q.cursor) {
+    let at: string, id: string;
+    try {
+      [at, id] = JSON.parse(Buffer.from(q.cursor, "base64url").toString()) as [string, string];
+      if (typeof at !== "string" || typeof id !== "string" || Number.isNaN(Date.parse(at))) throw new Error();
+    } catch {
+      throw new ValidationError("cursor: not a cursor this list gave out.");
+    }
+    where.push(sql`(${historyEntries.at}, ${historyEntries.id}) < (${at}::timestamptz, ${id}::uuid)`);
+  }
+  const page = await tx
+    .select({ e: historyEntries, name: users.name })
+    .from(historyEntries)
+    .leftJoin(users, eq(users.id, historyEntries.actorUserId))
+    .where(and(...where))
+    .orderBy(desc(historyEntries.at), desc(historyEntries.id))
+    .limit(q.limit + 1);
+  const more = page.length > q.limit;
+  const items = page.slice(0, q.limit);
+  const last = items[items.length - 1];
+  const now = new Date();
+  return {
+    items: items.map((r) => historyOut(r.e, r.name, reader, now)),
+    next_cursor: more && last ? Buffer.from(JSON.stringify([last.e.at.toISOString(), last.e.id])).toString("base64url") : null,
+  };
+}

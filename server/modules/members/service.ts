@@ -1,0 +1,118 @@
+/**
+ * Reads and invite writes of the members domain. Role changes and removals are commands
+ * (commands.ts); everything here that acts for a user runs through withActor, so RLS has the
+ * last word even if a check here were wrong.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import type { InviteAccepted, InviteCreateBody, InviteCreated, Member } from "../../../shared/members.js";
+import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
+import type { Db, Tx } from "../../db/client.js";
+import { invites, memberships, users } from "../../db/schema/index.js";
+import { ForbiddenError, NotFoundError } from "../../http/errors.js";
+import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
+
+/**
+ * The actor's role in `locationId`, or 404 when it cannot see the location (absent, not a member,
+ * hidden behind two-factor or outside a token's scope all read the same).
+ */
+async function requireRole(tx: Tx, locationId: string): Promise<Role> {
+  const [row] = await tx
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.locationId, locationId),
+        sql`${memberships.userId} = app_user_id()`,
+        isNull(memberships.deletedAt),
+        sql`${memberships.locationId} = ANY(app_readable_locations())`,
+      ),
+    );
+  if (!row) throw new NotFoundError("location");
+  return row.role;
+}
+
+async function selectMembers(tx: Tx, locationId: string, userId?: string): Promise<Member[]> {
+  const found = await tx
+    .select({
+      userId: memberships.userId,
+      displayName: users.name,
+      email: users.email,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+      rowVersion: memberships.rowVersion,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.locationId, locationId),
+        isNull(memberships.deletedAt),
+        userId === undefined ? undefined : eq(memberships.userId, userId),
+      ),
+    )
+    .orderBy(memberships.createdAt, memberships.userId);
+  return found.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+}
+
+/** Every live member of a location the actor belongs to, oldest membership first. */
+export async function listMembers(db: Db, actor: Actor, locationId: string): Promise<Member[]> {
+  return withActor(db, actor, async (tx) => {
+    await requireRole(tx, locationId);
+    return selectMembers(tx, locationId);
+  });
+}
+
+/** One live member as the actor sees it (after a role change); 404 when gone or hidden. */
+export async function getMember(db: Db, actor: Actor, locationId: string, userId: string): Promise<Member> {
+  return withActor(db, actor, async (tx) => {
+    await requireRole(tx, locationId);
+    const [member] = await selectMembers(tx, locationId, userId);
+    if (!member) throw new NotFoundError("member");
+    return member;
+  });
+}
+
+/**
+ * Owners and admins invite; the body schema already refuses an owner invite, so an admin can
+ * invite up to admin. The token is returned once; only its hash is stored.
+ */
+export async function createInvite(db: Db, actor: Actor, locationId: string, body: InviteCreateBody): Promise<InviteCreated> {
+  return withActor(db, actor, async (tx) => {
+    const role = await requireRole(tx, locationId);
+    if (!actor.canWrite || !roleAtLeast(role, "admin")) {
+      throw new ForbiddenError(`Your role (${role}) cannot invite people here; ask an owner or admin.`, { role, needed: "admin" });
+    }
+    const { token, tokenHash } = newInviteToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
+    const id = uuidv7();
+    await tx.insert(invites).values({
+      id,
+      locationId,
+      email: body.email?.trim().toLowerCase() ?? null,
+      role: body.role,
+      tokenHash,
+      expiresAt,
+      createdBy: actor.userId,
+      createdAt: now,
+    });
+    return { id, token, expiresAt: expiresAt.toISOString() };
+  });
+}
+
+/**
+ * Redeems an invite for the signed-in actor. A dead, used, expired or someone else's invite is
+ * one answer, 404, so a token cannot be probed for whom it was made.
+ */
+export async function acceptInvite(db: Db, actor: Actor, token: string): Promise<InviteAccepted> {
+  const invite = await findLiveInvite(db, token);
+  if (!invite) throw new NotFoundError("invite");
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId));
+  if (!user || !inviteFitsEmail(invite, user.email)) throw new NotFoundError("invite");
+  const role = await acceptInviteForUser(db, invite, actor.userId);
+  if (!role) throw new NotFoundError("invite");
+  return { locationId: invite.locationId, role };
+}

@@ -1,0 +1,147 @@
+/** Reads of things: the list with filters and keyset paging, and the summary/detail shapes. */
+import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { Role } from "../../../shared/roles.js";
+import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
+import type { Tx } from "../../db/client.js";
+import { brands, locations, memberships, things, types } from "../../db/schema/index.js";
+import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { loadRefs } from "./refs.js";
+import { thingPaths } from "./paths.js";
+import type { ThingRow } from "./values.js";
+
+export function derivedState(t: ThingRow): ThingSummary["derivedState"] {
+  const out: ThingSummary["derivedState"] = [];
+  if (t.missingSince) out.push("uncertain");
+  if (t.lifecycle === "draft") out.push("draft");
+  if (t.lifecycle === "ended") out.push("ended");
+  if (t.lifecycle === "in_repair") out.push("in_repair");
+  return out;
+}
+
+export async function summaries(tx: Tx, rowsIn: ThingRow[]): Promise<ThingSummary[]> {
+  const paths = await thingPaths(tx, rowsIn.map((t) => t.id));
+  const typeIds = [...new Set(rowsIn.map((t) => t.typeId))];
+  const typeRows = typeIds.length
+    ? await tx.select({ id: types.id, icon: types.icon, name: types.name, builtinKey: types.builtinKey }).from(types).where(inArray(types.id, typeIds))
+    : [];
+  const typeById = new Map(typeRows.map((t) => [t.id, t]));
+  return rowsIn.map((t) => ({
+    id: t.id,
+    locationId: t.locationId,
+    shortCode: t.shortCode,
+    name: t.name,
+    type: typeById.get(t.typeId) ?? { id: t.typeId, icon: "thing", name: null, builtinKey: null },
+    quantity: Number(t.quantity),
+    lifecycle: t.lifecycle,
+    derivedState: derivedState(t),
+    path: paths.get(t.id) ?? [],
+    containerThumbUrl: null,
+    thumbUrl: null,
+    lastSeenAt: t.lastSeenAt?.toISOString() ?? null,
+    isContainer: t.isContainer,
+    rowVersion: t.rowVersion,
+  }));
+}
+
+/** The reader's role in a location (RLS-visible memberships only) and whether money shows. */
+export async function readerView(tx: Tx, userId: string, locationId: string): Promise<{ role: Role; seesMoney: boolean }> {
+  const [row] = await tx
+    .select({ role: memberships.role, viewersSeeMoney: locations.viewersSeeMoney })
+    .from(memberships)
+    .innerJoin(locations, eq(locations.id, memberships.locationId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.locationId, locationId), isNull(memberships.deletedAt), sql`${memberships.locationId} = ANY(app_readable_locations())`));
+  if (!row) throw new NotFoundError("location");
+  return { role: row.role, seesMoney: row.role !== "viewer" || row.viewersSeeMoney };
+}
+
+export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<ThingDetail> {
+  const [summary] = await summaries(tx, [t]);
+  const view = await readerView(tx, userId, t.locationId);
+  const refs = await loadRefs(tx, { locationIds: [t.locationId] });
+  const defs = refs.fieldsOf(t.typeId);
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t.fields)) {
+    const f = defs.get(k)?.field;
+    if (f?.secret) continue;
+    if (f?.kind === "money" && !view.seesMoney) continue;
+    fields[k] = v;
+  }
+  const [brand] = t.brandId ? await tx.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.id, t.brandId)) : [];
+  return {
+    ...summary!,
+    placeId: t.placeId,
+    containerId: t.containerId,
+    description: t.description,
+    condition: t.condition,
+    brand: brand ?? null,
+    model: t.model,
+    colour: t.colour,
+    serial: t.serial,
+    fields,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+/** A visible, live thing, or 404 whether it is absent, deleted or in a location the actor cannot see. */
+export async function findThing(tx: Tx, id: string, opts: { includeDeleted?: boolean } = {}): Promise<ThingRow> {
+  const [row] = await tx.select().from(things).where(eq(things.id, id));
+  if (!row || (row.deletedAt && !opts.includeDeleted)) throw new NotFoundError("thing");
+  return row;
+}
+
+const encodeCursor = (k: string, id: string) => Buffer.from(JSON.stringify([k, id])).toString("base64url");
+function decodeCursor(c: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(c, "base64url").toString()) as unknown;
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === "string" && typeof v[1] === "string") return [v[0], v[1]];
+  } catch {
+    /* fall through */
+  }
+  throw new ValidationError("cursor: not a cursor this list gave out.");
+}
+
+export interface ListQuery {
+  q?: string | undefined;
+  placeId?: string | undefined;
+  typeId?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** Things of a location, by name then id; `placeId` includes sub-places and everything in containers. */
+export async function listThings(tx: Tx, locationId: string, query: ListQuery): Promise<{ items: ThingSummary[]; next_cursor: string | null }> {
+  const sortKey = sql<string>`lower(coalesce(${things.name}, ''))`;
+  const where: SQL[] = [eq(things.locationId, locationId), isNull(things.deletedAt)];
+  if (query.typeId) where.push(eq(things.typeId, query.typeId));
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    where.push(sql`(${things.name} ILIKE ${like} OR ${things.serial} ILIKE ${like} OR ${things.model} ILIKE ${like} OR ${things.description} ILIKE ${like})`);
+  }
+  if (query.placeId) {
+    where.push(sql`${things.id} IN (
+      WITH RECURSIVE sub(id) AS (SELECT id FROM places WHERE id = ${query.placeId} AND location_id = ${locationId}
+                                 UNION ALL SELECT p.id FROM places p JOIN sub ON p.parent_id = sub.id),
+      inside(id) AS (SELECT t.id FROM things t WHERE t.place_id IN (SELECT id FROM sub) AND t.deleted_at IS NULL
+                     UNION ALL SELECT t.id FROM things t JOIN inside i ON t.container_id = i.id WHERE t.deleted_at IS NULL)
+      SELECT id FROM inside)`);
+  }
+  if (query.cursor) {
+    const [k, id] = decodeCursor(query.cursor);
+    where.push(sql`(${sortKey}, ${things.id}) > (${k}, ${id}::uuid)`);
+  }
+  const page = await tx
+    .select({ t: things, k: sortKey })
+    .from(things)
+    .where(and(...where))
+    .orderBy(asc(sortKey), asc(things.id))
+    .limit(query.limit + 1);
+  const more = page.length > query.limit;
+  const items = page.slice(0, query.limit);
+  const last = items[items.length - 1];
+  return {
+    items: await summaries(tx, items.map((r) => r.t)),
+    // The sort key comes from the database, so the cursor compares exactly as the ORDER BY does.
+    next_cursor: more && last ? encodeCursor(last.k, last.t.id) : null,
+  };
+}

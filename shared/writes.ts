@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { uuidSchema } from "./ids.js";
+
+/**
+ * What a write answers when it has no richer body: the new rowVersion and the transaction id, so a
+ * device can drop its optimistic copy once that txid arrives on a shape stream.
+ */
+export const writeResultSchema = z
+  .object({ id: uuidSchema, rowVersion: z.number().int(), txid: z.string(), eventId: uuidSchema.nullable() })
+  .meta({ id: "WriteResult" });
+export type WriteResult = z.infer<typeof writeResultSchema>;
+
+/** Body of a write that must say which version it saw (spec: PATCH and DELETE carry rowVersion). */
+export const rowVersionBody = z.object({ rowVersion: z.number().int().min(1) });
