@@ -12,7 +12,14 @@ import { memberRoutes } from "./modules/members/routes.js";
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
   const deps = { db: database.db, config, auth };
-  const list: RouteDef[] = [signUpRoute(deps) as RouteDef, ...memberRoutes(deps)];
+  const list: RouteDef[] = [
+    signUpRoute(deps) as RouteDef,
+    ...locationRoutes(deps),
+    ...placeRoutes(deps),
+    ...thingRoutes(deps),
+    ...historyRoutes(deps),
+    ...memberRoutes(deps),
+  ];
   list.push(openApiRoute(() => list) as RouteDef);
   return list;
 }
