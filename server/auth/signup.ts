@@ -4,7 +4,7 @@
  * gets exactly the answer a free one gets, and about as slowly (a password hash is computed either
  * way), so the route cannot be used to find out who has an account.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
@@ -34,8 +34,13 @@ const ACCEPTED = {
 
 async function signupOpen(db: Db, config: Config): Promise<boolean> {
   if (config.signupOpen) return true;
-  const [row] = await db.select().from(instanceSettings).where(eq(instanceSettings.key, "signup_open"));
-  return row?.value === true;
+  // Compared in SQL: drizzle's jsonb column re-parses a stored JSON string, so the string "true"
+  // would read back as the boolean true. Only the JSON value true opens sign-up.
+  const [row] = await db
+    .select({ open: sql<boolean>`${instanceSettings.value} = 'true'::jsonb` })
+    .from(instanceSettings)
+    .where(eq(instanceSettings.key, "signup_open"));
+  return row?.open === true;
 }
 
 export function signUpRoute(deps: { db: Db; config: Config; auth: Auth }) {
