@@ -53,7 +53,7 @@ $$;
 --> statement-breakpoint
 GRANT USAGE ON SCHEMA public TO app_role;
 --> statement-breakpoint
-GRANT SELECT (id, name, email, username, display_username, image, created_at) ON users TO app_role;
+GRANT SELECT (id, name, email, username, display_username, image, two_factor_enabled, created_at) ON users TO app_role;
 --> statement-breakpoint
 GRANT SELECT ON accounts TO app_role;
 --> statement-breakpoint

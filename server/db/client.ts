@@ -98,3 +98,11 @@ export async function rows<T>(q: Queryable, statement: SQL): Promise<T[]> {
 }
 
 export { sql };
+
+/**
+ * A uuid[] parameter. drizzle's sql template spreads a JS array into one parameter per element,
+ * so arrays go over as a single Postgres array literal instead (uuids need no quoting).
+ */
+export function uuidArray(ids: readonly string[]): SQL {
+  return sql`${`{${ids.join(",")}}`}::uuid[]`;
+}

@@ -43,7 +43,7 @@ export async function startService(env: Record<string, string> = {}, database?: 
   resetBootstrapCache();
   const db = database ?? (await freshDatabase());
   const config = loadConfig({ SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: "0", ...env }, { secret: "test-secret-test-secret-test-secret-0123" });
-  const services = createServices(config, db, pino({ level: "silent" }));
+  const services = createServices(config, db, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
   const { app } = createApp(services);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -62,15 +62,14 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       handler: ({ actor }) =>
         withActor(db, actor, async (tx) => {
           const [u] = await tx
-            .select({ id: users.id, name: users.name, email: users.email, username: users.username })
+            .select({ id: users.id, name: users.name, email: users.email, username: users.username, twoFactorEnabled: users.twoFactorEnabled })
             .from(users)
             .where(eq(users.id, actor.userId));
           if (!u) throw new NotFoundError("user");
           // Managed accounts have a synthetic address that is never shown (spec "Managed accounts").
           const email = u.email.endsWith("@managed.invalid") ? null : u.email;
-          const twoFactor = await db.select({ on: users.twoFactorEnabled }).from(users).where(eq(users.id, actor.userId));
           return {
-            user: { id: u.id, name: u.name, email, username: u.username, twoFactorEnabled: twoFactor[0]?.on ?? false },
+            user: { id: u.id, name: u.name, email, username: u.username, twoFactorEnabled: u.twoFactorEnabled },
             locations: await myLocations(tx, actor),
           };
         }),

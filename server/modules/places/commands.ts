@@ -4,7 +4,7 @@ import { placeCreateArgs, placeUpdateArgs, type PlaceCreateArgs, type PlaceUpdat
 import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
 import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
-import { rows, sql } from "../../db/client.js";
+import { rows, sql, uuidArray } from "../../db/client.js";
 import { historyEntries, placeKinds, places } from "../../db/schema/index.js";
 import { ConflictError, GoneError, NotFoundError, ValidationError, VersionConflictError } from "../../http/errors.js";
 
@@ -32,7 +32,7 @@ async function placeAncestors(ctx: CommandContext, ids: string[]): Promise<Map<s
   const found = await rows<{ start: string; id: string }>(
     ctx.tx,
     sql`WITH RECURSIVE up(start, id, parent, depth) AS (
-          SELECT p.id, p.id, p.parent_id, 0 FROM places p WHERE p.id = ANY(${ids}::uuid[])
+          SELECT p.id, p.id, p.parent_id, 0 FROM places p WHERE p.id = ANY(${uuidArray(ids)})
           UNION ALL
           SELECT up.start, p.id, p.parent_id, up.depth + 1 FROM places p JOIN up ON p.id = up.parent WHERE up.depth < 64
         ) SELECT start, id FROM up`,

@@ -3,7 +3,7 @@
  * what directly holds it, in one recursive query for a whole page.
  */
 import type { PlacePathEntry } from "../../../shared/places.js";
-import { type Tx, rows, sql } from "../../db/client.js";
+import { type Tx, rows, sql, uuidArray } from "../../db/client.js";
 
 export async function thingPaths(tx: Tx, thingIds: string[]): Promise<Map<string, PlacePathEntry[]>> {
   const out = new Map<string, PlacePathEntry[]>(thingIds.map((id) => [id, []]));
@@ -12,7 +12,7 @@ export async function thingPaths(tx: Tx, thingIds: string[]): Promise<Map<string
     tx,
     sql`WITH RECURSIVE up(thing_id, depth, kind, node_id) AS (
           SELECT t.id, 0, CASE WHEN t.container_id IS NOT NULL THEN 'container' ELSE 'place' END, coalesce(t.container_id, t.place_id)
-          FROM things t WHERE t.id = ANY(${thingIds}::uuid[])
+          FROM things t WHERE t.id = ANY(${uuidArray(thingIds)})
           UNION ALL
           SELECT up.thing_id, up.depth + 1,
                  CASE WHEN up.kind = 'container' AND c.container_id IS NOT NULL THEN 'container' ELSE 'place' END,

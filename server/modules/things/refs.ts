@@ -4,7 +4,7 @@
  * through RLS, so a reference outside the actor's locations is simply absent ("not found").
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { type Tx, rows, sql } from "../../db/client.js";
+import { type Tx, rows, sql, uuidArray } from "../../db/client.js";
 import { brands, places, things, typeFields, types } from "../../db/schema/index.js";
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
 
@@ -97,7 +97,7 @@ export async function containerAncestors(tx: Tx, containerIds: string[]): Promis
   const found = await rows<{ start: string; id: string }>(
     tx,
     sql`WITH RECURSIVE up(start, id, parent, depth) AS (
-          SELECT t.id, t.id, t.container_id, 0 FROM things t WHERE t.id = ANY(${containerIds}::uuid[])
+          SELECT t.id, t.id, t.container_id, 0 FROM things t WHERE t.id = ANY(${uuidArray(containerIds)})
           UNION ALL
           SELECT up.start, t.id, t.container_id, up.depth + 1 FROM things t JOIN up ON t.id = up.parent WHERE up.depth < 64
         ) SELECT start, id FROM up`,
