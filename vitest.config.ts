@@ -17,6 +17,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // PGlite instances are heavy (about 400 MB each); two files at a time fit a 2-core box.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
