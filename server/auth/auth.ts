@@ -67,8 +67,7 @@ export function createAuth(db: Db, config: Config) {
     basePath: AUTH_BASE_PATH,
     baseURL: config.publicUrl.origin,
     secret: config.secret,
-    // A function, so the origin is read per request like the edge's same-site check does.
-    trustedOrigins: () => [config.publicUrl.origin],
+    trustedOrigins: [config.publicUrl.origin],
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: {

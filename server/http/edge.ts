@@ -41,10 +41,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * It runs before any session lookup or body read. Bearer requests carry no cookie authority.
  */
 export function sameSiteCheck(config: Config): RequestHandler {
+  const ours = config.publicUrl.origin;
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    // Read per request: the public URL may be settled after the app is built (tests bind port 0).
-    const ours = config.publicUrl.origin;
     if (/^bearer\s/i.test(req.headers.authorization ?? "")) {
       // The request is authorised by its token alone; never by a cookie it may also carry.
       delete req.headers.cookie;

@@ -3,7 +3,7 @@
  * `client()` returns a tiny cookie-keeping HTTP client that sends our Origin, as a browser would.
  */
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { pino } from "pino";
 import { createApp, createServices, type Services } from "../../server/app.js";
 import { loadConfig, type Config } from "../../server/config.js";
@@ -42,16 +42,19 @@ let counter = 0;
 export async function startService(env: Record<string, string> = {}, database?: Database): Promise<TestService> {
   resetBootstrapCache();
   const db = database ?? (await freshDatabase());
-  const config = loadConfig({ SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: "0", ...env }, { secret: "test-secret-test-secret-test-secret-0123" });
-  const services = createServices(config, db, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
-  const { app } = createApp(services);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
+  // Bind first, so the public URL (and so the expected Origin and the auth library's base URL)
+  // is the real address before the app is built.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  // The public URL decides the expected Origin; tests talk to the real port.
-  config.publicUrl = new URL(env.SVC_PUBLIC_URL ?? url);
+  const config = loadConfig(
+    { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: String(port), SVC_PUBLIC_URL: url, ...env },
+    { secret: "test-secret-test-secret-test-secret-0123" },
+  );
+  const services = createServices(config, db, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+  const { app } = createApp(services);
+  server.on("request", app);
 
   const client = (): HttpClient => {
     const cookies = new Map<string, string>();
