@@ -80,24 +80,29 @@ export const memberRemove = defineCommand<MemberRemoveArgs>({
   async run(ctx, ops) {
     const verdicts: Verdict[] = [];
     for (const { args, input } of ops) {
+      const self = args.userId === ctx.actor.userId;
+      const actorRole = ctx.roles.get(input.locationId);
+      // Before the lock: FOR UPDATE sees only rows RLS lets the actor update, so a member removing
+      // someone would otherwise read "not found" for a person they can list.
+      if (!self && !(actorRole && roleAtLeast(actorRole, "admin"))) {
+        verdicts.push(rejected(new ForbiddenError("Only an owner or admin can remove someone else.")));
+        continue;
+      }
       const found = await loadMember(ctx, input.locationId, args.userId);
       if (!found) {
         verdicts.push(rejected(new NotFoundError("member")));
         continue;
       }
       const { m, name } = found;
-      const self = args.userId === ctx.actor.userId;
-      if (m.role === "owner") {
-        verdicts.push(rejected(new ValidationError("The owner cannot leave or be removed; transfer the location first.")));
+      if (self && m.role === "owner") {
+        verdicts.push(rejected(new ValidationError("The owner cannot leave; transfer the location first.")));
         continue;
       }
-      if (!self && !mayManage(ctx.roles.get(input.locationId), m.role)) {
-        verdicts.push(rejected(new ForbiddenError("Your role cannot remove this member.")));
+      if (!self && !mayManage(actorRole, m.role)) {
+        verdicts.push(rejected(new ForbiddenError(m.role === "owner" ? "Nobody can remove the owner." : "Your role cannot remove this member.")));
         continue;
       }
       const rowVersion = m.rowVersion + 1;
-      // RLS lets admins update memberships and anyone tombstone their own (memberships_leave).
-      await ctx.tx.update(memberships).set({ deletedAt: ctx.now, rowVersion, updatedAt: ctx.now }).where(eq(memberships.id, m.id));
       const h = historyRow(ctx, {
         locationId: input.locationId,
         entityType: "member",
@@ -111,7 +116,11 @@ export const memberRemove = defineCommand<MemberRemoveArgs>({
         rowVersionAfter: rowVersion,
         undoable: false,
       });
+      // History first: once the row is tombstoned, someone who left no longer passes the
+      // history_entries insert policy (it needs a live owner, admin or member role there).
       await bulkInsert(ctx.tx, historyEntries, [h]);
+      // RLS lets admins update memberships and anyone tombstone their own (memberships_leave).
+      await ctx.tx.update(memberships).set({ deletedAt: ctx.now, rowVersion, updatedAt: ctx.now }).where(eq(memberships.id, m.id));
       verdicts.push(applied(ctx, m.userId, rowVersion, h.id));
     }
     return verdicts;

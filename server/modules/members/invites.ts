@@ -61,7 +61,7 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       await tx.insert(memberships).values({ id: uuidv7(), locationId: invite.locationId, userId, role: invite.role, createdAt: now, updatedAt: now });
     } else if (!roleAtLeast(existing.role, invite.role)) {
       rowVersion = existing.rowVersion + 1;
-      await tx.update(memberships).set({ role: invite.role as Role, rowVersion, updatedAt: now }).where(eq(memberships.id, existing.id));
+      await tx.update(memberships).set({ role: invite.role, rowVersion, updatedAt: now }).where(eq(memberships.id, existing.id));
     } else {
       return existing.role;
     }

@@ -34,7 +34,7 @@ function personOnly(actor: Actor): Actor {
 export function memberRoutes(deps: { db: Db; config: Config }): RouteDef[] {
   const { db, config } = deps;
   const opts = { undoWindowMs: config.undoWindowMs };
-  const list = [
+  return [
     defineRoute({
       method: "get",
       path: "/api/v1/locations/:id/members",
@@ -111,5 +111,4 @@ export function memberRoutes(deps: { db: Db; config: Config }): RouteDef[] {
       },
     }),
   ];
-  return list as RouteDef[];
 }
