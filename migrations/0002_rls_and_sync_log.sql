@@ -115,6 +115,12 @@ BEGIN
   END LOOP;
 END $$;
 --> statement-breakpoint
+-- Anyone who may read a location may record their own leaving it (a viewer cannot write history
+-- otherwise); member.remove writes this row just before the tombstone.
+CREATE POLICY history_entries_member_left ON history_entries FOR INSERT TO app_role
+  WITH CHECK (entity_type = 'member' AND action = 'member.left' AND entity_id = app_user_id()
+    AND actor_user_id = app_user_id() AND location_id = ANY ((SELECT app_readable_locations())::uuid[]));
+--> statement-breakpoint
 -- The change log. SECURITY DEFINER: app_role writes synced tables but can neither read nor write
 -- sync_log itself. One NOTIFY per location per transaction (identical payloads are folded).
 CREATE OR REPLACE FUNCTION sync_log_capture() RETURNS trigger

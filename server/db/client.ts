@@ -2,7 +2,7 @@
  * The database handle. PGlite (Postgres in WASM, data in SVC_DATA_DIR/pg) when DATABASE_URL is
  * unset, node-postgres otherwise; the same migrations and the same drizzle code run on both.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -22,7 +22,10 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Anything that can run a query: the database or an open transaction. */
 export type Queryable = Db | Tx;
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../migrations");
+/** migrations/ at the repository root, found from this file whether it runs from source or dist/. */
+export const MIGRATIONS_DIR = ["../../migrations", "../../../migrations"]
+  .map((rel) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), rel))
+  .find((dir) => existsSync(path.join(dir, "meta", "_journal.json"))) as string;
 
 export interface Database {
   kind: "pglite" | "postgres";
