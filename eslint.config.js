@@ -45,13 +45,6 @@ export default tseslint.config(
     },
   },
   {
-    // values.ts:48 stringifies an `unknown` snapshot value with String(v) (in practice an ISO
-    // string; a Date there would lose its milliseconds). Reported to the module's owner; drop this
-    // override once it is fixed.
-    files: ["server/modules/things/values.ts"],
-    rules: { "@typescript-eslint/no-base-to-string": "warn" },
-  },
-  {
     // The route registry is deliberately RouteDef<any, ...>: each route's zod schemas type its own
     // handler, and the registry only passes parsed values through.
     files: ["server/http/route.ts"],

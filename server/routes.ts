@@ -13,13 +13,13 @@ export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
   const deps = { db: database.db, config, auth };
   const list: RouteDef[] = [
-    signUpRoute(deps) as RouteDef,
+    signUpRoute(deps),
     ...locationRoutes(deps),
     ...placeRoutes(deps),
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes(deps),
   ];
-  list.push(openApiRoute(() => list) as RouteDef);
+  list.push(openApiRoute(() => list));
   return list;
 }

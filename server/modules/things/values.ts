@@ -45,7 +45,7 @@ export function writeValues(row: ThingRow, values: Record<string, unknown>): Thi
       if (v === null) delete next.fields[k.slice(7)];
       else next.fields[k.slice(7)] = v;
     } else if (k === "deletedAt") {
-      next.deletedAt = v === null ? null : new Date(String(v));
+      next.deletedAt = v === null ? null : v instanceof Date ? v : new Date(v as string);
     } else {
       (next as unknown as Record<string, unknown>)[k] = v;
     }
