@@ -92,3 +92,23 @@ export const syncLog = pgTable(
   (t) => [index("sync_log_location_seq_idx").on(t.locationId, t.seq)],
 );
 
+
+/**
+ * Pushed ops already seen, keyed by the device-made op id: recorded in the transaction that
+ * applies (or drops) the op, so a replayed batch answers `duplicate` with the stored result.
+ */
+export const syncOps = pgTable(
+  "sync_ops",
+  {
+    opId: uuid("op_id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    name: text("name").notNull(),
+    locationId: uuid("location_id"),
+    result: jsonb("result").$type<Record<string, unknown>>().notNull(),
+    at: ts("at").notNull().defaultNow(),
+  },
+  (t) => [index("sync_ops_user_at_idx").on(t.userId, t.at)],
+);
