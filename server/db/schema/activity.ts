@@ -1,6 +1,6 @@
 /** History entries, inbox items and the change log that feeds shape streams. */
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, customType, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { users } from "./auth.js";
 import { idColumn, syncedColumns, ts } from "./columns.js";
 import { locations } from "./locations.js";
@@ -100,7 +100,7 @@ export const syncLog = pgTable(
 export const syncOps = pgTable(
   "sync_ops",
   {
-    opId: uuid("op_id").primaryKey(),
+    opId: uuid("op_id").notNull(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -110,5 +110,6 @@ export const syncOps = pgTable(
     result: jsonb("result").$type<Record<string, unknown>>().notNull(),
     at: ts("at").notNull().defaultNow(),
   },
-  (t) => [index("sync_ops_user_at_idx").on(t.userId, t.at)],
+  // Keyed per user: another account reusing an op id can neither see nor block this one.
+  (t) => [primaryKey({ columns: [t.userId, t.opId] }), index("sync_ops_user_at_idx").on(t.userId, t.at)],
 );
