@@ -37,6 +37,10 @@ export const authSessions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** Set when a second factor was proven in this session (see the spec's session two-factor state). */
     mfaProvenAt: ts("mfa_proven_at"),
+    /** Last request seen with this session (written at most every few minutes); shown in the session list. */
+    lastSeenAt: ts("last_seen_at"),
+    /** When the password was last given again in this session (re-authentication for sensitive routes). */
+    reauthenticatedAt: ts("reauthenticated_at"),
   },
   (t) => [index("auth_sessions_user_idx").on(t.userId)],
 );
@@ -97,4 +101,39 @@ export const authRateLimits = pgTable("auth_rate_limits", {
   key: text("key").notNull().unique(),
   count: integer("count").notNull(),
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/**
+ * WebAuthn credentials registered through our passkey plugin (server/auth/passkeys/). The public
+ * key is the COSE key as base64url; the counter guards against cloned authenticators.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").notNull().unique(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports"),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull().default(false),
+    aaguid: text("aaguid"),
+    name: text("name"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    lastUsedAt: ts("last_used_at"),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * Counters of the sign-in limits when several replicas share PostgreSQL (rate-limiter-flexible's
+ * drizzle store); the embedded mode keeps them in memory.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: ts("expire"),
 });

@@ -2,3 +2,4 @@ export * from "./auth.js";
 export * from "./locations.js";
 export * from "./inventory.js";
 export * from "./activity.js";
+export * from "./managed-accounts.js";
