@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { authenticate, bodyParser, clientAddress, sameSiteCheck } from "./http/edge.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
+import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
 import { apiRoutes } from "./routes.js";
 
@@ -49,6 +50,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
     res.json({ status: "ok" });
   });
   app.use(authenticate(auth, database.db));
+  app.use(mfaGate());
   app.use(bodyParser());
 
   const routes = apiRoutes(services);

@@ -7,6 +7,8 @@ import { historyRoutes } from "./modules/history/routes.js";
 import { locationRoutes } from "./modules/locations/routes.js";
 import { placeRoutes } from "./modules/places/routes.js";
 import { thingRoutes } from "./modules/things/routes.js";
+import { inboxRoutes } from "./modules/inbox/routes.js";
+import { pushRoutes } from "./sync/push.js";
 import { memberRoutes } from "./modules/members/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
@@ -19,6 +21,8 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes(deps),
+    ...inboxRoutes(deps),
+    ...pushRoutes(deps),
   ];
   list.push(openApiRoute(() => list));
   return list;

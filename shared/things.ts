@@ -128,3 +128,23 @@ export const thingListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(2048).optional(),
 });
+
+/**
+ * A quick capture from a device: a draft thing plus a `draft` inbox item for review. Photos are
+ * file ids the device uploaded before pushing the op.
+ */
+export const thingCaptureArgs = z
+  .object({
+    id: uuidSchema,
+    name: z.string().trim().min(1).max(200).nullable().optional(),
+    placeId: uuidSchema.optional(),
+    containerId: uuidSchema.optional(),
+    typeId: uuidSchema.optional(),
+    quantity: quantity.optional(),
+    photoFileIds: z.array(uuidSchema).max(20).optional(),
+    /** Items captured in one go share a batch (the inbox groups them). */
+    batchId: uuidSchema.optional(),
+  })
+  .strict()
+  .refine(oneParent, "give placeId or containerId, not both");
+export type ThingCaptureArgs = z.infer<typeof thingCaptureArgs>;

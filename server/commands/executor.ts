@@ -8,7 +8,15 @@ import { roleAtLeast, type Role } from "../../shared/roles.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
 import { type Db, type Tx, rows, sql } from "../db/client.js";
-import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../http/errors.js";
+import {
+  AppError,
+  ConflictError,
+  DependsOnDroppedError,
+  ForbiddenError,
+  LocationNotVisibleError,
+  NotFoundError,
+  ValidationError,
+} from "../http/errors.js";
 import { commandRegistry } from "./registry.js";
 import { rejected, type CommandContext, type CommandDef, type CommandInput, type Op, type Verdict } from "./types.js";
 
@@ -43,6 +51,8 @@ function dbErrorToAppError(err: unknown): AppError {
     case "23514":
     case "22P02":
     case "22003":
+    case "22021":
+    case "22P05":
       return new ValidationError("A value is out of range or malformed.");
     case "42501":
       return new ForbiddenError("The database refused this write for your role.");
@@ -112,38 +122,49 @@ export async function executeInTx(
   const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];
+  // Rows whose create was refused in this batch, and by which op (sync/SPEC.md DR4).
+  const droppedCreates = new Map<string, string | undefined>();
+  const refuse = (index: number, def: CommandDef<unknown> | undefined, input: CommandInput, error: AppError) => {
+    verdicts[index] = rejected(error);
+    const id = (input.args as { id?: unknown } | null)?.id;
+    if (def?.creates && typeof id === "string") droppedCreates.set(id, input.opId);
+  };
   inputs.forEach((input, index) => {
     const def = commandRegistry.get(input.name);
-    if (!def) {
-      verdicts[index] = rejected(new ValidationError(`Unknown command "${input.name}".`));
-      return;
-    }
+    if (!def) return refuse(index, def, input, new ValidationError(`Unknown command "${input.name}".`));
     const parsed = def.args.safeParse(input.args);
-    if (!parsed.success) {
-      verdicts[index] = rejected(zodToValidationError(parsed.error));
-      return;
-    }
+    if (!parsed.success) return refuse(index, def, input, zodToValidationError(parsed.error));
     if (def.createsLocation) {
-      if (!actor.canWrite || actor.type !== "user") verdicts[index] = rejected(new ForbiddenError("Only a signed-in person can create a location."));
+      if (!actor.canWrite || actor.type !== "user") refuse(index, def, input, new ForbiddenError("Only a signed-in person can create a location."));
       else prepared.push({ index, def, op: { input, args: parsed.data } });
       return;
     }
     const role = roles.get(input.locationId);
     // Deny by default; a location the actor cannot see reads as "not found".
-    if (!role) {
-      verdicts[index] = rejected(new NotFoundError("location"));
-      return;
-    }
-    if (!actor.canWrite || !roleAtLeast(role, def.minRole)) {
-      verdicts[index] = rejected(new ForbiddenError(`Your role (${role}) cannot do "${def.name}" here.`, { role, needed: def.minRole }));
-      return;
-    }
+    if (!role) return refuse(index, def, input, new LocationNotVisibleError());
+    if (!actor.canWrite || !roleAtLeast(role, def.minRole))
+      return refuse(index, def, input, new ForbiddenError(`Your role (${role}) cannot do "${def.name}" here.`, { role, needed: def.minRole }));
     prepared.push({ index, def, op: { input, args: parsed.data } });
   });
+  const dependency = (p: Prepared) => {
+    for (const id of [p.def.target(p.op.args), ...(p.def.refs?.(p.op.args) ?? [])]) if (id && droppedCreates.has(id)) return id;
+    return null;
+  };
   for (const seg of segments(prepared)) {
-    const result = await runSegment(ctx, seg);
-    seg.forEach((p, i) => {
-      verdicts[p.index] = result[i]!;
+    const runnable: Prepared[] = [];
+    for (const p of seg) {
+      const dep = dependency(p);
+      if (dep !== null) verdicts[p.index] = rejected(new DependsOnDroppedError(droppedCreates.get(dep)));
+      else runnable.push(p);
+    }
+    const result = runnable.length ? await runSegment(ctx, runnable) : [];
+    runnable.forEach((p, i) => {
+      let v = result[i]!;
+      // An op that failed because an earlier op of the same segment was refused depends on it.
+      const dep = v.status === "rejected" && v.error instanceof NotFoundError ? dependency(p) : null;
+      if (dep !== null) v = rejected(new DependsOnDroppedError(droppedCreates.get(dep)));
+      verdicts[p.index] = v;
+      if (v.status === "rejected" && p.def.creates) droppedCreates.set(p.def.target(p.op.args), p.op.input.opId);
     });
   }
   return verdicts;

@@ -3,6 +3,7 @@ import { historyUndo } from "../modules/history/undo.js";
 import { locationCreate, locationUpdate } from "../modules/locations/commands.js";
 import { memberRemove, memberUpdate } from "../modules/members/commands.js";
 import { placeCreate, placeUpdate } from "../modules/places/commands.js";
+import { thingCapture } from "../modules/things/capture.js";
 import { thingCreate, thingDelete, thingMove, thingUpdate } from "../modules/things/commands.js";
 import type { CommandDef } from "./types.js";
 
@@ -15,6 +16,7 @@ const all = [
   thingUpdate,
   thingMove,
   thingDelete,
+  thingCapture,
   historyUndo,
   memberUpdate,
   memberRemove,

@@ -20,6 +20,8 @@ export interface CommandInput {
   baseVersion?: number;
   /** When the op was made on the device (ISO string); history records the server time. */
   at?: string;
+  /** Pushed ops merge a stale baseVersion field by field (sync/SPEC.md VE3); REST is strict (VE6). */
+  merge?: boolean;
 }
 
 export type Verdict =
@@ -54,6 +56,10 @@ export interface CommandDef<A = unknown> {
    * set-based statement never sees one row twice and order within the batch is kept.
    */
   target(args: A): string;
+  /** Rows the op refers to besides its target (a parent place, a container). */
+  refs?(args: A): (string | null | undefined)[];
+  /** The op creates its target: if it is dropped, later ops on that row are dropped too (DR4). */
+  creates?: boolean;
   run(ctx: CommandContext, ops: Op<A>[]): Promise<Verdict[]>;
 }
 

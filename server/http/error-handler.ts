@@ -2,7 +2,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ErrorBody } from "../../shared/errors.js";
-import { AppError, NotFoundError, PayloadTooLargeError, RateLimitedError, ValidationError } from "./errors.js";
+import { AppError, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError, ValidationError } from "./errors.js";
 
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new NotFoundError("route"));
@@ -18,7 +18,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.error({ err, reqId: req.id }, "unhandled error");
       e = new AppError(500, "internal", "Something went wrong on our side; it has been logged.");
     }
-    if (e instanceof RateLimitedError) res.setHeader("Retry-After", String(e.retryAfterSeconds));
+    if (e instanceof RateLimitedError || e instanceof UnavailableError) res.setHeader("Retry-After", String(e.retryAfterSeconds));
     if (res.headersSent) return;
     const body: ErrorBody = { error: { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}) } };
     res.status(e.status).json(body);

@@ -88,13 +88,41 @@ export class SignupClosedError extends AppError {
 }
 
 export class PayloadTooLargeError extends AppError {
-  constructor(limitBytes: number) {
-    super(413, "payload_too_large", `The request body is larger than ${limitBytes} bytes.`, { limitBytes });
+  constructor(maxBytes: number, extra: Record<string, unknown> = {}, message = `The request body is larger than ${maxBytes} bytes.`) {
+    super(413, "payload_too_large", message, { maxBytes, ...extra });
   }
 }
 
 export class RateLimitedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, "rate_limited", `Too many requests; try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+  }
+}
+
+/** The location is not (or no longer) visible to the actor: reads as not found (sync reason not_visible). */
+export class LocationNotVisibleError extends NotFoundError {
+  constructor() {
+    super("location");
+  }
+}
+
+/** A pushed op referred to a row whose create was dropped earlier in the same batch (sync/SPEC.md DR4). */
+export class DependsOnDroppedError extends AppError {
+  constructor(readonly dependsOnOpId: string | undefined) {
+    super(409, "conflict", `This change depended on an earlier change that did not go through${dependsOnOpId ? ` (op ${dependsOnOpId})` : ""}.`, {
+      dependsOnOpId,
+    });
+  }
+}
+
+export class ClientTooOldError extends AppError {
+  constructor(minProtocol: number) {
+    super(426, "client_too_old", "This app is too old for the server; update it (your changes are kept and sync after the update).", { minProtocol });
+  }
+}
+
+export class UnavailableError extends AppError {
+  constructor(readonly retryAfterSeconds: number, message = "The server is busy; try again shortly.") {
+    super(503, "unavailable", message, { retryAfterSeconds });
   }
 }

@@ -6,7 +6,8 @@ import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { historyEntries, placeKinds, places } from "../../db/schema/index.js";
-import { ConflictError, GoneError, NotFoundError, ValidationError, VersionConflictError } from "../../http/errors.js";
+import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 
 type PlaceRow = typeof places.$inferSelect;
 
@@ -52,6 +53,8 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
   args: placeCreateArgs,
   minRole: "member",
   target: (a) => a.id,
+  refs: (a) => [a.parentId, a.kindId],
+  creates: true,
   async run(ctx, ops) {
     const parents = await loadPlaces(ctx, ops.map((o) => o.args.parentId).filter((x): x is string => !!x));
     const kinds = await loadKinds(ctx, ops.map((o) => o.args.kindId).filter((x): x is string => !!x));
@@ -111,8 +114,10 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
   args: placeUpdateArgs,
   minRole: "member",
   target: (a) => a.id,
+  refs: (a) => [a.patch.parentId, a.patch.kindId],
   async run(ctx, ops) {
     const targets = await loadPlaces(ctx, ops.map((o) => o.args.id), true);
+    const changed = await fieldsChangedSince(ctx, "place", ops, targets);
     const newParents = ops.map((o) => o.args.patch.parentId).filter((x): x is string => !!x);
     const parents = await loadPlaces(ctx, newParents);
     const ancestors = await placeAncestors(ctx, newParents);
@@ -127,9 +132,9 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
       let problem: Error | null = null;
       if (!target || target.locationId !== loc) problem = new NotFoundError("place");
       else if (target.deletedAt) problem = new GoneError("place");
-      else if (input.baseVersion !== undefined && input.baseVersion !== target.rowVersion) problem = new VersionConflictError(target.rowVersion);
       else if (target.isUnplaced) problem = new ValidationError("The Unplaced area cannot be renamed or moved.");
-      else if (patch.parentId) {
+      else problem = versionProblem({ input, args }, target, Object.keys(patch), changed);
+      if (!problem && patch.parentId) {
         problem = parentProblem(parents.get(patch.parentId), loc);
         if (!problem && ancestors.get(patch.parentId)?.has(args.id))
           problem = new ConflictError("A place cannot go inside itself or inside one of its own places.");

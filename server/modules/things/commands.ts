@@ -12,7 +12,8 @@ import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Op, type Verdict } from "../../commands/types.js";
 import { historyEntries, things } from "../../db/schema/index.js";
-import { ConflictError, GoneError, NotFoundError, ValidationError, VersionConflictError } from "../../http/errors.js";
+import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 import { fieldValueProblem } from "../types/fields.js";
 import { containerAncestors, loadRefs, type Refs } from "./refs.js";
 import { readValue, readValues, writeValues, type ThingRow } from "./values.js";
@@ -48,12 +49,15 @@ async function lockTargets(ctx: CommandContext, ids: string[]): Promise<Map<stri
   return new Map(found.map((t) => [t.id, t]));
 }
 
-function checkTarget(op: Op<{ id: string }>, target: ThingRow | undefined, opts: { allowDeleted?: boolean } = {}) {
+function checkTarget(
+  op: Op<{ id: string }>,
+  target: ThingRow | undefined,
+  fields: readonly string[] | "all",
+  changedSince: ReadonlyMap<string, Set<string>>,
+) {
   if (!target || target.locationId !== op.input.locationId) return new NotFoundError("thing");
-  if (target.deletedAt && !opts.allowDeleted) return new GoneError("thing");
-  if (op.input.baseVersion !== undefined && op.input.baseVersion !== target.rowVersion)
-    return new VersionConflictError(target.rowVersion);
-  return null;
+  if (target.deletedAt) return new GoneError("thing");
+  return versionProblem(op, target, fields, changedSince);
 }
 
 /** Patch keys as history keys: columns by name, custom fields as `fields.<key>`. */
@@ -71,6 +75,8 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
   args: thingCreateArgs,
   minRole: "member",
   target: (a) => a.id,
+  refs: (a) => [a.placeId, a.containerId, a.typeId, a.brandId],
+  creates: true,
   async run(ctx, ops) {
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
@@ -167,8 +173,10 @@ export const thingUpdate = defineCommand({
   args: thingUpdateArgs,
   minRole: "member",
   target: (a) => a.id,
+  refs: (a) => [a.patch.typeId, a.patch.brandId],
   async run(ctx, ops) {
     const targets = await lockTargets(ctx, ops.map((o) => o.args.id));
+    const changed = await fieldsChangedSince(ctx, "thing", ops, targets);
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
       brandIds: ops.map((o) => o.args.patch.brandId),
@@ -191,7 +199,7 @@ export const thingUpdate = defineCommand({
       const target = targets.get(op.args.id);
       const { patch } = op.args;
       const loc = op.input.locationId;
-      let problem: Error | null = checkTarget(op, target);
+      let problem: Error | null = checkTarget(op, target, Object.keys(patchValues(patch)), changed);
       const typeId = patch.typeId ?? target?.typeId ?? "";
       if (!problem && patch.typeId && (refs.types.get(patch.typeId)?.locationId !== loc || refs.types.get(patch.typeId)?.isGroup))
         problem = new NotFoundError("type");
@@ -238,8 +246,10 @@ export const thingMove = defineCommand({
   args: thingMoveArgs,
   minRole: "member",
   target: (a) => a.id,
+  refs: (a) => [a.placeId, a.containerId],
   async run(ctx, ops) {
     const targets = await lockTargets(ctx, ops.map((o) => o.args.id));
+    const changed = await fieldsChangedSince(ctx, "thing", ops, targets);
     const containerIds = ops.map((o) => o.args.containerId).filter((x): x is string => !!x);
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
@@ -256,7 +266,7 @@ export const thingMove = defineCommand({
       const target = targets.get(op.args.id);
       const loc = op.input.locationId;
       const { placeId, containerId } = op.args;
-      let problem: Error | null = checkTarget(op, target);
+      let problem: Error | null = checkTarget(op, target, ["placeId", "containerId"], changed);
       const container = containerId ? refs.containers.get(containerId) : undefined;
       if (!problem && placeId && refs.places.get(placeId)?.locationId !== loc) problem = new NotFoundError("place");
       else if (!problem && containerId && container?.locationId !== loc) problem = new NotFoundError("container");
@@ -320,7 +330,7 @@ export const thingDelete = defineCommand({
     const history: HistoryRow[] = [];
     for (const op of ops) {
       const target = targets.get(op.args.id);
-      let problem: Error | null = checkTarget(op, target);
+      let problem: Error | null = checkTarget(op, target, "all", new Map());
       if (!problem && holding.has(op.args.id))
         problem = new ConflictError("This container still holds things; move or delete them first.");
       if (problem || !target) {

@@ -1,0 +1,93 @@
+/** Inbox items in the spec's shape, listed newest first with keyset paging. */
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { InboxItem } from "../../../shared/inbox.js";
+import type { Tx } from "../../db/client.js";
+import { historyEntries, inboxItems, things, users } from "../../db/schema/index.js";
+import { ValidationError } from "../../http/errors.js";
+import { summaries } from "../things/read.js";
+
+type Row = typeof inboxItems.$inferSelect;
+
+export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
+  if (!rowsIn.length) return [];
+  const userIds = [...new Set(rowsIn.map((r) => r.createdBy).filter((x): x is string => !!x))];
+  const names = new Map(
+    userIds.length ? (await tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds))).map((u) => [u.id, u.name]) : [],
+  );
+  const batchIds = [...new Set(rowsIn.map((r) => r.batchId))];
+  const counts = new Map(
+    (
+      await tx
+        .select({ batchId: inboxItems.batchId, n: sql<number>`count(*)::int` })
+        .from(inboxItems)
+        .where(and(inArray(inboxItems.batchId, batchIds), eq(inboxItems.status, "open")))
+        .groupBy(inboxItems.batchId)
+    ).map((c) => [c.batchId, c.n]),
+  );
+  const thingIds = rowsIn.map((r) => r.thingId).filter((x): x is string => !!x);
+  const thingRows = thingIds.length ? await tx.select().from(things).where(inArray(things.id, thingIds)) : [];
+  const thingById = new Map((await summaries(tx, thingRows)).map((t) => [t.id, t]));
+  const undoIds = rowsIn.map((r) => r.undoEventId).filter((x): x is string => !!x);
+  const undoable = new Map(
+    undoIds.length
+      ? (await tx.select({ id: historyEntries.id, until: historyEntries.undoableUntil, undone: historyEntries.undoneAt }).from(historyEntries).where(inArray(historyEntries.id, undoIds)))
+          .filter((h) => h.until && !h.undone && h.until.getTime() > Date.now())
+          .map((h) => [h.id, h.until!.toISOString()])
+      : [],
+  );
+  return rowsIn.map((r) => {
+    const p = r.payload as { placePath?: InboxItem["batch"]["placePath"]; photos?: { fileId: string }[]; syncDrop?: InboxItem["syncDrop"] };
+    const thing = r.thingId ? thingById.get(r.thingId) : undefined;
+    const until = r.undoEventId ? undoable.get(r.undoEventId) : undefined;
+    return {
+      id: r.id,
+      kind: r.kind,
+      locationId: r.locationId,
+      createdAt: r.createdAt.toISOString(),
+      createdBy: { displayName: (r.createdBy && names.get(r.createdBy)) || "Former member" },
+      rowVersion: r.rowVersion,
+      batch: {
+        id: r.batchId,
+        capturedAt: r.capturedAt.toISOString(),
+        placePath: (p.placePath ?? []).map(({ id, name, kind, isUnplaced }) => ({ id, name, kind, isUnplaced })),
+        count: counts.get(r.batchId) ?? 1,
+      },
+      ...(thing ? { thing: { ...thing, photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: null })) } } : {}),
+      ...(p.syncDrop ? { syncDrop: p.syncDrop } : {}),
+      ...(until && r.undoEventId ? { undo: { eventId: r.undoEventId, until } } : {}),
+    };
+  });
+}
+
+export async function listInbox(
+  tx: Tx,
+  q: { locationId?: string | undefined; kind?: string | undefined; limit: number; cursor?: string | undefined },
+): Promise<{ items: InboxItem[]; next_cursor: string | null }> {
+  // RLS limits rows to the actor's visible locations; open items only.
+  const where: SQL[] = [eq(inboxItems.status, "open"), sql`${inboxItems.deletedAt} IS NULL`];
+  if (q.locationId) where.push(eq(inboxItems.locationId, q.locationId));
+  if (q.kind) where.push(eq(inboxItems.kind, q.kind as Row["kind"]));
+  if (q.cursor) {
+    let at: string, id: string;
+    try {
+      [at, id] = JSON.parse(Buffer.from(q.cursor, "base64url").toString()) as [string, string];
+      if (typeof id !== "string" || Number.isNaN(Date.parse(at))) throw new Error();
+    } catch {
+      throw new ValidationError("cursor: not a cursor this list gave out.");
+    }
+    where.push(sql`(${inboxItems.createdAt}, ${inboxItems.id}) < (${at}::timestamptz, ${id}::uuid)`);
+  }
+  const page = await tx
+    .select()
+    .from(inboxItems)
+    .where(and(...where))
+    .orderBy(desc(inboxItems.createdAt), desc(inboxItems.id))
+    .limit(q.limit + 1);
+  const more = page.length > q.limit;
+  const items = page.slice(0, q.limit);
+  const last = items[items.length - 1];
+  return {
+    items: await inboxOut(tx, items),
+    next_cursor: more && last ? Buffer.from(JSON.stringify([last.createdAt.toISOString(), last.id])).toString("base64url") : null,
+  };
+}

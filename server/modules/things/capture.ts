@@ -1,0 +1,76 @@
+/**
+ * thing.capture: a quick draft made on a device (often with no signal): a draft thing plus a
+ * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself.
+ */
+import { and, inArray, isNull } from "drizzle-orm";
+import { thingCaptureArgs, type ThingCaptureArgs } from "../../../shared/things.js";
+import { bulkInsert } from "../../commands/bulk.js";
+import { defineCommand, rejected, type Verdict } from "../../commands/types.js";
+import { files, inboxItems } from "../../db/schema/index.js";
+import { NotFoundError } from "../../http/errors.js";
+import { thingCreate } from "./commands.js";
+import { thingPaths } from "./paths.js";
+
+export const thingCapture = defineCommand<ThingCaptureArgs>({
+  name: "thing.capture",
+  args: thingCaptureArgs,
+  minRole: "member",
+  target: (a) => a.id,
+  refs: (a) => [a.placeId, a.containerId, a.typeId, ...(a.photoFileIds ?? [])],
+  creates: true,
+  async run(ctx, ops) {
+    const photoIds = [...new Set(ops.flatMap((o) => o.args.photoFileIds ?? []))];
+    const found = photoIds.length
+      ? await ctx.tx
+          .select({ id: files.id, locationId: files.locationId })
+          .from(files)
+          .where(and(inArray(files.id, photoIds), isNull(files.deletedAt)))
+      : [];
+    const fileLocation = new Map(found.map((f) => [f.id, f.locationId]));
+    const verdicts: (Verdict | null)[] = ops.map((o) =>
+      (o.args.photoFileIds ?? []).every((id) => fileLocation.get(id) === o.input.locationId) ? null : rejected(new NotFoundError("photo")),
+    );
+    const creatable = ops.filter((_, i) => verdicts[i] === null);
+    const created = await thingCreate.run(
+      ctx,
+      creatable.map(({ input, args }) => ({
+        input,
+        args: {
+          id: args.id,
+          name: args.name ?? null,
+          lifecycle: "draft" as const,
+          ...(args.placeId ? { placeId: args.placeId } : {}),
+          ...(args.containerId ? { containerId: args.containerId } : {}),
+          ...(args.typeId ? { typeId: args.typeId } : {}),
+          ...(args.quantity ? { quantity: args.quantity } : {}),
+        },
+      })),
+    );
+    const appliedOps = creatable.filter((_, i) => created[i]!.status === "applied");
+    const paths = await thingPaths(ctx.tx, appliedOps.map((o) => o.args.id));
+    await bulkInsert(
+      ctx.tx,
+      inboxItems,
+      appliedOps.map(({ input, args }) => ({
+        id: args.id,
+        locationId: input.locationId,
+        kind: "draft",
+        status: "open",
+        thingId: args.id,
+        batchId: args.batchId ?? args.id,
+        capturedAt: input.at ? new Date(input.at) : ctx.now,
+        createdBy: ctx.actor.userId,
+        payload: { photos: (args.photoFileIds ?? []).map((fileId) => ({ fileId })), placePath: paths.get(args.id) ?? [] },
+        undoEventId: null,
+        resolvedAt: null,
+        resolvedBy: null,
+        rowVersion: 1,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+        deletedAt: null,
+      })),
+    );
+    let next = 0;
+    return verdicts.map((v) => v ?? created[next++]!);
+  },
+});

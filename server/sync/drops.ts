@@ -1,0 +1,113 @@
+/**
+ * Dropped ops become sync_drop inbox items (sync/SPEC.md DR1-DR3): the reason a device can act on,
+ * a message a person can read, and the whole op so nothing captured is lost.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { UUID_PATTERN } from "../../shared/ids.js";
+import type { DropReason, PushOp } from "../../sync/protocol.js";
+import type { Actor } from "../auth/actor.js";
+import { bulkInsert } from "../commands/bulk.js";
+import { type Tx, rows, sql } from "../db/client.js";
+import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
+import {
+  type AppError,
+  ConflictError,
+  DependsOnDroppedError,
+  ForbiddenError,
+  GoneError,
+  LocationNotVisibleError,
+  NotFoundError,
+  ValidationError,
+  VersionConflictError,
+} from "../http/errors.js";
+
+export function dropReason(err: AppError): DropReason {
+  if (err instanceof LocationNotVisibleError) return "not_visible";
+  if (err instanceof DependsOnDroppedError) return "depends_on_dropped";
+  if (err instanceof VersionConflictError) return "stale";
+  if (err instanceof ValidationError) return "invalid";
+  if (err instanceof ForbiddenError) return "forbidden";
+  if (err instanceof GoneError) return "deleted";
+  if (err instanceof NotFoundError) return "not_found";
+  if (err instanceof ConflictError) return "conflict";
+  return "conflict";
+}
+
+export interface Drop {
+  op: PushOp;
+  error: AppError;
+  inboxItemId: string;
+}
+
+const targetId = (op: PushOp): string | null => {
+  const a = op.args as { id?: unknown } | null;
+  return a && typeof a.id === "string" && UUID_PATTERN.test(a.id) ? a.id : null;
+};
+
+/** Names of the rows the dropped ops were about, for the item's `entity`. */
+async function entityNames(tx: Tx, ops: PushOp[]): Promise<Map<string, string>> {
+  const ids = ops.map(targetId).filter((x): x is string => !!x);
+  if (!ids.length) return new Map();
+  const [t, p] = await Promise.all([
+    tx.select({ id: things.id, name: things.name }).from(things).where(inArray(things.id, ids)),
+    tx.select({ id: places.id, name: places.name }).from(places).where(inArray(places.id, ids)),
+  ]);
+  return new Map([...t, ...p].map((r) => [r.id, r.name ?? ""]));
+}
+
+/** Writes one sync_drop item per drop, in the op's location when readable, else the personal one. */
+export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date): Promise<void> {
+  if (!drops.length) return;
+  const [{ readable }] = (await rows<{ readable: string[] }>(tx, sql`SELECT app_readable_locations()::text[] AS readable`)) as [{ readable: string[] }];
+  const visible = new Set(readable);
+  let personal: string | undefined;
+  if (drops.some((d) => !visible.has(d.op.locationId))) {
+    const [row] = await tx
+      .select({ id: locations.id })
+      .from(locations)
+      .innerJoin(accounts, eq(accounts.id, locations.accountId))
+      .where(and(eq(accounts.ownerUserId, actor.userId), eq(locations.isPersonal, true)));
+    personal = row?.id;
+  }
+  const names = await entityNames(tx, drops.map((d) => d.op));
+  const batchByLocation = new Map<string, string>();
+  const items = [];
+  for (const d of drops) {
+    const locationId = visible.has(d.op.locationId) ? d.op.locationId : personal;
+    if (!locationId) throw new Error("no readable location to record a dropped op in");
+    let batchId = batchByLocation.get(locationId);
+    if (!batchId) batchByLocation.set(locationId, (batchId = uuidv7()));
+    const id = targetId(d.op);
+    const args = d.op.args as { name?: unknown; patch?: { name?: unknown } } | null;
+    const name = names.get(id ?? "") ?? (typeof args?.name === "string" ? args.name : typeof args?.patch?.name === "string" ? args.patch.name : "");
+    items.push({
+      id: d.inboxItemId,
+      locationId,
+      kind: "sync_drop" as const,
+      status: "open" as const,
+      thingId: null,
+      batchId,
+      capturedAt: new Date(d.op.at),
+      createdBy: actor.userId,
+      payload: {
+        placePath: [],
+        syncDrop: {
+          op: d.op,
+          reason: dropReason(d.error),
+          message: d.error.message,
+          ...(id ? { entity: { type: d.op.name.split(".")[0] ?? "thing", id, name } } : {}),
+          by: { displayName: actor.displayName },
+        },
+      },
+      undoEventId: null,
+      resolvedAt: null,
+      resolvedBy: null,
+      rowVersion: 1,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+  }
+  await bulkInsert(tx, inboxItems, items);
+}

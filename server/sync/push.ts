@@ -1,0 +1,107 @@
+/**
+ * POST /api/v1/sync/push (sync/SPEC.md PU1-PU7): one transaction per batch; each op gets a verdict
+ * in order; dropped ops become sync_drop items; every verdict is recorded under its op id so a
+ * replay answers `duplicate`.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
+import type { Actor } from "../auth/actor.js";
+import { executeInTx } from "../commands/executor.js";
+import { bulkInsert } from "../commands/bulk.js";
+import { withActor } from "../db/actor.js";
+import type { Db } from "../db/client.js";
+import { syncOps } from "../db/schema/index.js";
+import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../http/errors.js";
+import { defineRoute, type RouteDef } from "../http/route.js";
+import type { RouteDeps } from "../modules/deps.js";
+import { dropReason, recordDrops, type Drop } from "./drops.js";
+
+/** Pushes in flight in this process; beyond it the answer is 503 + Retry-After (PU3). */
+const MAX_CONCURRENT_PUSHES = 4;
+let inFlight = 0;
+
+type Stored = Exclude<OpResult, { status: "duplicate" }>;
+
+export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: PushOp[], undoWindowMs: number): Promise<OpResult[]> {
+  return withActor(db, actor, async (tx) => {
+    const now = new Date();
+    const seen = ops.length
+      ? await tx
+          .select({ opId: syncOps.opId, result: syncOps.result })
+          .from(syncOps)
+          .where(and(eq(syncOps.userId, actor.userId), inArray(syncOps.opId, [...new Set(ops.map((o) => o.id))])))
+      : [];
+    const stored = new Map(seen.map((s) => [s.opId, s.result as Stored]));
+    // Ops to run: first sight of each id in this batch; later copies are duplicates of it (PU6).
+    const fresh: PushOp[] = [];
+    const inBatch = new Set<string>();
+    for (const op of ops) {
+      if (stored.has(op.id) || inBatch.has(op.id)) continue;
+      inBatch.add(op.id);
+      fresh.push(op);
+    }
+    const verdicts = await executeInTx(
+      tx,
+      actor,
+      fresh.map((op) => ({
+        opId: op.id,
+        name: op.name,
+        locationId: op.locationId,
+        args: op.args,
+        at: op.at,
+        merge: true,
+        ...(op.baseVersion !== undefined ? { baseVersion: op.baseVersion } : {}),
+      })),
+      { undoWindowMs },
+    );
+    const drops: Drop[] = [];
+    const records: (typeof syncOps.$inferInsert)[] = [];
+    fresh.forEach((op, i) => {
+      const v = verdicts[i]!;
+      let result: Stored;
+      if (v.status === "applied") result = { id: op.id, status: "applied", rowVersion: v.rowVersion, txid: v.txid };
+      else {
+        const drop = { op, error: v.error, inboxItemId: uuidv7() };
+        drops.push(drop);
+        result = { id: op.id, status: "dropped", reason: dropReason(v.error), inboxItemId: drop.inboxItemId };
+      }
+      stored.set(op.id, result);
+      records.push({ opId: op.id, userId: actor.userId, clientId, name: op.name, locationId: op.locationId, result, at: now });
+    });
+    await recordDrops(tx, actor, drops, now);
+    await bulkInsert(tx, syncOps, records);
+    const firstRun = new Set(fresh);
+    return ops.map((op): OpResult => {
+      const r = stored.get(op.id)!;
+      if (firstRun.has(op)) return r;
+      const { status, ...rest } = r;
+      return { ...rest, status: "duplicate", was: status };
+    });
+  });
+}
+
+export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/v1/sync/push",
+      summary: "Push a batch of ops from a device's outbox; one verdict per op, in order",
+      tag: "sync",
+      body: pushRequestSchema,
+      response: pushResponseSchema,
+      async handler({ actor, body }) {
+        if (body.protocol < MIN_PROTOCOL) throw new ClientTooOldError(MIN_PROTOCOL);
+        if (body.ops.length > MAX_OPS)
+          throw new PayloadTooLargeError(MAX_BODY_BYTES, { maxOps: MAX_OPS }, `A batch holds at most ${MAX_OPS} ops; split it.`);
+        if (inFlight >= MAX_CONCURRENT_PUSHES) throw new UnavailableError(1);
+        inFlight++;
+        try {
+          return { results: await pushBatch(db, actor, body.clientId, body.ops, config.undoWindowMs) };
+        } finally {
+          inFlight--;
+        }
+      },
+    }),
+  ] as RouteDef[];
+}

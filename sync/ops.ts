@@ -1,0 +1,27 @@
+/**
+ * The ops a device can push: one discriminated union by `name`, each with the zod schema of its
+ * args (the same schemas the REST routes use, from shared/).
+ */
+import { z } from "zod";
+import { placeCreateArgs, placeUpdateArgs } from "../shared/places.js";
+import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
+
+export const opArgs = {
+  "place.create": placeCreateArgs,
+  "place.update": placeUpdateArgs,
+  "thing.create": thingCreateArgs,
+  "thing.update": thingUpdateArgs,
+  "thing.move": thingMoveArgs,
+  "thing.delete": thingDeleteArgs,
+  "thing.capture": thingCaptureArgs,
+} as const;
+
+export type OpName = keyof typeof opArgs;
+export const OP_NAMES = Object.keys(opArgs) as OpName[];
+
+/** An op as the device's outbox holds it, typed by name. */
+export type Op = {
+  [N in OpName]: { id: string; name: N; locationId: string; args: z.input<(typeof opArgs)[N]>; baseVersion?: number; at: string };
+}[OpName];
+
+export const isOpName = (name: string): name is OpName => Object.hasOwn(opArgs, name);
