@@ -5,11 +5,12 @@
  */
 import { betterAuth, type BetterAuthPlugin } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { username } from "better-auth/plugins";
+import { twoFactor, username } from "better-auth/plugins";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { authAccounts, authRateLimits, authSessions, authTwoFactors, authVerifications, users } from "../db/schema/index.js";
 import { bootstrapUser } from "../modules/locations/bootstrap.js";
+import { secondFactorPlugin } from "./second-factor.js";
 
 export const AUTH_BASE_PATH = "/api/v1/auth";
 
@@ -33,7 +34,23 @@ export const DISABLED_PATHS = [
   "/unlink-account",
   "/link-social",
   "/update-session",
+  // Email one-time codes are not a second factor (spec "Second factors" 1).
+  "/two-factor/send-otp",
+  "/two-factor/verify-otp",
+  // Email verification is not part of the service; a mailed-link GET must never change state.
+  "/send-verification-email",
+  "/verify-email",
 ];
+
+/**
+ * TOTP with backup codes. The plugin's sign-in hook (a cookie flow for password sign-ins only) is
+ * dropped: every sign-in makes a session that stays pending until a factor is proven in it
+ * (server/auth/second-factor.ts). Its "trust this device" cookie goes with it.
+ */
+function totpPlugin(appName: string) {
+  const plugin = twoFactor({ issuer: appName, backupCodeOptions: { amount: 10, storeBackupCodes: "encrypted" } });
+  return { ...plugin, hooks: { after: [] } };
+}
 
 /** Removes every `token` key from a JSON value, so page scripts never see a session token. */
 export function stripTokens(value: unknown): unknown {
@@ -90,7 +107,11 @@ export function createAuth(db: Db, config: Config) {
     // 12 hours never renewed over plain http. No cookie cache, so a revocation takes effect at once.
     session: {
       ...(https ? { expiresIn: 30 * 86400, updateAge: 86400 } : { expiresIn: 12 * 3600, disableSessionRefresh: true }),
-      additionalFields: { mfaProvenAt: { type: "date", required: false, input: false } },
+      additionalFields: {
+        mfaProvenAt: { type: "date", required: false, input: false },
+        lastSeenAt: { type: "date", required: false, input: false },
+        reauthenticatedAt: { type: "date", required: false, input: false },
+      },
     },
     user: { additionalFields: {} },
     advanced: {
@@ -104,7 +125,7 @@ export function createAuth(db: Db, config: Config) {
     // Sign-in limits are the edge's job (issue: sign-in and sessions); the library's own limiter
     // keys on headers we do not trust.
     rateLimit: { enabled: false },
-    plugins: [username(), stripTokenPlugin],
+    plugins: [username(), totpPlugin("Inventory"), secondFactorPlugin(db), stripTokenPlugin],
     databaseHooks: {
       user: {
         create: {

@@ -9,6 +9,8 @@ import type { Auth } from "../auth/auth.js";
 import { userActor } from "../auth/actor.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
+import { isPending } from "../auth/second-factor.js";
+import { touchSession } from "../auth/sessions.js";
 import { ensureBootstrapped } from "../modules/locations/bootstrap.js";
 import { ForbiddenError, PayloadTooLargeError, UnauthenticatedError } from "./errors.js";
 
@@ -75,7 +77,9 @@ export function authenticate(auth: Auth, db: Db): RequestHandler {
       const { user, session } = found;
       await ensureBootstrapped(db, { id: user.id, name: user.name });
       const mfaProvenAt = (session as { mfaProvenAt?: Date | null }).mfaProvenAt ?? null;
+      req.mfaPending = isPending(user, { mfaProvenAt });
       req.actor = userActor(user, { sessionId: session.id, mfaProven: mfaProvenAt !== null });
+      await touchSession(db, session);
       next();
     } catch (err) {
       next(err);

@@ -1,0 +1,87 @@
+/**
+ * The signed-in devices of a user: GET /api/v1/me/sessions and DELETE /api/v1/me/sessions/:id (the
+ * library's own listing and revocation are switched off, spec "Sign-up" 4). Rows are read from the
+ * session table directly; the token column is never selected.
+ */
+import { and, desc, eq, gt } from "drizzle-orm";
+import { z } from "zod";
+import { uuidSchema } from "../../shared/ids.js";
+import { okSchema, sessionListSchema } from "../../shared/sessions.js";
+import type { Db } from "../db/client.js";
+import { authSessions } from "../db/schema/index.js";
+import { ForbiddenError, NotFoundError } from "../http/errors.js";
+import { defineRoute, type RouteDef } from "../http/route.js";
+import type { Actor } from "./actor.js";
+import type { Auth } from "./auth.js";
+
+/** How stale `last_seen_at` may get before a request writes it again (one write per few minutes). */
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+export async function touchSession(db: Db, session: { id: string; lastSeenAt?: Date | null | undefined }, now = new Date()): Promise<void> {
+  const seen = session.lastSeenAt ? new Date(session.lastSeenAt).getTime() : 0;
+  if (now.getTime() - seen < TOUCH_EVERY_MS) return;
+  await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, session.id));
+}
+
+function sessionOwner(actor: Actor): Actor & { sessionId: string } {
+  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Sessions are managed from a signed-in session only.");
+  return actor as Actor & { sessionId: string };
+}
+
+export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
+  const { db, auth } = deps;
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/me/sessions",
+      summary: "List the devices signed in to your account (never their tokens)",
+      tag: "me",
+      response: sessionListSchema,
+      async handler({ actor }) {
+        const me = sessionOwner(actor);
+        const found = await db
+          .select({
+            id: authSessions.id,
+            createdAt: authSessions.createdAt,
+            lastSeenAt: authSessions.lastSeenAt,
+            ip: authSessions.ipAddress,
+            userAgent: authSessions.userAgent,
+          })
+          .from(authSessions)
+          .where(and(eq(authSessions.userId, me.userId), gt(authSessions.expiresAt, new Date())))
+          .orderBy(desc(authSessions.createdAt), authSessions.id);
+        return {
+          items: found.map((s) => ({
+            id: s.id,
+            current: s.id === me.sessionId,
+            createdAt: s.createdAt.toISOString(),
+            lastSeenAt: (s.lastSeenAt ?? s.createdAt).toISOString(),
+            ip: s.ip || null,
+            userAgent: s.userAgent || null,
+          })),
+        };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/me/sessions/:id",
+      summary: "Sign a device out (your own sessions only; the current one signs you out)",
+      tag: "me",
+      params: z.object({ id: uuidSchema }).strict(),
+      response: okSchema,
+      async handler({ actor, params, res }) {
+        const me = sessionOwner(actor);
+        const gone = await db
+          .delete(authSessions)
+          .where(and(eq(authSessions.id, params.id), eq(authSessions.userId, me.userId)))
+          .returning({ id: authSessions.id });
+        if (!gone.length) throw new NotFoundError("session");
+        if (params.id === me.sessionId) {
+          const { name, attributes } = (await auth.$context).authCookies.sessionToken;
+          res.clearCookie(name, { path: attributes.path, httpOnly: true, secure: attributes.secure, sameSite: "lax" });
+        }
+        return { ok: true as const };
+      },
+    }),
+  ];
+}
