@@ -1,6 +1,6 @@
 /** Owner accounts, locations, memberships, invites and instance-wide settings. */
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./auth.js";
 import { idColumn, syncedColumns, ts } from "./columns.js";
 
@@ -27,6 +27,8 @@ export const locations = pgTable(
     isPersonal: boolean("is_personal").notNull().default(false),
     requiresTwoFactor: boolean("requires_two_factor").notNull().default(false),
     viewersSeeMoney: boolean("viewers_see_money").notNull().default(false),
+    /** Bumped when a setting that changes what members' shapes hold changes (sync/SPEC.md SH4). */
+    scopeVersion: integer("scope_version").notNull().default(1),
     ...syncedColumns(),
   },
   (t) => [

@@ -1,0 +1,1 @@
+ALTER TABLE "locations" ADD COLUMN "scope_version" integer DEFAULT 1 NOT NULL;
