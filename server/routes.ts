@@ -10,6 +10,7 @@ import { thingRoutes } from "./modules/things/routes.js";
 import { inboxRoutes } from "./modules/inbox/routes.js";
 import { pushRoutes } from "./sync/push.js";
 import { memberRoutes } from "./modules/members/routes.js";
+import { sessionRoutes } from "./auth/sessions.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -21,6 +22,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes(deps),
+    ...sessionRoutes(deps),
     ...inboxRoutes(deps),
     ...pushRoutes(deps),
   ];
