@@ -3,10 +3,11 @@
  * API routes, then the one error mapper.
  */
 import express, { Router } from "express";
-import { toNodeHandler } from "better-auth/node";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import { AUTH_BASE_PATH, createAuth, type Auth } from "./auth/auth.js";
+import { createSignInLimits, type SignInLimits } from "./auth/limits.js";
+import { authMount, failureLimits, perIpSignInLimits } from "./auth/mount.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { authenticate, bodyParser, clientAddress, sameSiteCheck } from "./http/edge.js";
@@ -19,15 +20,17 @@ export interface Services {
   config: Config;
   database: Database;
   auth: Auth;
+  /** Sign-in limits (server/auth/limits.ts): in memory, or in PostgreSQL when replicas share it. */
+  limits: SignInLimits;
   logger: Logger;
 }
 
 export function createServices(config: Config, database: Database, logger: Logger): Services {
-  return { config, database, auth: createAuth(database.db, config), logger };
+  return { config, database, auth: createAuth(database.db, config), limits: createSignInLimits(database), logger };
 }
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {
-  const { config, auth, logger, database } = services;
+  const { config, auth, logger, database, limits } = services;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustedProxies);
@@ -51,14 +54,16 @@ export function createApp(services: Services): { app: express.Express; routes: R
   });
   app.use(authenticate(auth, database.db));
   app.use(mfaGate());
+  app.use(perIpSignInLimits(limits));
   app.use(bodyParser());
+  app.use(failureLimits(limits));
 
   const routes = apiRoutes(services);
   const router = Router();
   mount(router, routes);
   app.use(router);
   // The library handles everything else under its mount; our sign-up is registered before it.
-  app.all(`${AUTH_BASE_PATH}/*splat`, toNodeHandler(auth));
+  app.all(`${AUTH_BASE_PATH}/*splat`, authMount(auth, limits));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

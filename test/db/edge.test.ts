@@ -103,8 +103,8 @@ async function usersNamed(email: string) {
 }
 
 /** Signs up a fresh user, then signs in with extra headers; returns the client and the user id. */
-async function signUpAndIn(s: TestService, headers: Record<string, string> = {}) {
-  const c = s.client();
+async function signUpAndIn(s: TestService, headers: Record<string, string> = {}, address?: string) {
+  const c = s.client(address ? { address } : {});
   const body = signUpBody();
   expect((await c.post("/api/v1/auth/sign-up", body)).status).toBe(200);
   const signIn = await c.request("POST", "/api/v1/auth/sign-in/email", { email: body.email, password: PASSWORD }, headers);
@@ -220,7 +220,7 @@ describe("body limits and errors", () => {
 
 describe("client address", () => {
   test("without trusted proxies, X-Forwarded-For and a forged client-address header are ignored", async () => {
-    const { userId } = await signUpAndIn(svc, { "x-forwarded-for": "203.0.113.7", "x-svc-client-ip": "198.51.100.9" });
+    const { userId } = await signUpAndIn(svc, { "x-forwarded-for": "203.0.113.7", "x-svc-client-ip": "198.51.100.9" }, "127.0.0.1");
     const ips = await sessionIps(userId);
     expect(ips).toHaveLength(1);
     expect(["127.0.0.1", "::ffff:127.0.0.1"]).toContain(ips[0]);
@@ -229,10 +229,10 @@ describe("client address", () => {
   test.each(["127.0.0.1", "loopback"])("with SVC_TRUSTED_PROXIES=%s the forwarded address is used", async (proxies) => {
     const proxied = await startService({ SVC_TRUSTED_PROXIES: proxies }, shared());
     try {
-      const { userId } = await signUpAndIn(proxied, { "x-forwarded-for": "203.0.113.7", "x-svc-client-ip": "198.51.100.9" });
+      const { userId } = await signUpAndIn(proxied, { "x-forwarded-for": "203.0.113.7", "x-svc-client-ip": "198.51.100.9" }, "127.0.0.1");
       expect(await sessionIps(userId)).toEqual(["203.0.113.7"]);
       // Only trusted hops are walked: a client-supplied first entry is not believed.
-      const chained = await signUpAndIn(proxied, { "x-forwarded-for": "192.0.2.1, 203.0.113.8" });
+      const chained = await signUpAndIn(proxied, { "x-forwarded-for": "192.0.2.1, 203.0.113.8" }, "127.0.0.1");
       expect(await sessionIps(chained.userId)).toEqual(["203.0.113.8"]);
     } finally {
       await proxied.close();

@@ -38,7 +38,7 @@ describe("GET /api/v1/me/sessions", () => {
     expect(res.body.items).toHaveLength(2);
     for (const item of res.body.items) {
       expect(Object.keys(item).sort()).toEqual(["createdAt", "current", "id", "ip", "lastSeenAt", "userAgent"]);
-      expect(["127.0.0.1", "::ffff:127.0.0.1"]).toContain(item.ip);
+      expect([laptop.address, phone.address]).toContain(item.ip.replace(/^::ffff:/, ""));
       expect(Date.parse(item.createdAt)).not.toBeNaN();
       expect(Date.parse(item.lastSeenAt)).not.toBeNaN();
     }
@@ -47,6 +47,7 @@ describe("GET /api/v1/me/sessions", () => {
     const fromPhone = await phone.get("/api/v1/me/sessions");
     const phoneItem = fromPhone.body.items.find((i: { current: boolean }) => i.current);
     expect(phoneItem.userAgent).toBe("Phone Browser/1.0");
+    expect(phoneItem.ip).toBe(phone.address);
     const laptopCurrent = res.body.items.find((i: { current: boolean }) => i.current);
     expect(laptopCurrent.id).not.toBe(phoneItem.id);
   });

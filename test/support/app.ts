@@ -3,7 +3,7 @@
  * `client()` returns a tiny cookie-keeping HTTP client that sends our Origin, as a browser would.
  */
 import type { AddressInfo } from "node:net";
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import { pino } from "pino";
 import { createApp, createServices, type Services } from "../../server/app.js";
 import { loadConfig, type Config } from "../../server/config.js";
@@ -16,7 +16,8 @@ export interface TestService {
   services: Services;
   database: Database;
   config: Config;
-  client(): HttpClient;
+  /** A new client; each one connects from its own loopback address unless `address` is given. */
+  client(opts?: ClientOptions): HttpClient;
   /** Signs up (sign-up is open in tests unless configured otherwise) and signs in. */
   signedIn(name?: string): Promise<HttpClient & { email: string; userId: string }>;
   close(): Promise<void>;
@@ -28,8 +29,15 @@ export interface HttpResponse<T = any> {
   body: T;
 }
 
+export interface ClientOptions {
+  /** Local address to connect from (anything in 127.0.0.0/8). */
+  address?: string;
+}
+
 export interface HttpClient {
   cookies: Map<string, string>;
+  /** The loopback address this client connects from (its client address without proxies). */
+  address: string;
   request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResponse<T>>;
   get<T = any>(path: string): Promise<HttpResponse<T>>;
   post<T = any>(path: string, body?: unknown): Promise<HttpResponse<T>>;
@@ -38,6 +46,13 @@ export interface HttpClient {
 }
 
 let counter = 0;
+let loopback = 0;
+
+/** 127.0.1.1, 127.0.1.2, ...: a distinct source address per client. */
+function nextLoopbackAddress(): string {
+  const n = 256 + ++loopback;
+  return `127.0.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
+}
 
 export async function startService(env: Record<string, string> = {}, database?: Database): Promise<TestService> {
   resetBootstrapCache();
@@ -56,13 +71,32 @@ export async function startService(env: Record<string, string> = {}, database?: 
   const { app } = createApp(services);
   server.on("request", app);
 
-  const client = (): HttpClient => {
+  const client = (opts: ClientOptions = {}): HttpClient => {
     const cookies = new Map<string, string>();
+    // Each client is a device at its own loopback address (all of 127.0.0.0/8 reaches the server),
+    // so per-IP limits see what they would see with real people.
+    const localAddress = opts.address ?? nextLoopbackAddress();
     const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
       const h: Record<string, string> = { origin: config.publicUrl.origin, ...headers };
       if (cookies.size) h.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-      if (body !== undefined) h["content-type"] = "application/json";
-      const res = await fetch(url + path, { method, headers: h, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), redirect: "manual" });
+      const payload = body !== undefined ? JSON.stringify(body) : undefined;
+      if (payload !== undefined) {
+        h["content-type"] = "application/json";
+        h["content-length"] = String(Buffer.byteLength(payload));
+      }
+      const res = await new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+        const req = httpRequest(url + path, { method, headers: h, localAddress }, (r) => {
+          const chunks: Buffer[] = [];
+          r.on("data", (c: Buffer) => chunks.push(c));
+          r.on("end", () => {
+            const out = new Headers();
+            for (let i = 0; i < r.rawHeaders.length; i += 2) out.append(r.rawHeaders[i]!, r.rawHeaders[i + 1]!);
+            resolve({ status: r.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString("utf8") });
+          });
+        });
+        req.on("error", reject);
+        req.end(payload);
+      });
       for (const c of res.headers.getSetCookie()) {
         const [pair] = c.split(";");
         const i = pair!.indexOf("=");
@@ -71,10 +105,9 @@ export async function startService(env: Record<string, string> = {}, database?: 
         if (value === "" || /max-age=0/i.test(c)) cookies.delete(name);
         else cookies.set(name, value);
       }
-      const text = await res.text();
-      let parsed: unknown = text;
+      let parsed: unknown = res.text;
       try {
-        parsed = text ? JSON.parse(text) : null;
+        parsed = res.text ? JSON.parse(res.text) : null;
       } catch {
         /* not JSON */
       }
@@ -82,6 +115,7 @@ export async function startService(env: Record<string, string> = {}, database?: 
     };
     return {
       cookies,
+      address: localAddress,
       request,
       get: (p) => request("GET", p),
       post: (p, b) => request("POST", p, b ?? {}),

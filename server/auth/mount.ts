@@ -1,0 +1,118 @@
+/**
+ * The auth library's mount at /api/v1/auth, with what we add around it: the sign-in limits
+ * (server/auth/limits.ts) and our one error body shape on the library's refusals.
+ *
+ * Per-IP limits run before the body is read (DESIGN.md edge order); the per-account failure check
+ * needs the account named in the body, so it runs after body parsing, and the outcome is recorded
+ * before the answer leaves, so parallel guesses cannot outrun the counter.
+ */
+import type { RequestHandler } from "express";
+import { toNodeHandler } from "better-auth/node";
+import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
+import type { Auth } from "./auth.js";
+import { AUTH_BASE_PATH } from "./auth.js";
+import type { SignInLimits } from "./limits.js";
+
+const P = AUTH_BASE_PATH;
+
+/** Starting a sign-in, by any method (and asking for a reset mail): 5 a minute per IP. */
+export const SIGN_IN_ATTEMPT_ROUTES = new Set([
+  `POST ${P}/sign-in/email`,
+  `POST ${P}/sign-in/username`,
+  `POST ${P}/sign-in/magic-link`,
+  `POST ${P}/sign-in/social`,
+  `POST ${P}/sign-in/oauth2`,
+  `POST ${P}/passkey/authenticate/verify`,
+  `POST ${P}/request-password-reset`,
+]);
+
+/** Spending a token that was mailed or handed out: 30 an hour per IP. */
+export const REDEMPTION_ROUTES = new Set([`POST ${P}/magic-link/verify`, `POST ${P}/reset-password`, `POST ${P}/reset-code`]);
+
+/** Library routes where a wrong secret counts as a failure for the account it names. */
+const FAILURE_ACCOUNT: Record<string, (req: Parameters<RequestHandler>[0]) => string> = {
+  [`POST ${P}/sign-in/email`]: (req) => `email:${String((req.body as { email?: unknown })?.email ?? "")}`,
+  [`POST ${P}/sign-in/username`]: (req) => `username:${String((req.body as { username?: unknown })?.username ?? "")}`,
+  [`POST ${P}/two-factor/verify-totp`]: (req) => `user:${req.actor?.userId ?? ""}`,
+  [`POST ${P}/two-factor/verify-backup-code`]: (req) => `user:${req.actor?.userId ?? ""}`,
+};
+
+export function perIpSignInLimits(limits: SignInLimits): RequestHandler {
+  return async (req, _res, next) => {
+    try {
+      const route = `${req.method} ${req.path}`;
+      if (SIGN_IN_ATTEMPT_ROUTES.has(route)) await limits.hitAttempt(req.clientIp);
+      if (REDEMPTION_ROUTES.has(route)) await limits.hitRedemption(req.clientIp);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function failureLimits(limits: SignInLimits): RequestHandler {
+  return async (req, _res, next) => {
+    try {
+      const account = FAILURE_ACCOUNT[`${req.method} ${req.path}`]?.(req);
+      if (account !== undefined) {
+        await limits.checkFailures(account, req.clientIp);
+        req.signInAccount = account;
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: "validation_failed",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  410: "gone",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  422: "validation_failed",
+  429: "rate_limited",
+};
+
+/** The library answers refusals as `{code, message}`; ours are `{error: {code, message, details}}`. */
+async function inOurShape(response: Response): Promise<Response> {
+  if (response.status < 400 || !response.headers.get("content-type")?.includes("application/json")) return response;
+  const body = (await response.clone().json().catch(() => null)) as { code?: unknown; message?: unknown } | null;
+  if (!body || typeof body !== "object" || "error" in body) return response;
+  const code = CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? "internal" : "validation_failed");
+  const message = typeof body.message === "string" && body.message ? body.message : "The request was refused.";
+  const shaped: ErrorBody = { error: { code, message, ...(typeof body.code === "string" ? { details: { reason: body.code } } : {}) } };
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(shaped), { status: response.status, headers });
+}
+
+export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const handle = toNodeHandler(async (request: Request) => {
+        const response = await auth.handler(request);
+        const account = req.signInAccount;
+        if (account !== undefined) {
+          if (response.status === 401) await limits.recordFailure(account, req.clientIp);
+          else if (response.ok) await limits.clearFailures(account, req.clientIp);
+        }
+        return inOurShape(response);
+      });
+      await handle(req, res);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** The account a sign-in secret is being tried for (failure limits). */
+    signInAccount?: string;
+  }
+}
