@@ -1,0 +1,144 @@
+/**
+ * Sign-in limits (spec "Limits"): 5 sign-in attempts a minute per IP; 20 failures an hour per
+ * account and IP with growing delays, never a lockout; 30 mailed-token redemptions an hour per IP.
+ * Every refusal is 429 with Retry-After. Addresses come from the socket (spec "Sessions and
+ * cookies" 4). Where a test needs "a minute later", it clears that one counter in the limiter.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { failureKey, ipKey, SIGN_IN_FAILURES } from "../../server/auth/limits.js";
+import { rows, sql } from "../../server/db/client.js";
+import { startService, type HttpClient, type HttpResponse, type TestService } from "../support/app.js";
+import { enableTotp, expectError, PASSWORD } from "../support/auth.js";
+import { wrongCode } from "../support/totp.js";
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+function expect429(res: HttpResponse, max: number) {
+  expectError(res, 429, "rate_limited");
+  const after = Number(res.headers.get("retry-after"));
+  expect(after).toBeGreaterThanOrEqual(1);
+  expect(after).toBeLessThanOrEqual(max);
+  return after;
+}
+
+const signIn = (c: HttpClient, email: string, password: string) => c.post("/api/v1/auth/sign-in/email", { email, password });
+
+/** "A minute later" for this address's per-IP sign-in counter. */
+const nextMinute = (c: HttpClient) => svc.services.limits.attempts.delete(ipKey(c.address));
+
+describe("sign-in attempts: 5 a minute per IP", () => {
+  test("the 6th sign-in in a minute from one address is 429 with Retry-After, even with the right password", async () => {
+    const user = await svc.signedIn();
+    const device = svc.client();
+    // Five tries at five addresses (so no per-account delay gets in the way first).
+    for (let i = 0; i < 5; i++) expect((await signIn(device, `nobody${i}@example.test`, "wrong password")).status).toBe(401);
+    const sixth = await signIn(device, user.email, PASSWORD);
+    expect429(sixth, 60);
+    expect(sixth.headers.getSetCookie()).toEqual([]);
+    // Another address is not affected.
+    expect((await signIn(svc.client(), user.email, PASSWORD)).status).toBe(200);
+  });
+
+  test("every way of starting a sign-in counts, and a forged X-Forwarded-For does not dodge it", async () => {
+    const device = svc.client();
+    const spoof = (i: number) => ({ "x-forwarded-for": `198.51.100.${i}` });
+    await device.request("POST", "/api/v1/auth/sign-in/email", { email: "a@example.test", password: "x".repeat(9) }, spoof(1));
+    await device.request("POST", "/api/v1/auth/sign-in/username", { username: "nobody", password: "x".repeat(9) }, spoof(2));
+    await device.request("POST", "/api/v1/auth/request-password-reset", { email: "a@example.test" }, spoof(3));
+    await device.request("POST", "/api/v1/auth/sign-in/email", { email: "b@example.test", password: "x".repeat(9) }, spoof(4));
+    await device.request("POST", "/api/v1/auth/sign-in/email", { email: "c@example.test", password: "x".repeat(9) }, spoof(5));
+    expect429(await device.request("POST", "/api/v1/auth/sign-in/username", { username: "x", password: "y".repeat(9) }, spoof(6)), 60);
+  });
+});
+
+describe("sign-in failures: growing delays per account and IP, never a lockout", () => {
+  test("after three free failures each failure doubles the wait; the right password waits too, then works", async () => {
+    const user = await svc.signedIn();
+    const device = svc.client();
+    for (let i = 0; i < 3; i++) expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
+    expect(expect429(await signIn(device, user.email, PASSWORD), 1)).toBe(1);
+    await nextMinute(device);
+    await sleep(1100);
+    expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
+    expect(expect429(await signIn(device, user.email, PASSWORD), 2)).toBe(2);
+    await sleep(2100);
+    await nextMinute(device);
+    expect((await signIn(device, user.email, PASSWORD)).status).toBe(200);
+    // Success forgets the failures: the next mistake is free again.
+    expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
+    expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
+  });
+
+  test("the delay is per account: the same address may still sign in to another account", async () => {
+    const a = await svc.signedIn();
+    const b = await svc.signedIn();
+    const device = svc.client();
+    for (let i = 0; i < 3; i++) await signIn(device, a.email, "wrong password");
+    expect429(await signIn(device, a.email, PASSWORD), 1);
+    expect((await signIn(device, b.email, PASSWORD)).status).toBe(200);
+  });
+
+  test("after 20 failures in an hour that address waits out the hour; the person signs in from elsewhere", async () => {
+    const user = await svc.signedIn();
+    const attacker = svc.client();
+    const key = failureKey(`email:${user.email}`, attacker.address);
+    for (let i = 0; i < SIGN_IN_FAILURES.points; i++) {
+      // Skip the waits: clear this address's minute counter and the current delay ("time passes").
+      await nextMinute(attacker);
+      await svc.services.limits.delays.delete(key);
+      expect((await signIn(attacker, user.email, `guess ${i}`)).status).toBe(401);
+    }
+    await nextMinute(attacker);
+    await svc.services.limits.delays.delete(key);
+    const after = expect429(await signIn(attacker, user.email, PASSWORD), 3600);
+    expect(after).toBeGreaterThan(60);
+    // Never a lockout: the account itself still opens for its owner elsewhere.
+    expect((await signIn(svc.client(), user.email, PASSWORD)).status).toBe(200);
+  });
+
+  test("wrong authenticator codes count as failures too", async () => {
+    const user = await svc.signedIn();
+    const { totpURI } = await enableTotp(user);
+    const device = svc.client();
+    expect((await signIn(device, user.email, PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await device.post("/api/v1/auth/two-factor/verify-totp", { code: wrongCode(totpURI) })).status).toBe(401);
+    }
+    expect429(await device.post("/api/v1/auth/two-factor/verify-totp", { code: wrongCode(totpURI) }), 1);
+    expectError(await device.get("/api/v1/me"), 403, "mfa_required");
+  });
+
+  test("a wrong password is answered in our error shape", async () => {
+    const res = await signIn(svc.client(), "nobody-here@example.test", "wrong password");
+    expectError(res, 401, "unauthenticated");
+  });
+
+  test.runIf(process.env.TEST_DATABASE_URL)("with PostgreSQL the counters live in the database, keyed without the address", async () => {
+    const user = await svc.signedIn();
+    const device = svc.client();
+    await signIn(device, user.email, "wrong password");
+    const stored = await rows<{ key: string; points: number }>(svc.database.db, sql`SELECT key, points FROM rate_limits`);
+    expect(stored.some((r) => r.key === `fail:${failureKey(`email:${user.email}`, device.address)}` && r.points === 1)).toBe(true);
+    expect(stored.some((r) => r.key.includes(user.email))).toBe(false);
+  });
+});
+
+describe("mailed-token redemptions: 30 an hour per IP", () => {
+  test("the 31st redemption from one address is 429 with Retry-After", async () => {
+    const device = svc.client();
+    for (let i = 0; i < 30; i++) {
+      const res = await device.post("/api/v1/auth/reset-password", { token: `not-a-token-${i}`, newPassword: "a new long password" });
+      expect(res.status).toBe(400);
+    }
+    expect429(await device.post("/api/v1/auth/reset-password", { token: "another", newPassword: "a new long password" }), 3600);
+    expect((await svc.client().post("/api/v1/auth/reset-password", { token: "x", newPassword: "a new long password" })).status).toBe(400);
+  });
+});
