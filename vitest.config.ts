@@ -10,7 +10,8 @@ export default defineConfig({
       {
         test: {
           name: "db",
-          include: ["test/db/**/*.test.ts"],
+          // contract/: real third-party clients (@electric-sql/client, ...) against our server.
+          include: ["test/db/**/*.test.ts", "test/contract/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,

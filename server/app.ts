@@ -15,6 +15,7 @@ import { errorHandler, notFoundHandler } from "./http/error-handler.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
 import { apiRoutes } from "./routes.js";
+import { ChangeNotifier } from "./sync/shapes/notifier.js";
 
 export interface Services {
   config: Config;
@@ -23,10 +24,14 @@ export interface Services {
   /** Sign-in limits (server/auth/limits.ts): in memory, or in PostgreSQL when replicas share it. */
   limits: SignInLimits;
   logger: Logger;
+  /** Wakes live shape requests on commits (one LISTEN per process). */
+  notifier: ChangeNotifier;
 }
 
 export function createServices(config: Config, database: Database, logger: Logger): Services {
-  return { config, database, auth: createAuth(database.db, config), limits: createSignInLimits(database), logger };
+  const notifier = new ChangeNotifier();
+  notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
+  return { config, database, auth: createAuth(database.db, config), limits: createSignInLimits(database), logger, notifier };
 }
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {

@@ -22,6 +22,8 @@ const envSchema = z.object({
   SVC_TRUSTED_PROXIES: z.string().default(""),
   SVC_SECRET: z.string().min(32, "SVC_SECRET must be at least 32 characters").optional(),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SVC_ELECTRIC_URL: z.string().url().optional(),
+  SVC_ELECTRIC_SECRET: z.string().optional(),
   SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
 });
 
@@ -39,6 +41,9 @@ export interface Config {
   secret: string;
   logLevel: z.infer<typeof envSchema>["SVC_LOG_LEVEL"];
   undoWindowMs: number;
+  /** A real Electric sync service to proxy shapes to (sync/SPEC.md SH8); unset: shapes served here. */
+  electricUrl: URL | undefined;
+  electricSecret: string | undefined;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -77,6 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: overrides.secret ?? loadSecret(e.SVC_SECRET, dataDir),
     logLevel: e.SVC_LOG_LEVEL,
     undoWindowMs: e.SVC_UNDO_WINDOW_MINUTES * 60_000,
+    electricUrl: e.SVC_ELECTRIC_URL ? new URL(e.SVC_ELECTRIC_URL) : undefined,
+    electricSecret: e.SVC_ELECTRIC_SECRET,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { placeRoutes } from "./modules/places/routes.js";
 import { thingRoutes } from "./modules/things/routes.js";
 import { inboxRoutes } from "./modules/inbox/routes.js";
 import { pushRoutes } from "./sync/push.js";
+import { shapeRoutes } from "./sync/shapes/route.js";
 import { memberRoutes } from "./modules/members/routes.js";
 import { sessionRoutes } from "./auth/sessions.js";
 
@@ -25,6 +26,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...sessionRoutes(deps),
     ...inboxRoutes(deps),
     ...pushRoutes(deps),
+    ...shapeRoutes(deps, services.notifier),
   ];
   list.push(openApiRoute(() => list));
   return list;

@@ -94,7 +94,7 @@ export function bodyParser(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const limit = req.actor ? AUTHENTICATED_BODY_LIMIT : ANONYMOUS_BODY_LIMIT;
     const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) return next(new PayloadTooLargeError(limit));
+    if (declared > limit) return next(new PayloadTooLargeError(limit, req.actor ? { maxOps: 1000 } : {}));
     (req.actor ? large : small)(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === "entity.too.large") return next(new PayloadTooLargeError(limit));
       next(err);

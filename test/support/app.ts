@@ -143,6 +143,8 @@ export async function startService(env: Record<string, string> = {}, database?: 
     client,
     signedIn,
     async close() {
+      await services.notifier.close();
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
     },

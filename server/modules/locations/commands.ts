@@ -76,7 +76,15 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
         continue;
       }
       const keys = Object.keys(args.patch);
-      const next = { ...target, ...(args.patch as Partial<typeof target>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      const scopeChanged = (["requiresTwoFactor", "viewersSeeMoney"] as const).some((k) => k in args.patch && args.patch[k] !== target[k]);
+      const next = {
+        ...target,
+        ...(args.patch as Partial<typeof target>),
+        // Members' shapes hold other rows now: their handles must change (sync/SPEC.md SH4).
+        scopeVersion: target.scopeVersion + (scopeChanged ? 1 : 0),
+        rowVersion: target.rowVersion + 1,
+        updatedAt: ctx.now,
+      };
       updates.push(next);
       const h = historyRow(ctx, {
         locationId: target.id,

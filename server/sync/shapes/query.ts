@@ -1,0 +1,80 @@
+/**
+ * Reads a shape's snapshot and its changes from the log, as Electric change messages built in
+ * SQL (values in Postgres text form, sync/SPEC.md SH5) so that no row becomes a JS object.
+ */
+import { type Tx, rows, sql } from "../../db/client.js";
+import type { ShapeDef } from "./definitions.js";
+
+/** Most log entries one response carries; the client asks again from the returned offset. */
+export const MAX_LOG_ROWS = 5000;
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * The `value` object: every column as text. For `things`, money custom fields are removed where
+ * the actor's role may not see money (SH2).
+ */
+function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
+  const parts = shape.columns.map((c) => {
+    let expr = `r.${ident(c.name)}::text`;
+    if (shape.table === "things" && c.name === "fields" && moneyHidden.length) {
+      const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
+      expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.fields - coalesce((SELECT array_agg(f.key) FROM type_fields f WHERE f.location_id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.fields::text END`;
+    }
+    return `'${c.name}', ${expr}`;
+  });
+  return `json_build_object(${parts.join(", ")})`;
+}
+
+const keyExpr = (shape: ShapeDef) => `'"public"."${shape.table}"/"' || r.id::text || '"'`;
+const scopeExpr = (shape: ShapeDef) => `r.${shape.locationColumn} = ANY (app_readable_locations())`;
+
+/** The rows of the shape now, as one JSON array of insert messages, and the log head they match. */
+export async function readSnapshot(tx: Tx, shape: ShapeDef, moneyHidden: readonly string[]): Promise<{ body: string; head: number }> {
+  const [head] = await rows<{ head: string }>(tx, sql`SELECT sync_log_head()::text AS head`);
+  const statement = `
+    SELECT coalesce(json_agg(json_build_object(
+      'key', ${keyExpr(shape)},
+      'value', ${valueExpr(shape, moneyHidden)},
+      'headers', json_build_object('operation', 'insert', 'relation', json_build_array('public', '${shape.table}'))
+    ) ORDER BY r.id), '[]')::text AS body
+    FROM ${ident(shape.table)} r
+    WHERE ${scopeExpr(shape)} AND (${shape.filter}) AND (${shape.live})`;
+  const [result] = await rows<{ body: string }>(tx, sql.raw(statement));
+  return { body: result!.body, head: Number(head!.head) };
+}
+
+export interface LogMessages {
+  messages: string[];
+  /** Seq of the last entry read (or `after` when none). */
+  last: number;
+  /** True when the read stopped at MAX_LOG_ROWS and more may follow. */
+  more: boolean;
+}
+
+/** Changes of the shape after log position `after`, oldest first. */
+export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidden: readonly string[]): Promise<LogMessages> {
+  const statement = sql`
+    SELECT l.seq::text AS seq, CASE WHEN (${sql.raw(shape.filter)}) THEN json_build_object(
+      'key', ${sql.raw(keyExpr(shape))},
+      'value', CASE WHEN l.op <> 'delete' AND (${sql.raw(shape.live)}) THEN ${sql.raw(valueExpr(shape, moneyHidden))}
+                    ELSE json_build_object('id', r.id::text) END,
+      'headers', json_build_object(
+        'operation', CASE WHEN l.op = 'delete' OR NOT (${sql.raw(shape.live)}) THEN 'delete' WHEN l.op = 'insert' THEN 'insert' ELSE 'update' END,
+        'relation', json_build_array('public', ${shape.table}::text),
+        'txids', json_build_array(l.txid::bigint),
+        'lsn', l.seq::text,
+        'op_position', 0)
+    )::text END AS msg
+    FROM sync_log_since(${after}, ${shape.table}, ${MAX_LOG_ROWS}) l
+    CROSS JOIN LATERAL jsonb_populate_record(NULL::${sql.identifier(shape.table)}, l."row") r
+    ORDER BY l.seq`;
+  // Entries the filter skips (another user's membership) still advance the position.
+  const found = await rows<{ seq: string; msg: string | null }>(tx, statement);
+  const lastRow = found[found.length - 1];
+  return {
+    messages: found.flatMap((f) => (f.msg ? [f.msg] : [])),
+    last: lastRow ? Number(lastRow.seq) : after,
+    more: found.length >= MAX_LOG_ROWS,
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * GET /api/v1/sync/shape/:name: the Electric HTTP shape protocol as @electric-sql/client expects
+ * it (sync/SPEC.md SH1-SH7), served from our change log. The client names a shape; table,
+ * columns and rows are chosen here from the actor.
+ */
+import type { Request, Response } from "express";
+import { z } from "zod";
+import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
+import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
+import { type Db, sql } from "../../db/client.js";
+import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import type { RouteDeps } from "../../modules/deps.js";
+import { SHAPES, type ShapeDef } from "./definitions.js";
+import type { ChangeNotifier } from "./notifier.js";
+import { proxyShape } from "./proxy.js";
+import { readLog, readSnapshot } from "./query.js";
+import { shapeScope } from "./scope.js";
+
+export const LONG_POLL_MS = 20_000;
+export const SSE_MS = 60_000;
+const KEEP_ALIVE_MS = 21_000;
+
+const UP_TO_DATE = (lsn: number) => JSON.stringify({ headers: { control: "up-to-date", global_last_seen_lsn: String(lsn) } });
+const CURSOR_EPOCH = Date.UTC(2024, 9, 9);
+
+/** Electric's cursor: 20 s buckets, always moving forward past the one the client sent. */
+export function nextCursor(previous: string | undefined): string {
+  const bucket = Math.ceil((Date.now() - CURSOR_EPOCH) / 20_000) * 20;
+  const prev = Number(previous ?? "0");
+  return String(Number.isFinite(prev) && bucket <= prev ? prev + 1 + Math.floor(Math.random() * 3600) : bucket);
+}
+
+export function schemaHeader(shape: ShapeDef): string {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const c of shape.columns) {
+    out[c.name] = { type: c.type, ...(c.dims ? { dims: c.dims } : {}), ...(c.name === "id" ? { pk_index: 0 } : {}), ...(c.notNull ? { not_null: true } : {}) };
+  }
+  return JSON.stringify(out);
+}
+
+const querySchema = z
+  .object({
+    offset: z.string().regex(/^(-1|now|\d+_(\d+|inf))$/, "offset must be -1, now or an electric-offset"),
+    handle: z.string().max(200).optional(),
+    live: z.enum(["true", "false"]).optional(),
+    live_sse: z.enum(["true", "false"]).optional(),
+    experimental_live_sse: z.enum(["true", "false"]).optional(),
+    cursor: z.string().max(40).optional(),
+  })
+  .loose();
+
+type Read =
+  | { kind: "refetch"; handle: string }
+  | { kind: "snapshot"; handle: string; body: string; head: number }
+  | { kind: "log"; handle: string; messages: string[]; last: number; more: boolean; head: number };
+
+async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined): Promise<Read> {
+  return withActor(db, actor, async (tx) => {
+    await tx.execute(sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, DMY', true), set_config('extra_float_digits', '1', true)`);
+    const scope = await shapeScope(tx, actor, shape);
+    if (offset === "-1") return { kind: "snapshot", handle: scope.handle, ...(await readSnapshot(tx, shape, scope.moneyHidden)) };
+    if (handle !== scope.handle) return { kind: "refetch", handle: scope.handle };
+    const head = Number((await readSnapshotHead(tx)) ?? 0);
+    if (offset === "now") return { kind: "log", handle: scope.handle, messages: [], last: head, more: false, head };
+    const after = Number(offset.split("_")[0]);
+    if (after > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
+    return { kind: "log", handle: scope.handle, head, ...(await readLog(tx, shape, after, scope.moneyHidden)) };
+  });
+}
+
+async function readSnapshotHead(tx: Parameters<Parameters<typeof withActor>[2]>[0]): Promise<string | undefined> {
+  const result = (await tx.execute(sql`SELECT sync_log_head()::text AS head`)) as unknown as { rows: { head: string }[] };
+  return result.rows[0]?.head;
+}
+
+function commonHeaders(res: Response, handle: string) {
+  res.setHeader("electric-handle", handle);
+  res.setHeader("cache-control", "private, no-store");
+  res.setHeader("vary", "Cookie, Authorization");
+}
+
+export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier): RouteDef[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/sync/shape/:name",
+      summary: "Electric shape stream of a named shape (offset, handle, live, live_sse)",
+      tag: "sync",
+      params: z.object({ name: z.string().max(40) }),
+      query: querySchema,
+      response: z.array(z.unknown()),
+      async handler({ req, res, actor, params, query }) {
+        if (!isShapeName(params.name)) throw new NotFoundError("shape");
+        const sent = FORBIDDEN_PARAMS.filter((p) => p in (req.query as Record<string, unknown>) || Object.keys(req.query).some((k) => k.startsWith(`${p}[`)));
+        if (sent.length) throw new ValidationError(`The server chooses what a shape holds; remove ${sent.join(", ")}.`);
+        const shape = SHAPES[params.name];
+        if (config.electricUrl) {
+          await proxyShape(db, config, actor, shape, req, res);
+          return [];
+        }
+        const live = query.live === "true";
+        if (query.offset !== "-1" && !query.handle) throw new ValidationError("handle: required with an offset other than -1.");
+        if (live && (query.live_sse === "true" || query.experimental_live_sse === "true")) {
+          await serveSse(db, actor, shape, query.offset, query.handle, query.cursor, req, res, notifier);
+          return [];
+        }
+        const deadline = Date.now() + LONG_POLL_MS;
+        for (;;) {
+          const seen = notifier.version;
+          const r = await readOnce(db, actor, shape, query.offset, query.handle);
+          commonHeaders(res, r.handle);
+          if (r.kind === "refetch") {
+            res.status(409).json([{ headers: { control: "must-refetch" } }]);
+            return [];
+          }
+          if (r.kind === "snapshot") {
+            res.setHeader("electric-offset", `${r.head}_0`);
+            res.setHeader("electric-schema", schemaHeader(shape));
+            res.type("application/json").send(r.body);
+            return [];
+          }
+          const waiting = live && !r.messages.length && !r.more && Date.now() < deadline;
+          if (waiting) {
+            await notifier.wait(seen, deadline - Date.now(), closeSignal(req));
+            if (req.destroyed || notifier.closed) {
+              res.destroy();
+              return [];
+            }
+            continue;
+          }
+          res.setHeader("electric-offset", `${r.last}_0`);
+          if (live) res.setHeader("electric-cursor", nextCursor(query.cursor));
+          else res.setHeader("electric-schema", schemaHeader(shape));
+          const parts = [...r.messages];
+          if (!r.more) {
+            res.setHeader("electric-up-to-date", "");
+            parts.push(UP_TO_DATE(r.last));
+          }
+          res.type("application/json").send(`[${parts.join(",")}]`);
+          return [];
+        }
+      },
+    }),
+  ] as RouteDef[];
+}
+
+function closeSignal(req: Request): AbortSignal {
+  const ac = new AbortController();
+  req.socket.once("close", () => ac.abort());
+  return ac.signal;
+}
+
+/** `live_sse`: one event per message, an up-to-date after each batch, for up to SSE_MS. */
+async function serveSse(
+  db: Db,
+  actor: Actor,
+  shape: ShapeDef,
+  offset: string,
+  handle: string | undefined,
+  cursor: string | undefined,
+  req: Request,
+  res: Response,
+  notifier: ChangeNotifier,
+): Promise<void> {
+  const first = await readOnce(db, actor, shape, offset, handle);
+  commonHeaders(res, first.handle);
+  if (first.kind === "refetch" || first.kind === "snapshot") {
+    res.status(409).json([{ headers: { control: "must-refetch" } }]);
+    return;
+  }
+  res.status(200);
+  res.setHeader("content-type", "text/event-stream");
+  res.setHeader("electric-offset", offset);
+  res.setHeader("electric-cursor", nextCursor(cursor));
+  res.flushHeaders();
+  const signal = closeSignal(req);
+  const end = Date.now() + SSE_MS;
+  const writeBatch = (messages: string[], last: number) => {
+    for (const m of messages) res.write(`data: ${m}\n\n`);
+    res.write(`data: ${UP_TO_DATE(last)}\n\n`);
+  };
+  writeBatch(first.messages, first.last);
+  let lastWrite = Date.now();
+  let position = first.last;
+  let more = first.more;
+  while (!signal.aborted && !notifier.closed && Date.now() < end) {
+    const seen = notifier.version;
+    if (!more) await notifier.wait(seen, Math.min(end - Date.now(), KEEP_ALIVE_MS - (Date.now() - lastWrite)), signal);
+    if (signal.aborted || notifier.closed) break;
+    const r = await readOnce(db, actor, shape, `${position}_0`, handle);
+    // The scope changed: end the stream; the client's next request gets 409 must-refetch.
+    if (r.kind !== "log") break;
+    if (r.messages.length) {
+      writeBatch(r.messages, r.last);
+      lastWrite = Date.now();
+    } else if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
+      res.write(": keep-alive\n\n");
+      lastWrite = Date.now();
+    }
+    position = r.last;
+    more = r.more;
+  }
+  res.end();
+}

@@ -1,0 +1,7 @@
+import { type Tx, rows, sql } from "../../db/client.js";
+
+/** Locations the actor can read in this transaction (membership, two-factor gate, token scope). */
+export async function readableLocations(tx: Tx): Promise<string[]> {
+  const [r] = await rows<{ ids: string[] }>(tx, sql`SELECT app_readable_locations()::text[] AS ids`);
+  return r?.ids ?? [];
+}

@@ -1,0 +1,137 @@
+/**
+ * The real @electric-sql/client (ShapeStream, Shape) against our shape endpoint
+ * (sync/SPEC.md SH1-SH7), with changes made through the push endpoint like a device would.
+ */
+import { Shape, ShapeStream, type Row } from "@electric-sql/client";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { v7 as uuidv7 } from "uuid";
+import { startService, type TestService } from "../support/app.js";
+import { locationWithRoles, type Client } from "../support/members.js";
+import { op, push } from "../support/push.js";
+
+let svc: TestService;
+let loc: string;
+let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
+
+beforeAll(async () => {
+  svc = await startService();
+  ({ locationId: loc, as } = await locationWithRoles(svc));
+});
+afterAll(async () => svc?.close());
+
+const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+
+function stream(c: Client, name: string, opts: { liveSse?: boolean; offset?: string; handle?: string } = {}) {
+  return new ShapeStream<Row>({
+    url: `${svc.url}/api/v1/sync/shape/${name}`,
+    headers: { cookie: cookieOf(c) },
+    ...(opts.liveSse ? { liveSse: true } : {}),
+    ...(opts.offset ? { offset: opts.offset as `${number}_${number}`, handle: opts.handle } : {}),
+  });
+}
+
+/** Resolves when `pred` holds for the shape's rows. */
+function until(shape: Shape<Row>, pred: (rows: Row[]) => boolean, ms = 15_000): Promise<Row[]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`shape condition not met in ${ms} ms: ${JSON.stringify(shape.currentRows).slice(0, 500)}`)), ms);
+    const check = () => {
+      if (pred(shape.currentRows)) {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(shape.currentRows);
+      }
+    };
+    const unsubscribe = shape.subscribe(check);
+    check();
+  });
+}
+
+describe("shapes through the real Electric client", () => {
+  test("SH1 SH5 a snapshot of things, values in Postgres text form parsed by the client", async () => {
+    const id = uuidv7();
+    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Lantern", quantity: "2.5" } })]);
+    const s = stream(as.viewer, "things");
+    const shape = new Shape(s);
+    const rows = await shape.rows;
+    const lantern = rows.find((r) => r.id === id);
+    expect(lantern).toMatchObject({ id, name: "Lantern", quantity: "2.500", location_id: loc, row_version: 1, is_container: false });
+    expect(typeof lantern?.fields).toBe("object");
+    s.unsubscribeAll();
+  });
+
+  test("SH6 live long-poll: inserts, updates and deletes pushed by another device arrive", async () => {
+    const s = stream(as.viewer, "things");
+    const shape = new Shape(s);
+    await shape.rows;
+    const id = uuidv7();
+    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Kayak" } })]);
+    await until(shape, (rows) => rows.some((r) => r.id === id && r.name === "Kayak"));
+    await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id, patch: { name: "Sea kayak" } }, baseVersion: 1 })]);
+    await until(shape, (rows) => rows.some((r) => r.id === id && r.name === "Sea kayak" && r.row_version === 2));
+    await push(as.member, [op({ name: "thing.delete", locationId: loc, args: { id }, baseVersion: 2 })]);
+    await until(shape, (rows) => !rows.some((r) => r.id === id));
+    s.unsubscribeAll();
+  });
+
+  test("SH6 live over SSE", async () => {
+    const s = stream(as.admin, "things", { liveSse: true });
+    const shape = new Shape(s);
+    await shape.rows;
+    const id = uuidv7();
+    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Paddle" } })]);
+    await until(shape, (rows) => rows.some((r) => r.id === id));
+    s.unsubscribeAll();
+  });
+
+  test("SH3 resume from a stored offset and handle gets only what changed since", async () => {
+    const s1 = stream(as.viewer, "places");
+    const shape1 = new Shape(s1);
+    await shape1.rows;
+    const offset = s1.lastOffset;
+    const handle = s1.shapeHandle;
+    s1.unsubscribeAll();
+    const id = uuidv7();
+    await push(as.member, [op({ name: "place.create", locationId: loc, args: { id, name: "Cellar" } })]);
+    const seen: Row[] = [];
+    const s2 = stream(as.viewer, "places", { offset, ...(handle ? { handle } : {}) });
+    await new Promise<void>((resolve) => {
+      s2.subscribe((messages) => {
+        for (const m of messages) if ("value" in m) seen.push(m.value as Row);
+        if (seen.some((r) => r.id === id)) resolve();
+      });
+    });
+    expect(seen.map((r) => r.name)).toEqual(["Cellar"]);
+    s2.unsubscribeAll();
+  });
+
+  test("SH7 a membership change makes the client refetch: a removed viewer's shape empties", async () => {
+    const guest = await svc.signedIn("Gina Guest");
+    const invite = await as.owner.post(`/api/v1/locations/${loc}/invites`, { role: "viewer" });
+    expect((await guest.post("/api/v1/invites/accept", { token: invite.body.token })).status).toBe(200);
+    const s = stream(guest, "things");
+    const shape = new Shape(s);
+    expect((await shape.rows).some((r) => r.location_id === loc)).toBe(true);
+    const removed = await as.owner.delete(`/api/v1/locations/${loc}/members/${guest.userId}`);
+    expect(removed.status).toBe(200);
+    // The next live request sees a new handle, answers 409 must-refetch, and the client re-syncs.
+    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Wake-up" } })]);
+    await until(shape, (rows) => !rows.some((r) => r.location_id === loc));
+    s.unsubscribeAll();
+  });
+
+  test("SH1 a client-chosen table or where is refused, an unknown shape is 404", async () => {
+    const bad = await as.viewer.get(`/api/v1/sync/shape/things?offset=-1&table=users`);
+    expect(bad.status).toBe(400);
+    const where = await as.viewer.get(`/api/v1/sync/shape/things?offset=-1&where=true`);
+    expect(where.status).toBe(400);
+    expect((await as.viewer.get(`/api/v1/sync/shape/users?offset=-1`)).status).toBe(404);
+    expect((await svc.client().get(`/api/v1/sync/shape/things?offset=-1`)).status).toBe(401);
+  });
+
+  test("SH2 memberships carries only the actor's own rows; an outsider's things shape is empty", async () => {
+    const mine = await new Shape(stream(as.member, "memberships")).rows;
+    expect(mine.every((m) => m.user_id === as.member.userId)).toBe(true);
+    const outsider = await new Shape(stream(as.outsider, "things")).rows;
+    expect(outsider.some((r) => r.location_id === loc)).toBe(false);
+  });
+});
