@@ -25,6 +25,8 @@ const envSchema = z.object({
   SVC_ELECTRIC_URL: z.string().url().optional(),
   SVC_ELECTRIC_SECRET: z.string().optional(),
   SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
+  SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "SVC_SMTP_URL must be an smtp:// or smtps:// URL").optional(),
+  SVC_MAIL_FROM: z.string().min(3).optional(),
 });
 
 export interface Config {
@@ -44,6 +46,9 @@ export interface Config {
   /** A real Electric sync service to proxy shapes to (sync/SPEC.md SH8); unset: shapes served here. */
   electricUrl: URL | undefined;
   electricSecret: string | undefined;
+  /** Outgoing mail: SMTP when set; otherwise each mail is written under dataDir/mail and logged. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -82,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: overrides.secret ?? loadSecret(e.SVC_SECRET, dataDir),
     logLevel: e.SVC_LOG_LEVEL,
     undoWindowMs: e.SVC_UNDO_WINDOW_MINUTES * 60_000,
+    smtpUrl: e.SVC_SMTP_URL,
+    mailFrom: e.SVC_MAIL_FROM ?? `Inventory <no-reply@${publicUrl.hostname}>`,
     electricUrl: e.SVC_ELECTRIC_URL ? new URL(e.SVC_ELECTRIC_URL) : undefined,
     electricSecret: e.SVC_ELECTRIC_SECRET,
     ...overrides,
