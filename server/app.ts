@@ -31,7 +31,7 @@ export interface Services {
 export function createServices(config: Config, database: Database, logger: Logger): Services {
   const notifier = new ChangeNotifier();
   notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
-  return { config, database, auth: createAuth(database.db, config), limits: createSignInLimits(database), logger, notifier };
+  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier };
 }
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {

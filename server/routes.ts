@@ -11,7 +11,7 @@ import { inboxRoutes } from "./modules/inbox/routes.js";
 import { pushRoutes } from "./sync/push.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
 import { memberRoutes } from "./modules/members/routes.js";
-import { sessionRoutes } from "./auth/sessions.js";
+import { authRoutes } from "./auth/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -23,7 +23,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes(deps),
-    ...sessionRoutes(deps),
+    ...authRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
     ...pushRoutes(deps),
     ...shapeRoutes(deps, services.notifier),

@@ -6,10 +6,13 @@
 import { betterAuth, type BetterAuthPlugin } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { twoFactor, username } from "better-auth/plugins";
+import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { authAccounts, authRateLimits, authSessions, authTwoFactors, authVerifications, users } from "../db/schema/index.js";
 import { bootstrapUser } from "../modules/locations/bootstrap.js";
+import { createMailer } from "../mail/mailer.js";
+import { mailLinks, RESET_LINK_SECONDS } from "./mail-links.js";
 import { secondFactorPlugin } from "./second-factor.js";
 
 export const AUTH_BASE_PATH = "/api/v1/auth";
@@ -40,6 +43,8 @@ export const DISABLED_PATHS = [
   // Email verification is not part of the service; a mailed-link GET must never change state.
   "/send-verification-email",
   "/verify-email",
+  // The library redeems magic links by GET, which mail scanners follow; ours is a POST.
+  "/magic-link/verify",
 ];
 
 /**
@@ -77,8 +82,9 @@ const stripTokenPlugin = {
   },
 } satisfies BetterAuthPlugin;
 
-export function createAuth(db: Db, config: Config) {
+export function createAuth(db: Db, config: Config, logger: Logger) {
   const https = config.secure;
+  const links = mailLinks(db, config, createMailer(config, logger), logger);
   return betterAuth({
     appName: "Inventory",
     basePath: AUTH_BASE_PATH,
@@ -102,6 +108,9 @@ export function createAuth(db: Db, config: Config) {
       maxPasswordLength: 256,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
+      sendResetPassword: links.sendResetPassword,
+      onPasswordReset: links.onPasswordReset,
     },
     // Spec "Sessions and cookies" rule 1: 30 days sliding (refreshed once a day) over https,
     // 12 hours never renewed over plain http. No cookie cache, so a revocation takes effect at once.
@@ -125,7 +134,7 @@ export function createAuth(db: Db, config: Config) {
     // Sign-in limits are the edge's job (issue: sign-in and sessions); the library's own limiter
     // keys on headers we do not trust.
     rateLimit: { enabled: false },
-    plugins: [username(), totpPlugin("Inventory"), secondFactorPlugin(db), stripTokenPlugin],
+    plugins: [username(), totpPlugin("Inventory"), links.magicLinkPlugin, secondFactorPlugin(db), stripTokenPlugin],
     databaseHooks: {
       user: {
         create: {

@@ -11,6 +11,7 @@ import { toNodeHandler } from "better-auth/node";
 import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
 import type { Auth } from "./auth.js";
 import { AUTH_BASE_PATH } from "./auth.js";
+import { NotFoundError } from "../http/errors.js";
 import type { SignInLimits } from "./limits.js";
 
 const P = AUTH_BASE_PATH;
@@ -91,9 +92,17 @@ async function inOurShape(response: Response): Promise<Response> {
   return new Response(JSON.stringify(shaped), { status: response.status, headers });
 }
 
+/**
+ * Library routes with a path parameter, which `disabledPaths` (exact paths only) cannot switch
+ * off: the GET that turns a reset token into a redirect (ours is in the URL fragment, and a GET
+ * never redeems), and the callback of the switched-off account deletion.
+ */
+const BLOCKED = [new RegExp(`^GET ${P}/reset-password/`), new RegExp(`^GET ${P}/delete-user/callback`)];
+
 export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
   return async (req, res, next) => {
     try {
+      if (BLOCKED.some((re) => re.test(`${req.method} ${req.path}`))) throw new NotFoundError("route");
       const handle = toNodeHandler(async (request: Request) => {
         const response = await auth.handler(request);
         const account = req.signInAccount;

@@ -1,0 +1,19 @@
+/** Our routes of the authentication area (the library's own are under its mount). */
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import type { RouteDef } from "../http/route.js";
+import type { Auth } from "./auth.js";
+import type { SignInLimits } from "./limits.js";
+import { magicLinkVerifyRoute } from "./magic-link-verify.js";
+import { sessionRoutes } from "./sessions.js";
+
+export interface AuthRouteDeps {
+  db: Db;
+  config: Config;
+  auth: Auth;
+  limits: SignInLimits;
+}
+
+export function authRoutes(deps: AuthRouteDeps): RouteDef[] {
+  return [magicLinkVerifyRoute(deps), ...sessionRoutes(deps)];
+}
