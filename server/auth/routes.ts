@@ -5,6 +5,7 @@ import type { RouteDef } from "../http/route.js";
 import type { Auth } from "./auth.js";
 import type { SignInLimits } from "./limits.js";
 import { magicLinkVerifyRoute } from "./magic-link-verify.js";
+import { meRoutes } from "./me-routes.js";
 import { sessionRoutes } from "./sessions.js";
 
 export interface AuthRouteDeps {
@@ -15,5 +16,5 @@ export interface AuthRouteDeps {
 }
 
 export function authRoutes(deps: AuthRouteDeps): RouteDef[] {
-  return [magicLinkVerifyRoute(deps), ...sessionRoutes(deps)];
+  return [magicLinkVerifyRoute(deps), ...sessionRoutes(deps), ...meRoutes(deps)];
 }
