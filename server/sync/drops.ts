@@ -8,7 +8,8 @@ import { UUID_PATTERN } from "../../shared/ids.js";
 import type { DropReason, PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
 import { bulkInsert } from "../commands/bulk.js";
-import { type Tx, rows, sql } from "../db/client.js";
+import type { Tx } from "../db/client.js";
+import { readableLocations } from "./shapes/visible.js";
 import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
 import {
   type AppError,
@@ -59,8 +60,7 @@ async function entityNames(tx: Tx, ops: PushOp[]): Promise<Map<string, string>> 
 /** Writes one sync_drop item per drop, in the op's location when readable, else the personal one. */
 export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date): Promise<void> {
   if (!drops.length) return;
-  const [{ readable }] = (await rows<{ readable: string[] }>(tx, sql`SELECT app_readable_locations()::text[] AS readable`)) as [{ readable: string[] }];
-  const visible = new Set(readable);
+  const visible = new Set(await readableLocations(tx));
   let personal: string | undefined;
   if (drops.some((d) => !visible.has(d.op.locationId))) {
     const [row] = await tx

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Shape, ShapeStream, type Row } from "@electric-sql/client";
+import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startService, type TestService } from "../support/app.js";
 import { locationWithRoles } from "../support/members.js";
@@ -65,7 +65,7 @@ const cookie = (c: typeof as.viewer) => [...c.cookies].map(([k, v]) => `${k}=${v
 test("SH8 the real client reads through the proxy; table, where, columns and secret come from the server", async () => {
   seen = [];
   const stream = new ShapeStream<Row>({ url: `${svc.url}/api/v1/sync/shape/things`, headers: { cookie: cookie(as.viewer) }, subscribe: false });
-  const rows = await new Shape(stream).rows;
+  const rows = await new Shape(stream as unknown as ShapeStreamInterface<Row>).rows;
   expect(rows.map((r) => r.name)).toEqual(["From Electric"]);
   const asked = seen[0]!;
   expect(asked.pathname).toBe("/v1/shape");

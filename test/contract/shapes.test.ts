@@ -2,7 +2,7 @@
  * The real @electric-sql/client (ShapeStream, Shape) against our shape endpoint
  * (sync/SPEC.md SH1-SH7), with changes made through the push endpoint like a device would.
  */
-import { Shape, ShapeStream, type Row } from "@electric-sql/client";
+import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { v7 as uuidv7 } from "uuid";
 import { startService, type TestService } from "../support/app.js";
@@ -18,6 +18,9 @@ beforeAll(async () => {
   ({ locationId: loc, as } = await locationWithRoles(svc));
 });
 afterAll(async () => svc?.close());
+
+/** @electric-sql/client's own types disagree with exactOptionalPropertyTypes (shapeHandle?: string). */
+const shapeOf = (s: ShapeStream<Row>) => new Shape(s as unknown as ShapeStreamInterface<Row>);
 
 const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
@@ -51,7 +54,7 @@ describe("shapes through the real Electric client", () => {
     const id = uuidv7();
     await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Lantern", quantity: "2.5" } })]);
     const s = stream(as.viewer, "things");
-    const shape = new Shape(s);
+    const shape = shapeOf(s);
     const rows = await shape.rows;
     const lantern = rows.find((r) => r.id === id);
     expect(lantern).toMatchObject({ id, name: "Lantern", quantity: "2.500", location_id: loc, row_version: 1, is_container: false });
@@ -61,7 +64,7 @@ describe("shapes through the real Electric client", () => {
 
   test("SH6 live long-poll: inserts, updates and deletes pushed by another device arrive", async () => {
     const s = stream(as.viewer, "things");
-    const shape = new Shape(s);
+    const shape = shapeOf(s);
     await shape.rows;
     const id = uuidv7();
     await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Kayak" } })]);
@@ -75,7 +78,7 @@ describe("shapes through the real Electric client", () => {
 
   test("SH6 live over SSE", async () => {
     const s = stream(as.admin, "things", { liveSse: true });
-    const shape = new Shape(s);
+    const shape = shapeOf(s);
     await shape.rows;
     const id = uuidv7();
     await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Paddle" } })]);
@@ -85,7 +88,7 @@ describe("shapes through the real Electric client", () => {
 
   test("SH3 resume from a stored offset and handle gets only what changed since", async () => {
     const s1 = stream(as.viewer, "places");
-    const shape1 = new Shape(s1);
+    const shape1 = shapeOf(s1);
     await shape1.rows;
     const offset = s1.lastOffset;
     const handle = s1.shapeHandle;
@@ -109,7 +112,7 @@ describe("shapes through the real Electric client", () => {
     const invite = await as.owner.post(`/api/v1/locations/${loc}/invites`, { role: "viewer" });
     expect((await guest.post("/api/v1/invites/accept", { token: invite.body.token })).status).toBe(200);
     const s = stream(guest, "things");
-    const shape = new Shape(s);
+    const shape = shapeOf(s);
     expect((await shape.rows).some((r) => r.location_id === loc)).toBe(true);
     const removed = await as.owner.delete(`/api/v1/locations/${loc}/members/${guest.userId}`);
     expect(removed.status).toBe(200);
@@ -117,6 +120,49 @@ describe("shapes through the real Electric client", () => {
     await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Wake-up" } })]);
     await until(shape, (rows) => !rows.some((r) => r.location_id === loc));
     s.unsubscribeAll();
+  });
+
+  test("PU7 the txid a push answers arrives on the shape stream with the change", async () => {
+    const s = stream(as.viewer, "things");
+    const txids = new Set<number>();
+    s.subscribe((messages) => {
+      for (const m of messages) if ("headers" in m && Array.isArray((m.headers as { txids?: number[] }).txids)) for (const t of (m.headers as { txids: number[] }).txids) txids.add(Number(t));
+    });
+    await shapeOf(s).rows;
+    const res = await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Torch" } })]);
+    const txid = Number(res.body.results[0].txid);
+    await expect.poll(() => txids.has(txid), { timeout: 15_000 }).toBe(true);
+    s.unsubscribeAll();
+  });
+
+  test("SH2 SH4 a viewer sees money fields only where the location allows it; the setting changes the handle", async () => {
+    const { typeFields } = await import("../../server/db/schema/index.js");
+    const probe = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Type probe" });
+    await svc.database.db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId: probe.body.type.id, key: "price", kind: "money", label: "Price" });
+    const id = uuidv7();
+    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Camera", fields: { price: { amount: "450.00", currency: "EUR" } } } })]);
+    const first = stream(as.viewer, "things");
+    const hidden = (await shapeOf(first).rows).find((r) => r.id === id)!;
+    expect(hidden.fields).toEqual({});
+    const memberView = (await shapeOf(stream(as.member, "things")).rows).find((r) => r.id === id)!;
+    expect(memberView.fields).toEqual({ price: { amount: "450.00", currency: "EUR" } });
+    first.unsubscribeAll();
+    const handle = async () => (await as.viewer.get(`/api/v1/sync/shape/things?offset=-1`)).headers.get("electric-handle");
+    const before = await handle();
+    expect((await as.owner.patch(`/api/v1/locations/${loc}`, { viewersSeeMoney: true })).status).toBe(200);
+    const second = stream(as.viewer, "things");
+    const shown = (await shapeOf(second).rows).find((r) => r.id === id)!;
+    expect(shown.fields).toEqual({ price: { amount: "450.00", currency: "EUR" } });
+    second.unsubscribeAll();
+    const during = await handle();
+    expect(during).not.toBe(before);
+    // A request still carrying the old handle is told to refetch.
+    const stale = await as.viewer.get(`/api/v1/sync/shape/things?offset=0_0&handle=${before}`);
+    expect(stale.status).toBe(409);
+    expect(stale.headers.get("electric-handle")).toBe(during);
+    await as.owner.patch(`/api/v1/locations/${loc}`, { viewersSeeMoney: false });
+    // Back to the same settings, yet never an old handle again.
+    expect([before, during]).not.toContain(await handle());
   });
 
   test("SH1 a client-chosen table or where is refused, an unknown shape is 404", async () => {
@@ -129,9 +175,9 @@ describe("shapes through the real Electric client", () => {
   });
 
   test("SH2 memberships carries only the actor's own rows; an outsider's things shape is empty", async () => {
-    const mine = await new Shape(stream(as.member, "memberships")).rows;
+    const mine = await shapeOf(stream(as.member, "memberships")).rows;
     expect(mine.every((m) => m.user_id === as.member.userId)).toBe(true);
-    const outsider = await new Shape(stream(as.outsider, "things")).rows;
+    const outsider = await shapeOf(stream(as.outsider, "things")).rows;
     expect(outsider.some((r) => r.location_id === loc)).toBe(false);
   });
 });

@@ -145,6 +145,30 @@ describe("drops", () => {
   });
 });
 
+describe("re-apply", () => {
+  test("DR5 a dropped op taken from its sync_drop item and pushed again as a new op applies", async () => {
+    const o = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Viewer's find" } });
+    const { results } = pushResponseSchema.parse((await push(as.viewer, [o])).body);
+    const item = (await inbox()).find((i) => i.id === (results[0] as { inboxItemId: string }).inboxItemId)!;
+    const dropped = item.syncDrop!.op as typeof o;
+    // A member re-applies it: same args, a new op id.
+    const again = pushResponseSchema.parse((await push(as.member, [{ ...dropped, id: uuidv7() }])).body).results;
+    expect(again[0]!.status).toBe("applied");
+    expect((await thing(o.args.id as string)).name).toBe("Viewer's find");
+  });
+
+  test("DR1 a rule the op breaks is dropped as conflict: a box into something it holds", async () => {
+    const outer = uuidv7();
+    const inner = uuidv7();
+    await push(as.member, [
+      op({ name: "thing.create", locationId: loc, args: { id: outer, name: "Outer", isContainer: true } }),
+      op({ name: "thing.create", locationId: loc, args: { id: inner, name: "Inner", isContainer: true, containerId: outer } }),
+    ]);
+    const { results } = pushResponseSchema.parse((await push(as.member, [op({ name: "thing.move", locationId: loc, args: { id: outer, containerId: inner } })])).body);
+    expect(results[0]).toMatchObject({ status: "dropped", reason: "conflict" });
+  });
+});
+
 describe("versions", () => {
   test("VE3 two devices editing different fields of the same thing both apply; the same field is dropped stale", async () => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Bike" });
@@ -199,7 +223,7 @@ test("PU5 a batch whose transaction fails midway applies nothing and can be retr
   const before = await count("sync_ops");
   const res = await push(as.member, [good, bad]);
   expect(res.status).toBe(500);
-  expect((await as.member.get(`/api/v1/things/${good.args.id}`)).status).toBe(404);
+  expect((await as.member.get(`/api/v1/things/${String(good.args.id)}`)).status).toBe(404);
   expect(await count("sync_ops")).toBe(before);
   await db.execute(sql`DROP TRIGGER test_poison ON things`);
   const retry = pushResponseSchema.parse((await push(as.member, [good, bad])).body).results;

@@ -129,7 +129,7 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
       const loc = input.locationId;
       const target = targets.get(args.id);
       const { patch } = args;
-      let problem: Error | null = null;
+      let problem: Error | null;
       if (!target || target.locationId !== loc) problem = new NotFoundError("place");
       else if (target.deletedAt) problem = new GoneError("place");
       else if (target.isUnplaced) problem = new ValidationError("The Unplaced area cannot be renamed or moved.");
