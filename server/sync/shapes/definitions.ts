@@ -40,7 +40,8 @@ const TYPE_NAMES: Record<string, string> = {
 
 function columnsOf(table: Table): ShapeColumn[] {
   return Object.values(getTableColumns(table)).map((c) => {
-    const base: string = c.columnType === "PgArray" ? (c as unknown as { baseColumn: { columnType: string } }).baseColumn.columnType : c.columnType;
+    const array = (c as unknown as { baseColumn?: { columnType: string } }).baseColumn;
+    const base = c.columnType === "PgArray" && array ? array.columnType : c.columnType;
     const type = TYPE_NAMES[base];
     if (!type) throw new Error(`shape column ${c.name}: no Electric type for ${base}`);
     return { name: c.name, type, ...(c.columnType === "PgArray" ? { dims: 1 } : {}), notNull: c.notNull };
