@@ -38,13 +38,20 @@ const TYPE_NAMES: Record<string, string> = {
   PgBigInt53: "int8",
 };
 
+interface ColumnMeta {
+  name: string;
+  columnType: string;
+  notNull: boolean;
+  baseColumn?: { columnType: string };
+}
+
 function columnsOf(table: Table): ShapeColumn[] {
-  return Object.values(getTableColumns(table)).map((c) => {
-    const array = (c as unknown as { baseColumn?: { columnType: string } }).baseColumn;
-    const base = c.columnType === "PgArray" && array ? array.columnType : c.columnType;
+  return (Object.values(getTableColumns(table)) as unknown as ColumnMeta[]).map((c) => {
+    const isArray = c.columnType === "PgArray";
+    const base = isArray && c.baseColumn ? c.baseColumn.columnType : c.columnType;
     const type = TYPE_NAMES[base];
     if (!type) throw new Error(`shape column ${c.name}: no Electric type for ${base}`);
-    return { name: c.name, type, ...(c.columnType === "PgArray" ? { dims: 1 } : {}), notNull: c.notNull };
+    return { name: c.name, type, ...(isArray ? { dims: 1 } : {}), notNull: c.notNull };
   });
 }
 
