@@ -11,7 +11,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { authAccounts, authRateLimits, authSessions, authTwoFactors, authVerifications, users } from "../db/schema/index.js";
 import { bootstrapUser } from "../modules/locations/bootstrap.js";
-import { createMailer } from "../mail/mailer.js";
+import { createMailer, isSyntheticEmail } from "../mail/mailer.js";
 import { mailLinks, RESET_LINK_SECONDS } from "./mail-links.js";
 import { secondFactorPlugin } from "./second-factor.js";
 
@@ -37,6 +37,8 @@ export const DISABLED_PATHS = [
   "/unlink-account",
   "/link-social",
   "/update-session",
+  // Would tell anyone which usernames exist.
+  "/is-username-available",
   // Email one-time codes are not a second factor (spec "Second factors" 1).
   "/two-factor/send-otp",
   "/two-factor/verify-otp",
@@ -57,14 +59,24 @@ function totpPlugin(appName: string) {
   return { ...plugin, hooks: { after: [] } };
 }
 
-/** Removes every `token` key from a JSON value, so page scripts never see a session token. */
+/** A managed account's synthetic address, bare or URL-encoded (as in a TOTP URI's label). */
+const SYNTHETIC_ADDRESS = /[A-Za-z0-9._-]+(?:@|%40)managed\.invalid/g;
+
+/**
+ * Removes every `token` key from a JSON value, so page scripts never see a session token, and
+ * hides managed accounts' synthetic addresses (spec "Managed accounts": never shown).
+ */
 export function stripTokens(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripTokens);
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "token") out[k] = stripTokens(v);
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "token") continue;
+      out[k] = k === "email" && typeof v === "string" && isSyntheticEmail(v) ? null : stripTokens(v);
+    }
     return out;
   }
+  if (typeof value === "string" && value.includes("managed.invalid")) return value.replace(SYNTHETIC_ADDRESS, "managed-account");
   return value;
 }
 
@@ -74,7 +86,7 @@ const stripTokenPlugin = {
   async onResponse(response: Response) {
     if (!response.headers.get("content-type")?.includes("application/json")) return;
     const text = await response.clone().text();
-    if (!text.includes('"token"')) return;
+    if (!text.includes('"token"') && !text.includes("managed.invalid")) return;
     const body = JSON.stringify(stripTokens(JSON.parse(text)));
     const headers = new Headers(response.headers);
     headers.delete("content-length");

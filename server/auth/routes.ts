@@ -1,4 +1,4 @@
-/** Our routes of the authentication area (the library's own are under its mount). */
+/** Our routes of the authentication area (the library's own are under its mount), managed accounts included. */
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import type { RouteDef } from "../http/route.js";
@@ -7,6 +7,7 @@ import type { SignInLimits } from "./limits.js";
 import { magicLinkVerifyRoute } from "./magic-link-verify.js";
 import { meRoutes } from "./me-routes.js";
 import { sessionRoutes } from "./sessions.js";
+import { managedAccountRoutes } from "../modules/managed-accounts/routes.js";
 
 export interface AuthRouteDeps {
   db: Db;
@@ -16,5 +17,5 @@ export interface AuthRouteDeps {
 }
 
 export function authRoutes(deps: AuthRouteDeps): RouteDef[] {
-  return [magicLinkVerifyRoute(deps), ...sessionRoutes(deps), ...meRoutes(deps)];
+  return [magicLinkVerifyRoute(deps), ...sessionRoutes(deps), ...meRoutes(deps), ...managedAccountRoutes(deps)];
 }

@@ -39,7 +39,8 @@ async function selectMembers(tx: Tx, locationId: string, userId?: string): Promi
     .select({
       userId: memberships.userId,
       displayName: users.name,
-      email: users.email,
+      // A managed account's synthetic address is never shown (spec "Managed accounts").
+      email: sql<string | null>`CASE WHEN ${users.email} LIKE '%@managed.invalid' THEN NULL ELSE ${users.email} END`,
       role: memberships.role,
       joinedAt: memberships.createdAt,
       rowVersion: memberships.rowVersion,
