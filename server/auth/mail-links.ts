@@ -23,7 +23,7 @@ export function mailLinks(db: Db, config: Config, mailer: Mailer, logger: Logger
   };
 
   return {
-    async sendResetPassword({ user, token }: { user: { email: string }; token: string }) {
+    sendResetPassword: async ({ user, token }: { user: { email: string }; token: string }) => {
       if (isSyntheticEmail(user.email)) return;
       inBackground({
         kind: "password-reset",
@@ -37,6 +37,7 @@ export function mailLinks(db: Db, config: Config, mailer: Mailer, logger: Logger
           "The link works once, for one hour. If this was not you, ignore this mail: your password stays as it is.",
         ].join("\n"),
       });
+      return Promise.resolve();
     },
 
     /**
@@ -44,7 +45,7 @@ export function mailLinks(db: Db, config: Config, mailer: Mailer, logger: Logger
      * else was linked to the account before (an OAuth link someone else may have made) is dropped,
      * as the library does for a first magic link; from now on the address counts as proven.
      */
-    async onPasswordReset({ user }: { user: { id: string; emailVerified: boolean } }) {
+    onPasswordReset: async ({ user }: { user: { id: string; emailVerified: boolean } }) => {
       if (user.emailVerified) return;
       await db.delete(authAccounts).where(and(eq(authAccounts.userId, user.id), ne(authAccounts.providerId, "credential")));
       await db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id));

@@ -31,9 +31,13 @@ export const SIGN_IN_ATTEMPT_ROUTES = new Set([
 export const REDEMPTION_ROUTES = new Set([`POST ${P}/magic-link/verify`, `POST ${P}/reset-password`, `POST ${P}/reset-code`]);
 
 /** Library routes where a wrong secret counts as a failure for the account it names. */
+const bodyText = (req: Parameters<RequestHandler>[0], key: string): string => {
+  const v = (req.body as Record<string, unknown> | undefined)?.[key];
+  return typeof v === "string" ? v : "";
+};
 const FAILURE_ACCOUNT: Record<string, (req: Parameters<RequestHandler>[0]) => string> = {
-  [`POST ${P}/sign-in/email`]: (req) => `email:${String((req.body as { email?: unknown })?.email ?? "")}`,
-  [`POST ${P}/sign-in/username`]: (req) => `username:${String((req.body as { username?: unknown })?.username ?? "")}`,
+  [`POST ${P}/sign-in/email`]: (req) => `email:${bodyText(req, "email")}`,
+  [`POST ${P}/sign-in/username`]: (req) => `username:${bodyText(req, "username")}`,
   [`POST ${P}/two-factor/verify-totp`]: (req) => `user:${req.actor?.userId ?? ""}`,
   [`POST ${P}/two-factor/verify-backup-code`]: (req) => `user:${req.actor?.userId ?? ""}`,
 };
