@@ -25,6 +25,8 @@ export const inboxItemSchema = z
     createdAt: timestampSchema,
     createdBy: z.object({ displayName: z.string() }),
     rowVersion: z.number(),
+    /** Ours: `open` until reviewed, then `accepted`, `dismissed` or `merged`. */
+    status: z.enum(["open", "accepted", "dismissed", "merged"]).optional(),
     batch: z.object({ id: uuidSchema, capturedAt: timestampSchema, placePath: z.array(batchPlacePathEntry), count: z.number() }),
     thing: thingSummarySchema
       .extend({

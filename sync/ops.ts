@@ -3,6 +3,7 @@
  * args (the same schemas the REST routes use, from shared/).
  */
 import { z } from "zod";
+import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { placeCreateArgs, placeUpdateArgs } from "../shared/places.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
@@ -14,6 +15,10 @@ export const opArgs = {
   "thing.move": thingMoveArgs,
   "thing.delete": thingDeleteArgs,
   "thing.capture": thingCaptureArgs,
+  // Reviewers clear the inbox offline too.
+  "inbox.accept": inboxActArgs,
+  "inbox.dismiss": inboxActArgs,
+  "inbox.merge": inboxMergeArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

@@ -1,5 +1,6 @@
 /** Every command the write path knows, by name. Sync ops and REST routes both resolve here. */
 import { historyUndo } from "../modules/history/undo.js";
+import { inboxAccept, inboxDismiss, inboxMerge } from "../modules/inbox/commands.js";
 import { locationCreate, locationUpdate } from "../modules/locations/commands.js";
 import { memberRemove, memberUpdate } from "../modules/members/commands.js";
 import { placeCreate, placeUpdate } from "../modules/places/commands.js";
@@ -20,6 +21,9 @@ const all = [
   historyUndo,
   memberUpdate,
   memberRemove,
+  inboxAccept,
+  inboxDismiss,
+  inboxMerge,
 ] as unknown as CommandDef<unknown>[];
 
 export const commandRegistry: ReadonlyMap<string, CommandDef<unknown>> = new Map(all.map((c) => [c.name, c]));

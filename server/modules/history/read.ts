@@ -25,6 +25,9 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "member.left": (p) => `${p.name} left`,
   "member.joined": (p) => `${p.name} joined as ${p.role}`,
   "history.undone": (p) => `Undid a change to ${p.name || "a thing"}`,
+  "thing.accepted": (p) => `Accepted ${p.name || "a captured thing"} from the inbox`,
+  "thing.merged": (p) => `Merged ${p.mergedFromName || "a captured thing"} into ${p.name || "this thing"}`,
+  "thing.merged_away": (p) => `Merged ${p.name || "a captured thing"} into ${p.into || "another thing"}`,
 };
 
 export function summaryText(key: string, params: Record<string, string>): string {
@@ -69,6 +72,9 @@ export function historyOut(e: Event, actorName: string | null, reader: Reader, n
     summaryParams: e.summaryParams,
     summaryLines: lines,
     ...(e.movedInFromElsewhere !== null ? { movedInFromElsewhere: e.movedInFromElsewhere } : {}),
+    ...(e.action === "thing.merged" && e.summaryParams.mergedFromId
+      ? { mergedFrom: { id: e.summaryParams.mergedFromId, name: e.summaryParams.mergedFromName || null } }
+      : {}),
   };
 }
 

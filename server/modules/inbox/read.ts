@@ -46,6 +46,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       createdAt: r.createdAt.toISOString(),
       createdBy: { displayName: (r.createdBy && names.get(r.createdBy)) || "Former member" },
       rowVersion: r.rowVersion,
+      status: r.status,
       batch: {
         id: r.batchId,
         capturedAt: r.capturedAt.toISOString(),
