@@ -8,6 +8,7 @@ import { locationRoutes } from "./modules/locations/routes.js";
 import { placeRoutes } from "./modules/places/routes.js";
 import { thingRoutes } from "./modules/things/routes.js";
 import { inboxRoutes } from "./modules/inbox/routes.js";
+import { fileRoutes } from "./modules/files/routes.js";
 import { pushRoutes } from "./sync/push.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
 import { memberRoutes } from "./modules/members/routes.js";
@@ -25,6 +26,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...memberRoutes(deps),
     ...authRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
+    ...fileRoutes(deps),
     ...pushRoutes(deps),
     ...shapeRoutes(deps, services.notifier),
   ];

@@ -1,4 +1,5 @@
 /** Every command the write path knows, by name. Sync ops and REST routes both resolve here. */
+import { fileCreate } from "../modules/files/commands.js";
 import { historyUndo } from "../modules/history/undo.js";
 import { inboxAccept, inboxDismiss, inboxMerge } from "../modules/inbox/commands.js";
 import { locationCreate, locationUpdate } from "../modules/locations/commands.js";
@@ -24,6 +25,7 @@ const all = [
   inboxAccept,
   inboxDismiss,
   inboxMerge,
+  fileCreate,
 ] as unknown as CommandDef<unknown>[];
 
 export const commandRegistry: ReadonlyMap<string, CommandDef<unknown>> = new Map(all.map((c) => [c.name, c]));

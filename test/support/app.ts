@@ -2,7 +2,10 @@
  * A running service on a fresh database, for tests that go through HTTP like a client would.
  * `client()` returns a tiny cookie-keeping HTTP client that sends our Origin, as a browser would.
  */
+import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { pino } from "pino";
 import { createApp, createServices, type Services } from "../../server/app.js";
@@ -64,7 +67,7 @@ export async function startService(env: Record<string, string> = {}, database?: 
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig(
-    { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: String(port), SVC_PUBLIC_URL: url, ...env },
+    { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: String(port), SVC_PUBLIC_URL: url, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-data-")), ...env },
     { secret: "test-secret-test-secret-test-secret-0123" },
   );
   const services = createServices(config, db, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));

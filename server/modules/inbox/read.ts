@@ -53,7 +53,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
         placePath: (p.placePath ?? []).map(({ id, name, kind, isUnplaced }) => ({ id, name, kind, isUnplaced })),
         count: counts.get(r.batchId) ?? 1,
       },
-      ...(thing ? { thing: { ...thing, photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: null })) } } : {}),
+      ...(thing ? { thing: { ...thing, photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: `/api/v1/files/${f.fileId}` })) } } : {}),
       ...(p.syncDrop ? { syncDrop: p.syncDrop } : {}),
       ...(until && r.undoEventId ? { undo: { eventId: r.undoEventId, until } } : {}),
     };
