@@ -11,6 +11,7 @@ import { authMount, failureLimits, perIpSignInLimits } from "./auth/mount.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { authenticate, bodyParser, clientAddress, sameSiteCheck } from "./http/edge.js";
+import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
@@ -57,6 +58,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
   app.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });
+  app.use(clientApp(config.clientDir));
   app.use(authenticate(auth, database.db));
   app.use(mfaGate());
   app.use(perIpSignInLimits(limits));

@@ -16,6 +16,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   SVC_DATA_DIR: z.string().default("./data"),
+  SVC_CLIENT_DIR: z.string().default("./dist/client"),
   DATABASE_URL: z.string().url().optional(),
   SVC_PUBLIC_URL: z.string().url().optional(),
   SVC_SIGNUP_OPEN: flag,
@@ -33,6 +34,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The built web app (Vite output) served at `/`; absent: the API runs without it. */
+  clientDir: string;
   databaseUrl: string | undefined;
   publicUrl: URL;
   /** True when SVC_PUBLIC_URL is https: Secure cookies with the __Secure- prefix, long sessions. */
@@ -79,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    clientDir: path.resolve(e.SVC_CLIENT_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     secure: publicUrl.protocol === "https:",
