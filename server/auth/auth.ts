@@ -13,6 +13,7 @@ import { authAccounts, authRateLimits, authSessions, authTwoFactors, authVerific
 import { bootstrapUser } from "../modules/locations/bootstrap.js";
 import { createMailer, isSyntheticEmail } from "../mail/mailer.js";
 import { mailLinks, RESET_LINK_SECONDS } from "./mail-links.js";
+import { passkeyPlugin } from "./passkeys.js";
 import { secondFactorPlugin } from "./second-factor.js";
 
 export const AUTH_BASE_PATH = "/api/v1/auth";
@@ -146,7 +147,7 @@ export function createAuth(db: Db, config: Config, logger: Logger) {
     // Sign-in limits are the edge's job (issue: sign-in and sessions); the library's own limiter
     // keys on headers we do not trust.
     rateLimit: { enabled: false },
-    plugins: [username(), totpPlugin("Inventory"), links.magicLinkPlugin, secondFactorPlugin(db), stripTokenPlugin],
+    plugins: [username(), totpPlugin("Inventory"), links.magicLinkPlugin, passkeyPlugin(db, config), secondFactorPlugin(db), stripTokenPlugin],
     databaseHooks: {
       user: {
         create: {
