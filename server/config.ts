@@ -28,7 +28,22 @@ const envSchema = z.object({
   SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
   SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "SVC_SMTP_URL must be an smtp:// or smtps:// URL").optional(),
   SVC_MAIL_FROM: z.string().min(3).optional(),
+  SVC_OIDC_ISSUER: z.string().url().optional(),
+  SVC_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  SVC_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  SVC_SOCIAL_CLIENT_ID: z.string().min(1).optional(),
+  SVC_SOCIAL_CLIENT_SECRET: z.string().min(1).optional(),
+  SVC_SOCIAL_ISSUER: z.string().url().default("https://accounts.google.com"),
 });
+
+/** An OpenID provider people may sign in with (spec "Ways to sign in": OIDC, social sign-in). */
+export interface OAuthProviderConfig {
+  id: "oidc" | "social";
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  prompt?: "select_account";
+}
 
 export interface Config {
   port: number;
@@ -52,6 +67,10 @@ export interface Config {
   /** Outgoing mail: SMTP when set; otherwise each mail is written under dataDir/mail and logged. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Providers configured by SVC_OIDC_* and SVC_SOCIAL_*. */
+  oauthProviders: OAuthProviderConfig[];
+  /** The configured providers whose discovery worked at start-up (server/auth/providers.ts); only these are offered. */
+  signInProviders: OAuthProviderConfig[];
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -78,6 +97,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const publicUrl = new URL(e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   const proxies = e.SVC_TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean);
   const dataDir = path.resolve(e.SVC_DATA_DIR);
+  const oauthProviders: OAuthProviderConfig[] = [];
+  if (e.SVC_OIDC_ISSUER) {
+    if (!e.SVC_OIDC_CLIENT_ID) throw new Error("Invalid configuration:\n  SVC_OIDC_CLIENT_ID: needed with SVC_OIDC_ISSUER");
+    oauthProviders.push({ id: "oidc", issuer: e.SVC_OIDC_ISSUER, clientId: e.SVC_OIDC_CLIENT_ID, clientSecret: e.SVC_OIDC_CLIENT_SECRET });
+  }
+  if (e.SVC_SOCIAL_CLIENT_ID && e.SVC_SOCIAL_CLIENT_SECRET) {
+    const social = { id: "social" as const, issuer: e.SVC_SOCIAL_ISSUER, clientId: e.SVC_SOCIAL_CLIENT_ID, clientSecret: e.SVC_SOCIAL_CLIENT_SECRET };
+    oauthProviders.push({ ...social, prompt: "select_account" });
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -93,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     undoWindowMs: e.SVC_UNDO_WINDOW_MINUTES * 60_000,
     smtpUrl: e.SVC_SMTP_URL,
     mailFrom: e.SVC_MAIL_FROM ?? `Inventory <no-reply@${publicUrl.hostname}>`,
+    oauthProviders,
+    signInProviders: [],
     electricUrl: e.SVC_ELECTRIC_URL ? new URL(e.SVC_ELECTRIC_URL) : undefined,
     electricSecret: e.SVC_ELECTRIC_SECRET,
     ...overrides,

@@ -2,13 +2,15 @@
 import { pino } from "pino";
 import path from "node:path";
 import { createApp, createServices } from "./app.js";
+import { withSignInProviders } from "./auth/providers.js";
 import { loadConfig } from "./config.js";
 import { migrate, openDatabase } from "./db/client.js";
 import { startJobs } from "./jobs/index.js";
 
 async function main() {
-  const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const configured = loadConfig();
+  const logger = pino({ level: configured.logLevel });
+  const config = await withSignInProviders(configured, logger);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "pg") });
   await migrate(database);
   const services = createServices(config, database, logger);

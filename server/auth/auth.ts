@@ -14,6 +14,7 @@ import { bootstrapUser } from "../modules/locations/bootstrap.js";
 import { createMailer, isSyntheticEmail } from "../mail/mailer.js";
 import { mailLinks, RESET_LINK_SECONDS } from "./mail-links.js";
 import { passkeyPlugin } from "./passkeys.js";
+import { oauthPlugin } from "./providers.js";
 import { secondFactorPlugin } from "./second-factor.js";
 
 export const AUTH_BASE_PATH = "/api/v1/auth";
@@ -36,7 +37,6 @@ export const DISABLED_PATHS = [
   "/account-info",
   "/list-accounts",
   "/unlink-account",
-  "/link-social",
   "/update-session",
   // Would tell anyone which usernames exist.
   "/is-username-available",
@@ -95,6 +95,8 @@ const stripTokenPlugin = {
   },
 } satisfies BetterAuthPlugin;
 
+const NO_PROVIDER_TOKENS = { accessToken: null, refreshToken: null, idToken: null, accessTokenExpiresAt: null, refreshTokenExpiresAt: null };
+
 export function createAuth(db: Db, config: Config, logger: Logger) {
   const https = config.secure;
   const links = mailLinks(db, config, createMailer(config, logger), logger);
@@ -147,8 +149,27 @@ export function createAuth(db: Db, config: Config, logger: Logger) {
     // Sign-in limits are the edge's job (issue: sign-in and sessions); the library's own limiter
     // keys on headers we do not trust.
     rateLimit: { enabled: false },
-    plugins: [username(), totpPlugin("Inventory"), links.magicLinkPlugin, passkeyPlugin(db, config), secondFactorPlugin(db), stripTokenPlugin],
+    plugins: [
+      username(),
+      totpPlugin("Inventory"),
+      links.magicLinkPlugin,
+      passkeyPlugin(db, config),
+      ...(config.signInProviders.length ? [oauthPlugin(config)] : []),
+      secondFactorPlugin(db),
+      stripTokenPlugin,
+    ],
+    // OIDC and social: the account key is `sub`; an identity is linked only on purpose, from a
+    // signed-in session (POST /link-social), whatever its email says.
+    account: {
+      accountLinking: { enabled: true, disableImplicitLinking: true, allowDifferentEmails: true },
+      updateAccountOnSignIn: false,
+    },
     databaseHooks: {
+      // The provider's tokens are dropped (spec "Ways to sign in": social sign-in); we never call it.
+      account: {
+        create: { before: async (account) => Promise.resolve({ data: { ...account, ...NO_PROVIDER_TOKENS } }) },
+        update: { before: async (account) => Promise.resolve({ data: { ...account, ...NO_PROVIDER_TOKENS } }) },
+      },
       user: {
         create: {
           // Sign-up step 2, right after the user row is committed.

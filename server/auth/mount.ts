@@ -103,6 +103,21 @@ async function inOurShape(response: Response): Promise<Response> {
  */
 const BLOCKED = [new RegExp(`^GET ${P}/reset-password/`), new RegExp(`^GET ${P}/delete-user/callback`)];
 
+/**
+ * An OIDC or social identity that is linked to no account gets one answer, whether an account
+ * with its email exists ("account not linked") or not ("signup disabled"): no enumeration.
+ */
+function oneAnswerForUnknownIdentity(response: Response): Response {
+  const location = response.headers.get("location");
+  if (!location || !/[?&]error=(account_not_linked|signup_disabled)\b/.test(location)) return response;
+  const url = new URL(location);
+  url.searchParams.set("error", "no_linked_account");
+  url.searchParams.delete("error_description");
+  const headers = new Headers(response.headers);
+  headers.set("location", url.toString());
+  return new Response(null, { status: response.status, headers });
+}
+
 export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
   return async (req, res, next) => {
     try {
@@ -114,7 +129,7 @@ export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
           if (response.status === 401) await limits.recordFailure(account, req.clientIp);
           else if (response.ok) await limits.clearFailures(account, req.clientIp);
         }
-        return inOurShape(response);
+        return inOurShape(oneAnswerForUnknownIdentity(response));
       });
       await handle(req, res);
     } catch (err) {

@@ -9,6 +9,7 @@ import path from "node:path";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { pino } from "pino";
 import { createApp, createServices, type Services } from "../../server/app.js";
+import { withSignInProviders } from "../../server/auth/providers.js";
 import { loadConfig, type Config } from "../../server/config.js";
 import type { Database } from "../../server/db/client.js";
 import { resetBootstrapCache } from "../../server/modules/locations/bootstrap.js";
@@ -66,11 +67,14 @@ export async function startService(env: Record<string, string> = {}, database?: 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig(
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const configured = loadConfig(
     { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: String(port), SVC_PUBLIC_URL: url, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-data-")), ...env },
     { secret: "test-secret-test-secret-test-secret-0123" },
   );
-  const services = createServices(config, db, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+  // OIDC and social providers are offered only when their discovery works now, as at start-up.
+  const config = await withSignInProviders(configured, logger);
+  const services = createServices(config, db, logger);
   const { app } = createApp(services);
   server.on("request", app);
 

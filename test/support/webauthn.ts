@@ -4,7 +4,7 @@
  * would hand them to the page. `userVerified` decides the UV flag (PIN or biometric done).
  */
 import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
-import { encodeCBOR } from "@levischuck/tiny-cbor";
+import { encodeCBOR, type CBORType } from "@levischuck/tiny-cbor";
 
 const b64url = (b: Uint8Array | Buffer) => Buffer.from(b).toString("base64url");
 const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest();
@@ -58,9 +58,9 @@ export function softAuthenticator(defaults: { origin: string; rpId: string }): S
       const attested = Buffer.concat([Buffer.alloc(16), idLen, credentialId, Buffer.from(cose)]);
       const flags = FLAG_UP | FLAG_AT | (opts.userVerified === false ? 0 : FLAG_UV);
       const attestationObject = encodeCBOR(
-        new Map<string, string | Uint8Array | Map<string, never>>([
+        new Map<string, CBORType>([
           ["fmt", "none"],
-          ["attStmt", new Map()],
+          ["attStmt", new Map<string, CBORType>()],
           ["authData", authData(rpId, flags, 0, attested)],
         ]),
       );
