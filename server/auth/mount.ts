@@ -110,11 +110,12 @@ const BLOCKED = [new RegExp(`^GET ${P}/reset-password/`), new RegExp(`^GET ${P}/
 function oneAnswerForUnknownIdentity(response: Response): Response {
   const location = response.headers.get("location");
   if (!location || !/[?&]error=(account_not_linked|signup_disabled)\b/.test(location)) return response;
-  const url = new URL(location);
+  const relative = !/^[a-z][a-z0-9+.-]*:/i.test(location);
+  const url = new URL(location, "http://relative.invalid");
   url.searchParams.set("error", "no_linked_account");
   url.searchParams.delete("error_description");
   const headers = new Headers(response.headers);
-  headers.set("location", url.toString());
+  headers.set("location", relative ? `${url.pathname}${url.search}${url.hash}` : url.toString());
   return new Response(null, { status: response.status, headers });
 }
 
