@@ -110,6 +110,18 @@ describe("magic link", () => {
     expect((await svc.client().post("/api/v1/auth/magic-link/verify", { token })).status).toBe(200);
   });
 
+  test("the first link for a never-proven address drops the password and sessions made before it", async () => {
+    // Someone may have signed up with another person's address; the mailbox owner inherits nothing.
+    const user = await svc.signedIn();
+    await ask(user.email);
+    const token = tokenFromLink(await smtp.waitFor(user.email), "magic");
+    expect((await svc.client().post("/api/v1/auth/magic-link/verify", { token })).status).toBe(200);
+    expectError(await user.get("/api/v1/me"), 401, "unauthenticated");
+    expect((await signInWithPassword(svc, user.email, PASSWORD)).res.status).toBe(401);
+    const [row] = await database.db.select({ verified: users.emailVerified }).from(users).where(eq(users.email, user.email));
+    expect(row!.verified).toBe(true);
+  });
+
   test("a token works once", async () => {
     const user = await svc.signedIn();
     await ask(user.email);
