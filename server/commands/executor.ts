@@ -30,13 +30,16 @@ export function zodToValidationError(err: ZodError, prefix = ""): ValidationErro
   return new ValidationError(first ? `${first.path || "body"}: ${first.message}` : "Invalid input.", { issues });
 }
 
-async function loadRoles(tx: Tx): Promise<Map<string, Role>> {
-  const found = await rows<{ location_id: string; role: Role }>(
+/** The transaction id and the actor's role in each visible location, in one round trip. */
+async function txidAndRoles(tx: Tx): Promise<{ txid: string; roles: Map<string, Role> }> {
+  const [row] = await rows<{ txid: string; roles: Record<string, Role> | null }>(
     tx,
-    sql`SELECT location_id, role FROM memberships
-        WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())`,
+    sql`SELECT pg_current_xact_id()::xid::text AS txid,
+               (SELECT jsonb_object_agg(location_id, role) FROM memberships
+                WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())) AS roles`,
   );
-  return new Map(found.map((r) => [r.location_id, r.role]));
+  if (!row) throw new Error("no transaction id");
+  return { txid: row.txid, roles: new Map(Object.entries(row.roles ?? {})) };
 }
 
 /** Maps a database error raised by a single op to the verdict the caller sees. */
@@ -115,10 +118,7 @@ export async function executeInTx(
   inputs: CommandInput[],
   opts: ExecuteOptions,
 ): Promise<Verdict[]> {
-  const [{ txid }] = (await rows<{ txid: string }>(tx, sql`SELECT pg_current_xact_id()::xid::text AS txid`)) as [
-    { txid: string },
-  ];
-  const roles = await loadRoles(tx);
+  const { txid, roles } = await txidAndRoles(tx);
   const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];
@@ -174,10 +174,31 @@ export async function executeBatch(db: Db, actor: Actor, inputs: CommandInput[],
   return withActor(db, actor, (tx) => executeInTx(tx, actor, inputs, opts));
 }
 
-/** A REST write: a batch of one whose rejection becomes the HTTP error. */
-export async function executeOne(db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions) {
-  const [verdict] = await executeBatch(db, actor, [input], opts);
-  if (!verdict) throw new Error("executor returned no verdict");
-  if (verdict.status === "rejected") throw verdict.error;
-  return verdict;
+type Applied = Extract<Verdict, { status: "applied" }>;
+
+/**
+ * A REST write: a batch of one whose rejection becomes the HTTP error. `then` reads the answer in
+ * the same transaction (one round of BEGIN/settings/COMMIT instead of two).
+ */
+export async function executeOne(db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions): Promise<Applied>;
+export async function executeOne<R>(
+  db: Db,
+  actor: Actor,
+  input: CommandInput,
+  opts: ExecuteOptions,
+  then: (tx: Tx, verdict: Applied) => Promise<R>,
+): Promise<{ verdict: Applied; result: R }>;
+export async function executeOne<R>(
+  db: Db,
+  actor: Actor,
+  input: CommandInput,
+  opts: ExecuteOptions,
+  then?: (tx: Tx, verdict: Applied) => Promise<R>,
+): Promise<Applied | { verdict: Applied; result: R }> {
+  return withActor(db, actor, async (tx) => {
+    const [verdict] = await executeInTx(tx, actor, [input], opts);
+    if (!verdict) throw new Error("executor returned no verdict");
+    if (verdict.status === "rejected") throw verdict.error;
+    return then ? { verdict, result: await then(tx, verdict) } : verdict;
+  });
 }

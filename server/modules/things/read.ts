@@ -57,8 +57,8 @@ export async function readerView(tx: Tx, userId: string, locationId: string): Pr
 export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<ThingDetail> {
   const [summary] = await summaries(tx, [t]);
   const view = await readerView(tx, userId, t.locationId);
-  const refs = await loadRefs(tx, { locationIds: [t.locationId] });
-  const defs = refs.fieldsOf(t.typeId);
+  // Field definitions only matter when the thing has custom values (most have none).
+  const defs = Object.keys(t.fields).length ? (await loadRefs(tx, { locationIds: [t.locationId] })).fieldsOf(t.typeId) : new Map();
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t.fields)) {
     const f = defs.get(k)?.field;

@@ -13,6 +13,7 @@ import {
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
 import { executeOne } from "../../commands/executor.js";
 import { withActor } from "../../db/actor.js";
+import type { Tx } from "../../db/client.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
 import { detail, findThing, listThings, readerView } from "./read.js";
@@ -22,8 +23,8 @@ const byId = z.object({ id: uuidSchema });
 export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
   const opts = { undoWindowMs: config.undoWindowMs };
   const locationOf = (actor: Parameters<typeof withActor>[1], id: string) => withActor(db, actor, async (tx) => (await findThing(tx, id)).locationId);
-  const show = (actor: Parameters<typeof withActor>[1], id: string) =>
-    withActor(db, actor, async (tx) => detail(tx, actor.userId, await findThing(tx, id)));
+  const showIn = async (tx: Tx, userId: string, id: string) => detail(tx, userId, await findThing(tx, id));
+  const show = (actor: Parameters<typeof withActor>[1], id: string) => withActor(db, actor, (tx) => showIn(tx, actor.userId, id));
 
   return [
     defineRoute({
@@ -51,9 +52,11 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       response: thingDetailSchema,
       async handler({ actor, params, body, res }) {
         const id = body.id ?? uuidv7();
-        const v = await executeOne(db, actor, { name: "thing.create", locationId: params.id, args: { ...body, id } }, opts);
-        res.setHeader("x-txid", v.txid);
-        return show(actor, id);
+        const { verdict, result } = await executeOne(db, actor, { name: "thing.create", locationId: params.id, args: { ...body, id } }, opts, (tx) =>
+          showIn(tx, actor.userId, id),
+        );
+        res.setHeader("x-txid", verdict.txid);
+        return result;
       },
     }),
     defineRoute({
@@ -76,9 +79,15 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       async handler({ actor, params, body, res }) {
         const { rowVersion, ...patch } = body;
         const locationId = await locationOf(actor, params.id);
-        const v = await executeOne(db, actor, { name: "thing.update", locationId, baseVersion: rowVersion, args: { id: params.id, patch } }, opts);
-        res.setHeader("x-txid", v.txid);
-        return show(actor, params.id);
+        const { verdict, result } = await executeOne(
+          db,
+          actor,
+          { name: "thing.update", locationId, baseVersion: rowVersion, args: { id: params.id, patch } },
+          opts,
+          (tx) => showIn(tx, actor.userId, params.id),
+        );
+        res.setHeader("x-txid", verdict.txid);
+        return result;
       },
     }),
     defineRoute({
@@ -109,14 +118,15 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       async handler({ actor, params, body, res }) {
         const { rowVersion, ...dest } = body;
         const locationId = await locationOf(actor, params.id);
-        const v = await executeOne(
+        const { verdict, result } = await executeOne(
           db,
           actor,
           { name: "thing.move", locationId, args: { id: params.id, ...dest }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) },
           opts,
+          (tx) => showIn(tx, actor.userId, params.id),
         );
-        res.setHeader("x-txid", v.txid);
-        return show(actor, params.id);
+        res.setHeader("x-txid", verdict.txid);
+        return result;
       },
     }),
   ] as RouteDef[];

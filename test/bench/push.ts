@@ -1,0 +1,118 @@
+/**
+ * push: ops applied per second through the real API (session, validation, authorization, history,
+ * change log, idempotency record) with 1000-op batches from two devices at once, beside the same
+ * row changes done as one set-based SQL statement per 1000 ops on the same PostgreSQL.
+ */
+import autocannon from "autocannon";
+import pg from "pg";
+import { v7 as uuidv7 } from "uuid";
+import { PROTOCOL } from "../../sync/protocol.js";
+import { benchDatabase, benchService, signedIn, stat, type Stat } from "./support.js";
+
+const THINGS = 20_000;
+const BATCH = 1000;
+const RUNS = 5;
+
+export interface PushResult {
+  apiOpsPerSec: Stat;
+  rawSqlOpsPerSec: Stat;
+  ratioToRawSql: number;
+  restOneOpWritesPerSec: Stat;
+}
+
+async function seed(client: pg.Client, locationId: string, userId: string): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO things (id, location_id, place_id, type_id, name, created_by)
+     SELECT gen_random_uuid(), $1,
+            (SELECT id FROM places WHERE location_id = $1 AND is_unplaced),
+            (SELECT id FROM types WHERE location_id = $1 AND builtin_key = 'thing'),
+            'Thing ' || g, $2
+     FROM generate_series(1, $3) g RETURNING id`,
+    [locationId, userId, THINGS],
+  );
+  return rows.map((r) => r.id);
+}
+
+const chunk = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+
+export async function benchPush(): Promise<PushResult> {
+  const db = await benchDatabase();
+  const svc = await benchService(db.url);
+  const raw = new pg.Client({ connectionString: db.url });
+  const raw2 = new pg.Client({ connectionString: db.url });
+  await raw.connect();
+  await raw2.connect();
+  try {
+    const owner = await signedIn(svc.url, "Bench Owner");
+    const deviceB = await signedIn(svc.url, "Bench Owner Two");
+    // Device B is an admin of the owner's location, so both write to the same things table.
+    await raw.query(`INSERT INTO memberships (id, location_id, user_id, role) VALUES ($1, $2, $3, 'admin')`, [uuidv7(), owner.locationId, deviceB.userId]);
+    const ids = await seed(raw, owner.locationId, owner.userId);
+    const version = new Map(ids.map((id) => [id, 1]));
+    const [half1, half2] = [ids.slice(0, THINGS / 2), ids.slice(THINGS / 2)];
+
+    const pushAll = async (cookie: string, things: string[], run: number) => {
+      for (const batch of chunk(things, BATCH)) {
+        const ops = batch.map((id) => ({ id: uuidv7(), name: "thing.update", locationId: owner.locationId, args: { id, patch: { name: `Run ${run} ${id.slice(0, 8)}` } }, baseVersion: version.get(id), at: new Date().toISOString() }));
+        const res = await fetch(`${svc.url}/api/v1/sync/push`, { method: "POST", headers: { cookie, origin: svc.url, "content-type": "application/json" }, body: JSON.stringify({ clientId: cookie.slice(-8), protocol: PROTOCOL, ops }) });
+        const body = (await res.json()) as { results: { status: string }[] };
+        if (res.status !== 200 || body.results.some((r) => r.status !== "applied")) throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        for (const id of batch) version.set(id, version.get(id)! + 1);
+      }
+    };
+    const api: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const t0 = performance.now();
+      await Promise.all([pushAll(owner.cookie, half1.slice(0, 4000), run), pushAll(deviceB.cookie, half2.slice(0, 4000), run)]);
+      api.push(8000 / ((performance.now() - t0) / 1000));
+    }
+
+    // The same row changes as one statement per 1000 ops: rowVersion-checked update + history row.
+    const rawBatch = async (client: pg.Client, batch: string[], run: number) => {
+      const payload = JSON.stringify(batch.map((id) => ({ id, base: version.get(id), name: `Raw ${run} ${id.slice(0, 8)}` })));
+      const { rows } = await client.query<{ n: number }>(
+        `WITH o AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, base int, name text)),
+              upd AS (UPDATE things t SET name = o.name, row_version = t.row_version + 1, updated_at = now()
+                      FROM o WHERE t.id = o.id AND t.row_version = o.base RETURNING t.id, t.location_id, t.row_version, o.name),
+              h AS (INSERT INTO history_entries (id, location_id, entity_type, entity_id, action, actor_type, actor_user_id, diff, summary_key, row_version_after)
+                    SELECT gen_random_uuid(), upd.location_id, 'thing', upd.id, 'thing.updated', 'user', $2, '{"name":{"class":"plain","changed":true,"hidden":false}}', 'thing.updated', upd.row_version FROM upd)
+         SELECT count(*)::int AS n FROM upd`,
+        [payload, owner.userId],
+      );
+      if (rows[0]!.n !== batch.length) throw new Error("raw batch lost rows");
+      for (const id of batch) version.set(id, version.get(id)! + 1);
+    };
+    const rawRates: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const t0 = performance.now();
+      await Promise.all([
+        (async () => { for (const b of chunk(half1.slice(0, 4000), BATCH)) await rawBatch(raw, b, run); })(),
+        (async () => { for (const b of chunk(half2.slice(0, 4000), BATCH)) await rawBatch(raw2, b, run); })(),
+      ]);
+      rawRates.push(8000 / ((performance.now() - t0) / 1000));
+    }
+
+    // One-op REST writes: each request creates one thing (a batch of one through the same path).
+    const rest: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const r = await autocannon({
+        url: `${svc.url}/api/v1/locations/${owner.locationId}/things`,
+        method: "POST",
+        connections: 10,
+        duration: 4,
+        headers: { cookie: owner.cookie, origin: svc.url, "content-type": "application/json" },
+        body: JSON.stringify({ name: "REST write" }),
+      });
+      if (r.non2xx) throw new Error(`REST writes failed: ${r.non2xx} non-2xx`);
+      rest.push(r.requests.average);
+    }
+    const apiStat = stat(api);
+    const rawStat = stat(rawRates);
+    return { apiOpsPerSec: apiStat, rawSqlOpsPerSec: rawStat, ratioToRawSql: apiStat.median / rawStat.median, restOneOpWritesPerSec: stat(rest) };
+  } finally {
+    await raw.end();
+    await raw2.end();
+    await svc.close();
+    await db.drop();
+  }
+}

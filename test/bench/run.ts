@@ -1,0 +1,39 @@
+/**
+ * npm run bench: measures each figure beside its ceiling on this machine, prints a table and
+ * writes test/bench/results.json. Not part of npm test. `npm run bench -- push live` runs a subset.
+ */
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchPush } from "./push.js";
+import { fmt, type Stat } from "./support.js";
+
+type Row = [string, string, string, string];
+const rows: Row[] = [];
+const results: Record<string, unknown> = {
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  at: new Date().toISOString(),
+};
+const s = (x: Stat, d = 0) => `${fmt(x.median, d)} (${fmt(x.min, d)}–${fmt(x.max, d)}, n=${x.runs})`;
+
+const wanted = new Set(process.argv.slice(2));
+const want = (name: string) => wanted.size === 0 || wanted.has(name);
+
+if (want("push")) {
+  const p = await benchPush();
+  results["push.apiOpsPerSec"] = p.apiOpsPerSec.median;
+  results["push.rawSqlOpsPerSec"] = p.rawSqlOpsPerSec.median;
+  results["push.ratioToRawSql"] = p.ratioToRawSql;
+  results["push.restOneOpWritesPerSec"] = p.restOneOpWritesPerSec.median;
+  results.pushDetail = p;
+  rows.push(["push: API ops/s (2 devices, 1000-op batches)", s(p.apiOpsPerSec), `raw SQL ${s(p.rawSqlOpsPerSec)}`, `ratio ${fmt(p.ratioToRawSql, 2)} (target >= 0.5)`]);
+  rows.push(["push: one-op REST writes/s", s(p.restOneOpWritesPerSec), "", ""]);
+}
+
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join(" | "));
+const file = path.join(path.dirname(fileURLToPath(import.meta.url)), "results.json");
+writeFileSync(file, JSON.stringify(results, null, 2));
+console.log(`\nwrote ${file}`);
+process.exit(0);
