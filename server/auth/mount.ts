@@ -40,7 +40,22 @@ const FAILURE_ACCOUNT: Record<string, (req: Parameters<RequestHandler>[0]) => st
   [`POST ${P}/sign-in/username`]: (req) => `username:${bodyText(req, "username")}`,
   [`POST ${P}/two-factor/verify-totp`]: (req) => `user:${req.actor?.userId ?? ""}`,
   [`POST ${P}/two-factor/verify-backup-code`]: (req) => `user:${req.actor?.userId ?? ""}`,
+  // Routes that check the current password of a signed-in user: a stolen session must not be a
+  // way to guess it.
+  [`POST ${P}/change-password`]: (req) => `user:${req.actor?.userId ?? ""}`,
+  [`POST ${P}/two-factor/enable`]: (req) => `user:${req.actor?.userId ?? ""}`,
+  [`POST ${P}/two-factor/disable`]: (req) => `user:${req.actor?.userId ?? ""}`,
+  [`POST ${P}/two-factor/get-totp-uri`]: (req) => `user:${req.actor?.userId ?? ""}`,
+  [`POST ${P}/two-factor/generate-backup-codes`]: (req) => `user:${req.actor?.userId ?? ""}`,
 };
+
+/** A wrong secret: 401 (credentials, codes) or the library's 400 INVALID_PASSWORD. */
+async function isWrongSecret(response: Response): Promise<boolean> {
+  if (response.status === 401) return true;
+  if (response.status !== 400) return false;
+  const body = (await response.clone().json().catch(() => null)) as { code?: unknown } | null;
+  return body?.code === "INVALID_PASSWORD";
+}
 
 export function perIpSignInLimits(limits: SignInLimits): RequestHandler {
   return async (req, _res, next) => {
@@ -127,7 +142,7 @@ export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
         const response = await auth.handler(request);
         const account = req.signInAccount;
         if (account !== undefined) {
-          if (response.status === 401) await limits.recordFailure(account, req.clientIp);
+          if (await isWrongSecret(response)) await limits.recordFailure(account, req.clientIp);
           else if (response.ok) await limits.clearFailures(account, req.clientIp);
         }
         return inOurShape(oneAnswerForUnknownIdentity(response));

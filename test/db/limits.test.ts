@@ -116,6 +116,15 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
     expectError(await device.get("/api/v1/me"), 403, "mfa_required");
   });
 
+  test("a stolen session cannot guess the password through the routes that check it", async () => {
+    const user = await svc.signedIn();
+    for (let i = 0; i < 3; i++) {
+      const res = await user.post("/api/v1/auth/change-password", { currentPassword: `guess ${i}`, newPassword: "a new long password" });
+      expectError(res, 400, "validation_failed");
+    }
+    expectError(await user.post("/api/v1/auth/two-factor/enable", { password: PASSWORD }), 429, "rate_limited");
+  });
+
   test("a wrong password is answered in our error shape", async () => {
     const res = await signIn(svc.client(), "nobody-here@example.test", "wrong password");
     expectError(res, 401, "unauthenticated");
