@@ -4,7 +4,7 @@
  * with the two rules we care most about as errors (a forgotten await; a switch that misses a case
  * of a union such as an op name or an error code). The tsconfig files give the type information:
  * tsconfig.test.json covers server/, shared/, sync/, test/ and the tool configs; tsconfig.client.json
- * covers client/ (DOM lib). A few style rules that fight the codebase's conventions are relaxed.
+ * covers client/ (DOM lib), tsconfig.sw.json the service worker (WebWorker lib). A few style rules that fight the codebase's conventions are relaxed.
  */
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
@@ -17,7 +17,7 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        project: ["./tsconfig.test.json", "./tsconfig.client.json"],
+        project: ["./tsconfig.test.json", "./tsconfig.client.json", "./tsconfig.sw.json"],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,0 +1,98 @@
+/**
+ * The device's database (IndexedDB through Dexie), one per signed-in user so that two people on
+ * one device never see each other's data. Indexes are only what the screens query: every index
+ * slows the first sync's writes (../shared/research/perf-baselines.md section 4), so things and
+ * places are indexed by location and nothing else; search and place filters run in memory.
+ */
+import { Dexie, type EntityTable } from "dexie";
+import type { Op } from "../../sync/ops.js";
+import type { InboxRow, LocationRow, MembershipRow, PlaceRow, ThingRow, TypeRow } from "./rows.js";
+
+/** One op waiting in the outbox. `seq` is push order. */
+export interface OutboxEntry {
+  seq?: number;
+  op: Op;
+  /**
+   * `pending`: not accepted by the server yet. `applied`: accepted; the optimistic copy stays until
+   * the op's txid shows up on a shape (sync/SPEC.md PU7). `rejected`: the server could not read
+   * it (a bug, not a conflict); kept so the person sees it, never pushed again.
+   */
+  state: "pending" | "applied" | "rejected";
+  txid?: string;
+  /** When the server accepted it (ms), for the safety net that retires entries whose txid was missed. */
+  appliedAt?: number;
+  /** Photos taken with this op, uploaded before the op is pushed. */
+  blobIds: string[];
+  error?: string;
+}
+
+/** A photo taken on this device; kept after upload so it shows with no network. */
+export interface BlobEntry {
+  /** The file id, made on the device and given to the server on upload. */
+  id: string;
+  locationId: string;
+  thingId: string | null;
+  blob: Blob;
+  state: "local" | "uploaded" | "failed";
+  error?: string;
+  createdAt: string;
+}
+
+export interface MetaEntry {
+  key: string;
+  value: unknown;
+}
+
+export class InventoryDb extends Dexie {
+  locations!: EntityTable<LocationRow, "id">;
+  memberships!: EntityTable<MembershipRow, "id">;
+  places!: EntityTable<PlaceRow, "id">;
+  types!: EntityTable<TypeRow, "id">;
+  things!: EntityTable<ThingRow, "id">;
+  inbox!: EntityTable<InboxRow, "id">;
+  outbox!: EntityTable<OutboxEntry, "seq">;
+  blobs!: EntityTable<BlobEntry, "id">;
+  meta!: EntityTable<MetaEntry, "key">;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      locations: "id",
+      memberships: "id",
+      places: "id, locationId",
+      types: "id",
+      things: "id, locationId",
+      inbox: "id, locationId",
+      outbox: "++seq",
+      blobs: "id",
+      meta: "key",
+    });
+  }
+}
+
+export const userDbName = (userId: string) => `inventory-${userId}`;
+
+const open = new Map<string, InventoryDb>();
+
+/** The database of one user (the same instance for the whole page). */
+export function userDb(userId: string): InventoryDb {
+  let db = open.get(userId);
+  if (!db) open.set(userId, (db = new InventoryDb(userDbName(userId))));
+  return db;
+}
+
+/** Deletes a user's local data (sign-out). */
+export async function deleteUserDb(userId: string): Promise<void> {
+  const db = userDb(userId);
+  open.delete(userId);
+  db.close();
+  await Dexie.delete(userDbName(userId));
+}
+
+export async function getMeta<T>(db: InventoryDb, key: string): Promise<T | undefined> {
+  return (await db.meta.get(key))?.value as T | undefined;
+}
+
+export async function setMeta(db: InventoryDb, key: string, value: unknown): Promise<void> {
+  await db.meta.put({ key, value });
+}

@@ -1,0 +1,93 @@
+/**
+ * Starts and stops a user's sync in this tab: waits to be the syncing tab (leader.ts), then runs
+ * the shape followers and the pusher until sign-out or the page closes. The other tabs only read
+ * Dexie, which tells them about every change the syncing tab writes.
+ */
+import type { InventoryDb } from "../db/database.js";
+import { clientId } from "../db/device.js";
+import { SYNCED_TABLES, type SyncedTableName } from "../db/rows.js";
+import { FetchError } from "@electric-sql/client";
+import { whileLeader } from "./leader.js";
+import { Pusher } from "./pusher.js";
+import { ShapeFollower } from "./shapes.js";
+import { updateStatus } from "./status.js";
+
+/** Shapes that change under a person's eyes stay live; the others catch up now and then. */
+const LIVE: ReadonlySet<SyncedTableName> = new Set(["things", "inbox"]);
+const CATCH_UP_EVERY_MS = 60_000;
+
+export class SyncEngine {
+  private controller: AbortController | undefined;
+  private pusher: Pusher | undefined;
+  private followers: ShapeFollower[] = [];
+
+  constructor(
+    readonly userId: string,
+    private readonly db: InventoryDb,
+    private readonly hooks: { signedOut?: () => void; mfaRequired?: () => void; offline?: () => void } = {},
+  ) {}
+
+  start(): void {
+    if (this.controller) return;
+    const controller = (this.controller = new AbortController());
+    void whileLeader(this.userId, controller.signal, (signal) => this.run(signal)).catch((err: unknown) => {
+      void updateStatus(this.db, (s) => ({ ...s, error: { message: err instanceof Error ? err.message : String(err), at: new Date().toISOString() } }));
+    });
+  }
+
+  stop(): void {
+    this.controller?.abort();
+    this.pusher?.stop();
+    this.controller = undefined;
+    this.pusher = undefined;
+    this.followers = [];
+  }
+
+  /** After signing in again: start over with fresh streams and a fresh pusher. */
+  restart(): void {
+    this.stop();
+    this.start();
+  }
+
+  /** Push now (the person pressed "sync now", or came back online). */
+  kick(): void {
+    this.pusher?.kick();
+    void this.catchUp();
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    await updateStatus(this.db, (s) => ({ ...s, blocked: null }));
+    const onError = (err: Error) => {
+      if (err instanceof FetchError && err.status === 401) this.blocked("signed_out");
+      else if (err instanceof FetchError && err.status === 403 && err.text?.includes("mfa_required")) this.blocked("mfa_required");
+    };
+    this.followers = SYNCED_TABLES.map((name) => new ShapeFollower(this.db, name, LIVE.has(name), onError));
+    await Promise.all(this.followers.map((f) => f.start(signal)));
+    const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
+      pushed: () => void this.catchUp(),
+      offline: () => this.hooks.offline?.(),
+      blocked: (why) => (why === "too_old" ? undefined : this.blocked(why)),
+    }));
+    const timer = setInterval(() => void this.catchUp(), CATCH_UP_EVERY_MS);
+    const online = () => void this.catchUp();
+    globalThis.addEventListener("online", online);
+    signal.addEventListener("abort", () => pusher.stop());
+    try {
+      await pusher.run();
+    } finally {
+      clearInterval(timer);
+      globalThis.removeEventListener("online", online);
+    }
+  }
+
+  private blocked(why: "signed_out" | "mfa_required"): void {
+    void updateStatus(this.db, (s) => ({ ...s, blocked: why }));
+    if (why === "signed_out") this.hooks.signedOut?.();
+    else this.hooks.mfaRequired?.();
+  }
+
+  /** Brings the paused shapes up to date (own writes to places show up through them too). */
+  private async catchUp(): Promise<void> {
+    await Promise.all(this.followers.filter((f) => !f.live).map((f) => f.catchUp()));
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Optimistic apply: what the screens show is the server's rows (from shapes) with the device's own
+ * outbox ops replayed on top, in push order. Server rows are never edited locally, so dropping an
+ * op's optimistic copy (a `dropped` verdict, or its txid arriving on a shape: sync/SPEC.md PU7) is
+ * just removing the op from the outbox. Pure functions: no Dexie, no clock.
+ */
+import type { Op } from "../../sync/ops.js";
+import type { InboxRow, PlaceRow, SyncedTableName, ThingRow } from "../db/rows.js";
+
+/** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
+export type View<T> = T & { pending?: boolean };
+
+export interface LocalState {
+  things: Map<string, View<ThingRow>>;
+  places: Map<string, View<PlaceRow>>;
+  inbox: Map<string, View<InboxRow>>;
+}
+
+const stamps = (op: Op) => ({ rowVersion: 0, createdAt: op.at, updatedAt: op.at, deletedAt: null });
+
+function newThing(op: Op & { name: "thing.create" | "thing.capture" }): View<ThingRow> {
+  const a = op.args;
+  const create = op.name === "thing.create" ? op.args : undefined;
+  return {
+    id: a.id,
+    locationId: op.locationId,
+    placeId: a.placeId ?? null,
+    containerId: a.containerId ?? null,
+    typeId: a.typeId ?? null,
+    name: a.name ?? null,
+    description: create?.description ?? null,
+    quantity: String(a.quantity ?? "1"),
+    lifecycle: op.name === "thing.capture" ? "draft" : (create?.lifecycle ?? "active"),
+    condition: create?.condition ?? null,
+    brandId: create?.brandId ?? null,
+    model: create?.model ?? null,
+    colour: create?.colour ?? null,
+    serial: create?.serial ?? null,
+    fields: create?.fields ?? {},
+    shortCode: null,
+    isContainer: create?.isContainer ?? false,
+    coverFileId: null,
+    createdBy: null,
+    ...stamps(op),
+    pending: true,
+  };
+}
+
+/** A patch without the keys it leaves alone (`{name: undefined}` means "not changed"). */
+function defined<T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function edit<T extends object>(map: Map<string, View<T>>, id: string, change: (row: View<T>) => View<T>): void {
+  const row = map.get(id);
+  if (row) map.set(id, { ...change(row), pending: true });
+}
+
+/** Applies one op to the local state (mutating the maps; rows are replaced, never edited). */
+export function applyOp(state: LocalState, op: Op): void {
+  switch (op.name) {
+    case "thing.create":
+      state.things.set(op.args.id, newThing(op));
+      return;
+    case "thing.capture":
+      state.things.set(op.args.id, newThing(op));
+      // The server files every capture as a `draft` inbox item with the thing's id.
+      state.inbox.set(op.args.id, {
+        id: op.args.id,
+        locationId: op.locationId,
+        kind: "draft",
+        status: "open",
+        thingId: op.args.id,
+        batchId: op.args.batchId ?? op.args.id,
+        capturedAt: op.at,
+        createdBy: null,
+        payload: { photos: (op.args.photoFileIds ?? []).map((fileId) => ({ fileId })) },
+        ...stamps(op),
+        pending: true,
+      });
+      return;
+    case "thing.update": {
+      const { quantity, ...rest } = op.args.patch;
+      edit(state.things, op.args.id, (t) => ({ ...t, ...defined(rest), ...(quantity !== undefined ? { quantity: String(quantity) } : {}), updatedAt: op.at }));
+      return;
+    }
+    case "thing.move":
+      edit(state.things, op.args.id, (t) => ({ ...t, placeId: op.args.placeId ?? null, containerId: op.args.containerId ?? null, updatedAt: op.at }));
+      return;
+    case "thing.delete":
+      state.things.delete(op.args.id);
+      return;
+    case "place.create":
+      state.places.set(op.args.id, {
+        id: op.args.id,
+        locationId: op.locationId,
+        parentId: op.args.parentId ?? null,
+        kindId: op.args.kindId ?? null,
+        name: op.args.name,
+        isUnplaced: false,
+        shortCode: null,
+        ...stamps(op),
+        pending: true,
+      });
+      return;
+    case "place.update":
+      edit(state.places, op.args.id, (p) => ({ ...p, ...defined(op.args.patch), updatedAt: op.at }));
+      return;
+    case "inbox.accept": {
+      const item = state.inbox.get(op.args.id);
+      state.inbox.delete(op.args.id);
+      if (item?.thingId) edit(state.things, item.thingId, (t) => (t.lifecycle === "draft" ? { ...t, lifecycle: "active" as const } : t));
+      return;
+    }
+    case "inbox.dismiss": {
+      const item = state.inbox.get(op.args.id);
+      state.inbox.delete(op.args.id);
+      if (item?.kind === "draft" && item.thingId && state.things.get(item.thingId)?.lifecycle === "draft") state.things.delete(item.thingId);
+      return;
+    }
+    case "inbox.merge": {
+      const item = state.inbox.get(op.args.id);
+      state.inbox.delete(op.args.id);
+      if (item?.thingId) state.things.delete(item.thingId);
+      return;
+    }
+  }
+}
+
+/** Replays ops (in push order) over server rows. */
+export function overlay(server: { things?: ThingRow[]; places?: PlaceRow[]; inbox?: InboxRow[] }, ops: Op[]): LocalState {
+  const state: LocalState = {
+    things: new Map((server.things ?? []).map((r) => [r.id, r])),
+    places: new Map((server.places ?? []).map((r) => [r.id, r])),
+    inbox: new Map((server.inbox ?? []).map((r) => [r.id, r])),
+  };
+  for (const op of ops) applyOp(state, op);
+  return state;
+}
+
+/** Shapes on which an op's effect shows up (and so where its txid arrives). */
+export function shapesOf(op: Op): SyncedTableName[] {
+  switch (op.name) {
+    case "thing.create":
+    case "thing.update":
+    case "thing.move":
+    case "thing.delete":
+      return ["things"];
+    case "thing.capture":
+      return ["things", "inbox"];
+    case "place.create":
+    case "place.update":
+      return ["places"];
+    case "inbox.accept":
+    case "inbox.dismiss":
+    case "inbox.merge":
+      return ["inbox"];
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Shape followers: each named shape (sync/SPEC.md SH1) is read with the real Electric client and
+ * written into its Dexie table, with the stream's offset and handle saved in the same transaction,
+ * so a restart resumes where it stopped instead of downloading everything again.
+ *
+ * Browsers open at most six HTTP/1.1 connections to one host, and every live shape holds one for
+ * up to 20 s (SH6). So only the shapes that change under a person's eyes (things, inbox) stay live;
+ * the others are paused between catch-ups (start, reconnect, after a push, every minute) through
+ * the client's runtime-visibility hook, which keeps the stream's own state between rounds.
+ */
+import {
+  FetchError,
+  ShapeStream,
+  isChangeMessage,
+  isControlMessage,
+  snakeCamelMapper,
+  type Message,
+  type Row,
+  type RuntimeVisibilityState,
+} from "@electric-sql/client";
+import { getMeta, setMeta, type InventoryDb } from "../db/database.js";
+import type { SyncedTableName } from "../db/rows.js";
+import { apiUrl } from "./api.js";
+import { confirmTxids, retireApplied } from "./outbox.js";
+import { updateStatus } from "./status.js";
+
+interface Position {
+  offset: string;
+  handle: string;
+}
+
+const positionKey = (name: SyncedTableName) => `shape:${name}`;
+
+/** Open (visible) or paused (hidden); combined with the page's own visibility. */
+class Gate {
+  private listeners = new Set<(s: RuntimeVisibilityState) => void>();
+  constructor(private open: boolean) {}
+  private state(): RuntimeVisibilityState {
+    const pageHidden = typeof document !== "undefined" && document.hidden;
+    return this.open && !pageHidden ? "visible" : "hidden";
+  }
+  set(open: boolean) {
+    if (this.open === open) return;
+    this.open = open;
+    const s = this.state();
+    for (const l of this.listeners) l(s);
+  }
+  adapter() {
+    return {
+      getCurrentState: () => this.state(),
+      subscribe: (callback: (s: RuntimeVisibilityState) => void) => {
+        this.listeners.add(callback);
+        const onPage = () => callback(this.state());
+        if (typeof document !== "undefined") document.addEventListener("visibilitychange", onPage);
+        return () => {
+          this.listeners.delete(callback);
+          if (typeof document !== "undefined") document.removeEventListener("visibilitychange", onPage);
+        };
+      },
+    };
+  }
+}
+
+export class ShapeFollower {
+  private stream: ShapeStream<Row> | undefined;
+  private readonly gate: Gate;
+  private waiting: (() => void)[] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly db: InventoryDb,
+    readonly name: SyncedTableName,
+    /** Stays live; otherwise paused between catch-ups. */
+    readonly live: boolean,
+    private readonly onError: (err: Error) => void,
+  ) {
+    this.gate = new Gate(true);
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    const saved = await getMeta<Position>(this.db, positionKey(this.name));
+    this.rows = (await updateProgressRows(this.db, this.name)) ?? 0;
+    this.stream = new ShapeStream<Row>({
+      url: apiUrl(`/api/v1/sync/shape/${this.name}`),
+      ...(saved ? { offset: saved.offset as `${number}_${number}`, handle: saved.handle } : {}),
+      columnMapper: snakeCamelMapper(),
+      signal,
+      runtimeVisibility: this.gate.adapter(),
+      // Retry network errors quickly after a reconnect: the default grows to 32 s.
+      backoffOptions: { initialDelay: 500, maxDelay: 8_000, multiplier: 2 },
+      warnOnHttp: false,
+      onError: (err) => {
+        this.onError(err);
+        // 4xx other than 429 (signed out, shape gone) stop this round; the engine restarts us.
+        if (err instanceof FetchError && err.status >= 400 && err.status < 500 && err.status !== 429) return;
+        return {};
+      },
+    });
+    this.stream.subscribe(
+      (messages) => this.apply(messages),
+      (err) => this.onError(err),
+    );
+  }
+
+  /** Resolves when the shape has caught up with the server's present (then pauses a cold shape). */
+  catchUp(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.gate.set(true);
+    });
+  }
+
+  private async apply(messages: Message<Row>[]): Promise<void> {
+    const table = this.db.table(this.name);
+    let puts: Row[] = [];
+    const deletes: string[] = [];
+    const txids: string[] = [];
+    let reset = false;
+    let upToDate = false;
+    for (const m of messages) {
+      if (isChangeMessage(m)) {
+        const id = m.value.id as string;
+        if (m.headers.operation === "delete") deletes.push(id);
+        else puts.push(m.value);
+        for (const t of m.headers.txids ?? []) txids.push(String(t));
+      } else if (isControlMessage(m)) {
+        if (m.headers.control === "must-refetch") {
+          // The shape's scope changed (SH4/SH7): what we hold may include rows we may no longer see.
+          reset = true;
+          puts = [];
+          deletes.length = 0;
+        } else if (m.headers.control === "up-to-date") upToDate = true;
+      }
+    }
+    const stream = this.stream;
+    await this.db.transaction("rw", table, this.db.meta, async () => {
+      if (reset) {
+        await table.clear();
+        await this.db.meta.delete(positionKey(this.name));
+        this.rows = 0;
+      }
+      if (puts.length) await table.bulkPut(puts);
+      if (deletes.length) await table.bulkDelete(deletes);
+      if (stream?.shapeHandle && stream.lastOffset !== "-1") {
+        await setMeta(this.db, positionKey(this.name), { offset: stream.lastOffset, handle: stream.shapeHandle } satisfies Position);
+      }
+    });
+    this.rows += puts.length;
+    await confirmTxids(this.db, txids);
+    if (upToDate) {
+      await retireApplied(this.db, this.name, Date.now());
+      const now = new Date().toISOString();
+      await updateStatus(this.db, (s) => ({ ...s, lastPullAt: now, shapes: { ...s.shapes, [this.name]: { upToDate: true, rows: this.rows } } }));
+      for (const resolve of this.waiting.splice(0)) resolve();
+      if (!this.live) this.gate.set(false);
+    } else if (puts.length) {
+      await updateStatus(this.db, (s) => ({ ...s, shapes: { ...s.shapes, [this.name]: { upToDate: s.shapes[this.name]?.upToDate ?? false, rows: this.rows } } }));
+    }
+  }
+}
+
+async function updateProgressRows(db: InventoryDb, name: SyncedTableName): Promise<number | undefined> {
+  return db.table(name).count();
+}

@@ -1,0 +1,69 @@
+/** Routes, behind the session gate: signed-out people see the sign-in pages only. */
+import { useEffect } from "react";
+import { I18nProvider, useI18n } from "./i18n/i18n.js";
+import { match, navigate, useLocation } from "./router.js";
+import { SessionProvider, useSession } from "./session.js";
+import { CaptureScreen } from "./screens/Capture.js";
+import { InboxScreen } from "./screens/Inbox.js";
+import { HomeScreen, LocationsScreen } from "./screens/Locations.js";
+import { MembersScreen } from "./screens/Members.js";
+import { MoveScreen } from "./screens/Move.js";
+import { PlacesScreen } from "./screens/Places.js";
+import { SettingsScreen } from "./screens/Settings.js";
+import { SignInScreen } from "./screens/SignIn.js";
+import { SignUpScreen } from "./screens/SignUp.js";
+import { SyncScreen } from "./screens/Sync.js";
+import { ThingDetailScreen } from "./screens/ThingDetail.js";
+import { ThingsScreen } from "./screens/Things.js";
+import { InviteScreen, MagicLinkScreen, ResetPasswordScreen } from "./screens/TokenLinks.js";
+import { TwoFactorScreen } from "./screens/TwoFactor.js";
+
+/** Pages that work without a session. */
+const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/invite"];
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function Routes() {
+  const { t } = useI18n();
+  const { state } = useSession();
+  const { path } = useLocation();
+
+  if (path === "/magic") return <MagicLinkScreen />;
+  if (path === "/reset") return <ResetPasswordScreen />;
+  if (path === "/invite") return <InviteScreen />;
+  if (state.kind === "loading") return <p role="status">{t("common.loading")}</p>;
+  if (state.kind === "mfa") return path === "/two-factor" ? <TwoFactorScreen /> : <Redirect to="/two-factor" />;
+  if (path === "/sign-up") return <SignUpScreen />;
+  if (path === "/two-factor") return <TwoFactorScreen />;
+  if (state.kind === "signed_out") return path === "/sign-in" ? <SignInScreen /> : <Redirect to="/sign-in" />;
+  // Signed in (or signed out with data kept on this device): sign-in stays reachable to renew the session.
+  if (path === "/sign-in") return state.sessionLost ? <SignInScreen /> : <Redirect to="/" />;
+  if (PUBLIC.includes(path)) return <Redirect to="/" />;
+
+  let m: Record<string, string> | null;
+  if (path === "/" || path === "") return <HomeScreen />;
+  if (path === "/locations") return <LocationsScreen />;
+  if (path === "/sync") return <SyncScreen />;
+  if (path === "/settings") return <SettingsScreen />;
+  if ((m = match("/l/:loc", path)) || (m = match("/l/:loc/places", path))) return <PlacesScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/things", path))) return <ThingsScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/things/:id", path))) return <ThingDetailScreen key={m.id} locationId={m.loc!} thingId={m.id!} />;
+  if ((m = match("/l/:loc/things/:id/move", path))) return <MoveScreen locationId={m.loc!} thingId={m.id!} />;
+  if ((m = match("/l/:loc/capture", path))) return <CaptureScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/inbox", path))) return <InboxScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/members", path))) return <MembersScreen locationId={m.loc!} />;
+  return <Redirect to="/" />;
+}
+
+export function App() {
+  return (
+    <I18nProvider>
+      <SessionProvider>
+        <Routes />
+      </SessionProvider>
+    </I18nProvider>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * What screens read: Dexie live queries (they re-run when any tab writes the tables they read)
+ * and the optimistic view of a location (server rows with this device's waiting ops on top).
+ */
+import { liveQuery } from "dexie";
+import { useEffect, useState } from "react";
+import type { Role } from "../../shared/roles.js";
+import type { InventoryDb, OutboxEntry } from "../db/database.js";
+import type { InboxRow, LocationRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
+import { overlay, type View } from "../sync/optimistic.js";
+import { readStatus, type SyncStatus } from "../sync/status.js";
+
+/** Subscribes to a Dexie query; `undefined` until its first answer. */
+export function useLive<T>(query: () => Promise<T>, deps: readonly unknown[]): T | undefined {
+  const [value, setValue] = useState<T | undefined>(undefined);
+  useEffect(() => {
+    const sub = liveQuery(query).subscribe({ next: setValue, error: (err: unknown) => console.error(err) });
+    return () => sub.unsubscribe();
+    // The caller lists what the query depends on, as with useEffect.
+  }, deps);
+  return value;
+}
+
+export interface LocationData {
+  location: LocationRow | undefined;
+  role: Role | undefined;
+  things: View<ThingRow>[];
+  places: View<PlaceRow>[];
+  inbox: View<InboxRow>[];
+  types: TypeRow[];
+}
+
+/** Everything the screens of one location show, with this device's waiting ops applied. */
+export function useLocationData(db: InventoryDb, userId: string, locationId: string): LocationData | undefined {
+  return useLive(async () => {
+    const [location, memberships, things, places, inbox, types, outbox] = await Promise.all([
+      db.locations.get(locationId),
+      db.memberships.toArray(),
+      db.things.where("locationId").equals(locationId).toArray(),
+      db.places.where("locationId").equals(locationId).toArray(),
+      db.inbox.where("locationId").equals(locationId).toArray(),
+      db.types.filter((t) => t.locationId === locationId).toArray(),
+      db.outbox.orderBy("seq").toArray(),
+    ]);
+    const ops = outbox.filter((e) => e.state !== "rejected" && e.op.locationId === locationId).map((e) => e.op);
+    const state = overlay({ things, places, inbox }, ops);
+    const role = memberships.find((m) => m.locationId === locationId && m.userId === userId)?.role;
+    return {
+      location,
+      role,
+      things: [...state.things.values()],
+      places: [...state.places.values()],
+      inbox: [...state.inbox.values()].filter((i) => i.status === "open"),
+      types,
+    };
+  }, [db, userId, locationId]);
+}
+
+export function useOutbox(db: InventoryDb): OutboxEntry[] | undefined {
+  return useLive(() => db.outbox.orderBy("seq").toArray(), [db]);
+}
+
+export function useSyncStatus(db: InventoryDb): SyncStatus | undefined {
+  return useLive(() => readStatus(db), [db]);
+}
+
+/** navigator.onLine, kept current. */
+export function useOnline(): boolean {
+  const [online, setOnline] = useState(navigator.onLine);
+  useEffect(() => {
+    const on = () => setOnline(true);
+    const off = () => setOnline(false);
+    window.addEventListener("online", on);
+    window.addEventListener("offline", off);
+    return () => {
+      window.removeEventListener("online", on);
+      window.removeEventListener("offline", off);
+    };
+  }, []);
+  return online;
+}

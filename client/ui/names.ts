@@ -1,0 +1,37 @@
+/** How rows are named on screen: built-in types and places by key in the person's language. */
+import type { MessageKey } from "./i18n/en.js";
+import type { I18n } from "./i18n/i18n.js";
+import type { PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
+
+export function typeName(type: TypeRow | undefined, t: I18n["t"]): string {
+  if (!type) return t("type.thing");
+  if (type.name) return type.name;
+  const key = `type.${type.builtinKey ?? "thing"}` as MessageKey;
+  return t(key) === key ? (type.builtinKey ?? "") : t(key);
+}
+
+export function placeName(place: PlaceRow | undefined, t: I18n["t"]): string {
+  if (!place) return "";
+  return place.isUnplaced ? t("places.unplaced") : place.name;
+}
+
+export function thingName(thing: Pick<ThingRow, "name"> | undefined, t: I18n["t"]): string {
+  return thing?.name?.trim() || t("common.unnamed");
+}
+
+/** "Garage › Shelf 2 › Red box": where a thing is, from the top. */
+export function wherePath(thing: ThingRow, places: Map<string, PlaceRow>, things: Map<string, ThingRow>, t: I18n["t"]): string {
+  const parts: string[] = [];
+  let container = thing.containerId ? things.get(thing.containerId) : undefined;
+  let placeId = thing.placeId;
+  for (let guard = 0; container && guard < 20; guard++) {
+    parts.unshift(thingName(container, t));
+    placeId = container.placeId;
+    container = container.containerId ? things.get(container.containerId) : undefined;
+  }
+  for (let p = placeId ? places.get(placeId) : undefined, guard = 0; p && guard < 20; guard++) {
+    parts.unshift(placeName(p, t));
+    p = p.parentId ? places.get(p.parentId) : undefined;
+  }
+  return parts.join(" › ");
+}

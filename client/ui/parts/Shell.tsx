@@ -1,0 +1,71 @@
+/**
+ * The frame of every signed-in screen: header with the sync badge, the navigation (a bottom bar
+ * on phones, a side bar on desktops: styles.css), and the banner when the session was lost.
+ */
+import type { ReactNode } from "react";
+import { useI18n } from "../i18n/i18n.js";
+import { Link, useLocation } from "../router.js";
+import { useOnline, useOutbox } from "../data.js";
+import { useReady } from "../session.js";
+
+export function Shell({ locationId, locationName, inboxCount, children }: { locationId?: string; locationName?: string; inboxCount?: number; children: ReactNode }) {
+  const { t, num } = useI18n();
+  const { db, sessionLost } = useReady();
+  const online = useOnline();
+  const outbox = useOutbox(db);
+  const waiting = outbox?.filter((e) => e.state === "pending").length ?? 0;
+  const { path } = useLocation();
+  const base = locationId ? `/l/${locationId}` : "";
+  const items: { to: string; label: string; badge?: number }[] = locationId
+    ? [
+        { to: `${base}/places`, label: t("nav.places") },
+        { to: `${base}/things`, label: t("nav.things") },
+        { to: `${base}/capture`, label: t("nav.capture") },
+        { to: `${base}/inbox`, label: t("nav.inbox"), ...(inboxCount ? { badge: inboxCount } : {}) },
+        { to: `${base}/members`, label: t("nav.members") },
+        { to: "/sync", label: t("nav.sync") },
+        { to: "/settings", label: t("nav.settings") },
+      ]
+    : [
+        { to: "/locations", label: t("nav.locations") },
+        { to: "/sync", label: t("nav.sync") },
+        { to: "/settings", label: t("nav.settings") },
+      ];
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        {t("app.skip")}
+      </a>
+      <header className="top">
+        <Link to="/locations" className="brand" aria-label={`${t("app.name")}: ${t("nav.locations")}`}>
+          {t("app.name")}
+        </Link>
+        {locationName ? <span className="where">{locationName}</span> : null}
+        <Link to="/sync" className={`badge ${online ? "on" : "off"}`} aria-label={`${t("nav.sync")}: ${online ? t("common.online") : t("common.offline")}${waiting ? `, ${t("sync.badge", { count: waiting })}` : ""}`}>
+          <span aria-hidden="true">{online ? "●" : "○"}</span> {online ? t("common.online") : t("common.offline")}
+          {waiting ? <span className="count">{num(waiting)}</span> : null}
+        </Link>
+      </header>
+      {sessionLost ? (
+        <p className="banner" role="alert">
+          {t("auth.signedOutSync")} <Link to="/sign-in">{t("auth.signIn")}</Link>
+        </p>
+      ) : null}
+      <nav className="nav" aria-label={t("nav.main")}>
+        <ul>
+          {items.map((item) => (
+            <li key={item.to}>
+              <Link to={item.to} aria-current={path.startsWith(item.to) ? "page" : undefined}>
+                {item.label}
+                {item.badge ? <span className="count" aria-label={`(${num(item.badge)})`}>{num(item.badge)}</span> : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="content">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+/** Members and invitations of a location (owners and admins manage; everyone else sees the list). Needs the network. */
+import { useEffect, useState } from "react";
+import type { InviteCreated, Member } from "../../../shared/members.js";
+import { ROLES, type Role } from "../../../shared/roles.js";
+import { api } from "../../sync/api.js";
+import { useI18n } from "../i18n/i18n.js";
+import { Notice } from "../parts/Notice.js";
+import { Shell } from "../parts/Shell.js";
+import { useReady } from "../session.js";
+import { errorText } from "./SignIn.js";
+import { useLocationScreen } from "./use-location.js";
+
+export function MembersScreen({ locationId }: { locationId: string }) {
+  const { t } = useI18n();
+  const { user } = useReady();
+  const data = useLocationScreen(locationId);
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Exclude<Role, "owner">>("member");
+  const [invite, setInvite] = useState<string | null>(null);
+
+  const load = () =>
+    api<{ items: Member[] }>("GET", `/api/v1/locations/${locationId}/members`).then(
+      (r) => setMembers(r.items),
+      (err: unknown) => setError(errorText(err)),
+    );
+  useEffect(() => {
+    void load();
+  }, [locationId]);
+
+  const canManage = data?.canManage ?? false;
+  return (
+    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
+      <h1>{t("members.title")}</h1>
+      <Notice kind="error">{error}</Notice>
+      {!canManage ? <p className="hint">{t("members.onlyAdmins")}</p> : null}
+      <ul className="list">
+        {(members ?? []).map((m) => (
+          <li key={m.userId} className="member">
+            <span>
+              {m.displayName} {m.userId === user.id ? t("members.you") : ""} <span className="meta">{m.email ?? ""}</span>
+            </span>
+            {canManage && m.role !== "owner" && m.userId !== user.id ? (
+              <>
+                <label className="compact">
+                  <span className="visually-hidden">{t("members.role", { name: m.displayName })}</span>
+                  <select
+                    value={m.role}
+                    onChange={(e) =>
+                      void api("PATCH", `/api/v1/locations/${locationId}/members/${m.userId}`, { role: e.target.value, rowVersion: m.rowVersion }).then(load, (err: unknown) =>
+                        setError(errorText(err)),
+                      )
+                    }
+                  >
+                    {ROLES.filter((r) => r !== "owner").map((r) => (
+                      <option key={r} value={r}>
+                        {t(`role.${r}`)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button
+                  type="button"
+                  aria-label={t("members.remove", { name: m.displayName })}
+                  onClick={() => void api("DELETE", `/api/v1/locations/${locationId}/members/${m.userId}`).then(load, (err: unknown) => setError(errorText(err)))}
+                >
+                  ✕
+                </button>
+              </>
+            ) : (
+              <span className="meta">{t(`role.${m.role}`)}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {canManage ? (
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setError(null);
+            void api<InviteCreated>("POST", `/api/v1/locations/${locationId}/invites`, { role, ...(email.trim() ? { email: email.trim() } : {}) }).then(
+              (r) => setInvite(`${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`),
+              (err: unknown) => setError(errorText(err)),
+            );
+          }}
+        >
+          <h2>{t("members.invite")}</h2>
+          <label>
+            {t("members.inviteEmail")}
+            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <label>
+            {t("members.inviteRole")}
+            <select value={role} onChange={(e) => setRole(e.target.value as Exclude<Role, "owner">)}>
+              {(["admin", "member", "viewer"] as const).map((r) => (
+                <option key={r} value={r}>
+                  {t(`role.${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">{t("members.createInvite")}</button>
+          {invite ? (
+            <label>
+              {t("members.inviteLink")}
+              <input readOnly value={invite} onFocus={(e) => e.target.select()} />
+            </label>
+          ) : null}
+        </form>
+      ) : null}
+    </Shell>
+  );
+}

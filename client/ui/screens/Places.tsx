@@ -1,0 +1,92 @@
+/** The place tree of a location, with how many things sit in each place, and adding a place. */
+import { useMemo, useState } from "react";
+import type { PlaceRow } from "../../db/rows.js";
+import { enqueue } from "../../sync/outbox.js";
+import { v7 as uuidv7 } from "uuid";
+import { useI18n } from "../i18n/i18n.js";
+import { FirstSyncProgress } from "../parts/FirstSync.js";
+import { Notice } from "../parts/Notice.js";
+import { Shell } from "../parts/Shell.js";
+import { Link } from "../router.js";
+import { useReady } from "../session.js";
+import { placeName } from "../names.js";
+import { useLocationScreen } from "./use-location.js";
+
+export function PlacesScreen({ locationId }: { locationId: string }) {
+  const { t } = useI18n();
+  const { db } = useReady();
+  const data = useLocationScreen(locationId);
+  const [name, setName] = useState("");
+  const [parentId, setParentId] = useState("");
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const { children, counts } = useMemo(() => {
+    const children = new Map<string | null, PlaceRow[]>();
+    for (const p of data?.places ?? []) {
+      const key = p.parentId ?? null;
+      children.set(key, [...(children.get(key) ?? []), p]);
+    }
+    for (const list of children.values()) list.sort((a, b) => Number(b.isUnplaced) - Number(a.isUnplaced) || a.name.localeCompare(b.name));
+    const counts = new Map<string, number>();
+    for (const th of data?.things ?? []) if (th.placeId) counts.set(th.placeId, (counts.get(th.placeId) ?? 0) + 1);
+    return { children, counts };
+  }, [data]);
+
+  const tree = (parent: string | null) => {
+    const list = children.get(parent);
+    if (!list?.length) return null;
+    return (
+      <ul className={parent ? "tree-branch" : "tree"}>
+        {list.map((p) => (
+          <li key={p.id}>
+            <Link to={`/l/${locationId}/things?place=${p.id}`}>
+              {placeName(p, t)} <span className="meta">{t("places.count", { count: counts.get(p.id) ?? 0 })}</span>
+            </Link>
+            {tree(p.id)}
+          </li>
+        ))}
+      </ul>
+    );
+  };
+
+  return (
+    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
+      <h1>{t("places.title")}</h1>
+      <FirstSyncProgress />
+      {tree(null)}
+      {data?.canEdit ? (
+        <form
+          className="stack inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const trimmed = name.trim();
+            if (!trimmed) return;
+            void enqueue(db, { name: "place.create", locationId, args: { id: uuidv7(), name: trimmed, ...(parentId ? { parentId } : {}) } }).then(() => {
+              setSaved(trimmed);
+              setName("");
+            });
+          }}
+        >
+          <h2>{t("places.add")}</h2>
+          <label>
+            {t("places.name")}
+            <input value={name} onChange={(e) => setName(e.target.value)} required />
+          </label>
+          <label>
+            {t("places.parent")}
+            <select value={parentId} onChange={(e) => setParentId(e.target.value)}>
+              <option value="">{t("places.top")}</option>
+              {(data.places ?? []).filter((p) => !p.isUnplaced).map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">{t("places.add")}</button>
+          <Notice>{saved ? `${saved}: ${t("thing.saved")}` : null}</Notice>
+        </form>
+      ) : null}
+    </Shell>
+  );
+}

@@ -1,0 +1,55 @@
+/** Language, digits and signing out (with a warning when changes have not reached the server). */
+import { signOut } from "../../auth/auth-api.js";
+import { useI18n, type Digits, type Lang } from "../i18n/i18n.js";
+import { useOutbox } from "../data.js";
+import { Shell } from "../parts/Shell.js";
+import { navigate } from "../router.js";
+import { useReady, useSession } from "../session.js";
+
+export function SettingsScreen() {
+  const { t, lang, digits, setLang, setDigits } = useI18n();
+  const { db } = useReady();
+  const { signOutLocally } = useSession();
+  const unsynced = (useOutbox(db) ?? []).filter((e) => e.state === "pending").length;
+  return (
+    <Shell>
+      <h1>{t("settings.title")}</h1>
+      <fieldset>
+        <legend>{t("settings.language")}</legend>
+        {(
+          [
+            ["en", "English"],
+            ["ar", "العربية"],
+          ] as [Lang, string][]
+        ).map(([value, label]) => (
+          <label key={value} lang={value}>
+            <input type="radio" name="lang" value={value} checked={lang === value} onChange={() => setLang(value)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset disabled={lang !== "ar"}>
+        <legend>{t("settings.digits")}</legend>
+        {(["arab", "latn"] as Digits[]).map((value) => (
+          <label key={value}>
+            <input type="radio" name="digits" value={value} checked={digits === value} onChange={() => setDigits(value)} />
+            {t(`settings.digits.${value}`)}
+          </label>
+        ))}
+      </fieldset>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          if (unsynced && !window.confirm(t("auth.signOutUnsynced", { count: unsynced }))) return;
+          void signOut()
+            .catch(() => undefined)
+            .then(signOutLocally)
+            .then(() => navigate("/sign-in", { replace: true }));
+        }}
+      >
+        {t("auth.signOut")}
+      </button>
+    </Shell>
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * Sign in. Each way of signing in the server offers is one entry of SIGN_IN_METHODS with its own
+ * form; passkeys and OIDC slot in as more entries when their server routes land. A session that
+ * needs a second factor goes on to /two-factor.
+ */
+import { useState, type FormEvent, type ReactNode } from "react";
+import { redeemResetCode, requestMagicLink, requestPasswordReset, signInWithPassword, type SignedIn } from "../../auth/auth-api.js";
+import { ApiError } from "../../sync/api.js";
+import type { MessageKey } from "../i18n/en.js";
+import { useI18n } from "../i18n/i18n.js";
+import { Notice } from "../parts/Notice.js";
+import { Link, navigate } from "../router.js";
+import { useSession } from "../session.js";
+
+export const errorText = (err: unknown) => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
+
+/** Where a successful sign-in goes next. */
+export function useAfterSignIn(): (result: SignedIn) => Promise<void> {
+  const { refresh } = useSession();
+  return async (result) => {
+    if (result.twoFactorRedirect) return navigate("/two-factor", { replace: true });
+    await refresh();
+    navigate(sessionStorage.getItem("pendingInvite") ? "/invite" : "/", { replace: true });
+  };
+}
+
+function PasswordForm() {
+  const { t } = useI18n();
+  const after = useAfterSignIn();
+  const [login, setLogin] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [resetOpen, setResetOpen] = useState(false);
+  const [resetSent, setResetSent] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await after(await signInWithPassword(login, password));
+    } catch (err) {
+      setError(t("auth.failed", { message: errorText(err) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <label>
+          {t("auth.emailOrUsername")}
+          <input name="login" autoComplete="username" required value={login} onChange={(e) => setLogin(e.target.value)} />
+        </label>
+        <label>
+          {t("auth.password")}
+          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        <button type="submit" className="primary" disabled={busy}>
+          {t("auth.signIn")}
+        </button>
+        <Notice kind="error">{error}</Notice>
+      </form>
+      <button type="button" className="link" aria-expanded={resetOpen} onClick={() => setResetOpen(!resetOpen)}>
+        {t("auth.forgot")}
+      </button>
+      {resetOpen ? (
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void requestPasswordReset(login).then(() => setResetSent(true), (err: unknown) => setError(errorText(err)));
+          }}
+        >
+          <label>
+            {t("auth.email")}
+            <input type="email" autoComplete="email" required value={login} onChange={(e) => setLogin(e.target.value)} />
+          </label>
+          <button type="submit">{t("auth.sendReset")}</button>
+          <Notice>{resetSent ? t("auth.resetSent") : null}</Notice>
+        </form>
+      ) : null}
+    </>
+  );
+}
+
+function MagicLinkForm() {
+  const { t } = useI18n();
+  const [email, setEmail] = useState("");
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        void requestMagicLink(email).then(() => setSent(true), (err: unknown) => setError(errorText(err)));
+      }}
+    >
+      <label>
+        {t("auth.email")}
+        <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <button type="submit" className="primary">
+        {t("auth.sendLink")}
+      </button>
+      <Notice>{sent ? t("auth.linkSent") : null}</Notice>
+      <Notice kind="error">{error}</Notice>
+    </form>
+  );
+}
+
+/** A managed account's first sign-in: the code an admin handed over sets the password. */
+function CodeForm() {
+  const { t } = useI18n();
+  const [username, setUsername] = useState("");
+  const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        void redeemResetCode(username, code, password).then(() => setDone(true), (err: unknown) => setError(errorText(err)));
+      }}
+    >
+      <p className="hint">{t("auth.codeHelp")}</p>
+      <label>
+        {t("auth.username")}
+        <input autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+      </label>
+      <label>
+        {t("auth.code")}
+        <input autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
+      </label>
+      <label>
+        {t("auth.newPassword")}
+        <input type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <button type="submit" className="primary">
+        {t("auth.setPassword")}
+      </button>
+      <Notice>{done ? t("auth.passwordSet") : null}</Notice>
+      <Notice kind="error">{error}</Notice>
+    </form>
+  );
+}
+
+export interface SignInMethod {
+  id: string;
+  label: MessageKey;
+  form: () => ReactNode;
+}
+
+/** The ways of signing in this server offers, in the order they are shown. */
+export const SIGN_IN_METHODS: SignInMethod[] = [
+  { id: "password", label: "auth.method.password", form: () => <PasswordForm /> },
+  { id: "magic-link", label: "auth.method.magicLink", form: () => <MagicLinkForm /> },
+  { id: "code", label: "auth.method.code", form: () => <CodeForm /> },
+];
+
+export function SignInScreen() {
+  const { t } = useI18n();
+  const [method, setMethod] = useState(SIGN_IN_METHODS[0]!.id);
+  const current = SIGN_IN_METHODS.find((m) => m.id === method) ?? SIGN_IN_METHODS[0]!;
+  return (
+    <main id="main" className="auth">
+      <h1>{t("auth.signIn")}</h1>
+      <fieldset className="methods">
+        <legend>{t("auth.methods")}</legend>
+        {SIGN_IN_METHODS.map((m) => (
+          <label key={m.id} className="method">
+            <input type="radio" name="method" value={m.id} checked={m.id === method} onChange={() => setMethod(m.id)} />
+            {t(m.label)}
+          </label>
+        ))}
+      </fieldset>
+      {current.form()}
+      <p>
+        {t("auth.noAccount")} <Link to="/sign-up">{t("auth.signUp")}</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,89 @@
+/** The things of a location, searchable by name, serial, model or short code, filterable by place. */
+import { useMemo } from "react";
+import { useI18n } from "../i18n/i18n.js";
+import { FirstSyncProgress } from "../parts/FirstSync.js";
+import { Shell } from "../parts/Shell.js";
+import { Link, navigate, useLocation } from "../router.js";
+import { placeName, thingName, typeName, wherePath } from "../names.js";
+import { useLocationScreen } from "./use-location.js";
+
+/** Everything a person may type to find a thing, lower-cased once. */
+const haystack = (th: { name: string | null; serial: string | null; model: string | null; shortCode: string | null }) =>
+  [th.name, th.serial, th.model, th.shortCode].filter(Boolean).join(" ").toLocaleLowerCase();
+
+export function ThingsScreen({ locationId }: { locationId: string }) {
+  const { t } = useI18n();
+  const { query } = useLocation();
+  const q = query.get("q") ?? "";
+  const placeId = query.get("place") ?? "";
+  const data = useLocationScreen(locationId);
+
+  const setQuery = (next: { q?: string; place?: string }) => {
+    const params = new URLSearchParams();
+    const nq = next.q ?? q;
+    const np = next.place ?? placeId;
+    if (nq) params.set("q", nq);
+    if (np) params.set("place", np);
+    const s = params.toString();
+    navigate(`/l/${locationId}/things${s ? `?${s}` : ""}`, { replace: true });
+  };
+
+  const view = useMemo(() => {
+    if (!data) return [];
+    const places = new Map(data.places.map((p) => [p.id, p]));
+    const things = new Map(data.things.map((th) => [th.id, th]));
+    const types = new Map(data.types.map((ty) => [ty.id, ty]));
+    const needle = q.trim().toLocaleLowerCase();
+    return data.things
+      .filter((th) => (!placeId || th.placeId === placeId) && (!needle || haystack(th).includes(needle)))
+      .sort((a, b) => thingName(a, t).localeCompare(thingName(b, t)))
+      .slice(0, 500)
+      .map((th) => ({ th, where: wherePath(th, places, things, t), type: typeName(th.typeId ? types.get(th.typeId) : undefined, t) }));
+  }, [data, q, placeId, t]);
+
+  return (
+    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
+      <h1>{t("things.title")}</h1>
+      <FirstSyncProgress />
+      <div className="filters">
+        <label>
+          {t("things.search")}
+          <input type="search" value={q} onChange={(e) => setQuery({ q: e.target.value })} />
+        </label>
+        <label>
+          {t("things.place")}
+          <select value={placeId} onChange={(e) => setQuery({ place: e.target.value })}>
+            <option value="">{t("things.allPlaces")}</option>
+            {(data?.places ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {placeName(p, t)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className="meta" role="status">
+        {t("things.count", { count: view.length })}
+      </p>
+      {view.length ? (
+        <ul className="list" aria-label={t("things.title")}>
+          {view.map(({ th, where, type }) => (
+            <li key={th.id}>
+              <Link to={`/l/${locationId}/things/${th.id}`}>
+                <strong>{thingName(th, t)}</strong>
+                <span className="meta">
+                  {type}
+                  {where ? ` · ${where}` : ""}
+                  {th.lifecycle === "draft" ? ` · ${t("lifecycle.draft")}` : ""}
+                </span>
+                {th.pending ? <span className="pending">{t("common.notSynced")}</span> : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t("things.none")}</p>
+      )}
+    </Shell>
+  );
+}

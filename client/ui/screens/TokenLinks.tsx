@@ -1,0 +1,112 @@
+/**
+ * Pages opened from links: /magic#token= (sign in), /reset#token= (new password) and
+ * /invite#token= (join a location). Tokens travel in the URL fragment, which browsers never send
+ * to a server; the page posts them and then removes them from the address bar.
+ */
+import { useEffect, useRef, useState } from "react";
+import { acceptInvite, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
+import { useI18n } from "../i18n/i18n.js";
+import { Notice } from "../parts/Notice.js";
+import { Link, navigate } from "../router.js";
+import { useSession } from "../session.js";
+import { errorText, useAfterSignIn } from "./SignIn.js";
+
+function takeToken(): string | null {
+  const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+  if (token) history.replaceState(null, "", window.location.pathname);
+  return token;
+}
+
+export function MagicLinkScreen() {
+  const { t } = useI18n();
+  const after = useAfterSignIn();
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const token = takeToken();
+    if (!token) return setError("no token");
+    verifyMagicLink(token).then(after, (err: unknown) => setError(errorText(err)));
+  }, [after]);
+  return (
+    <main id="main" className="auth">
+      <h1>{t("auth.signIn")}</h1>
+      {error ? <Notice kind="error">{t("auth.failed", { message: error })}</Notice> : <p role="status">{t("auth.checkingLink")}</p>}
+      <Link to="/sign-in">{t("auth.signIn")}</Link>
+    </main>
+  );
+}
+
+export function ResetPasswordScreen() {
+  const { t } = useI18n();
+  const [token] = useState(takeToken);
+  const [password, setPassword] = useState("");
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <main id="main" className="auth">
+      <h1>{t("auth.setPassword")}</h1>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void resetPassword(token ?? "", password).then(() => setDone(true), (err: unknown) => setError(errorText(err)));
+        }}
+      >
+        <label>
+          {t("auth.newPassword")}
+          <input type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        <button type="submit" className="primary">
+          {t("auth.setPassword")}
+        </button>
+      </form>
+      <Notice>{done ? t("auth.passwordSet") : null}</Notice>
+      <Notice kind="error">{error}</Notice>
+      <Link to="/sign-in">{t("auth.signIn")}</Link>
+    </main>
+  );
+}
+
+/** Keeps the invite across sign-up or sign-in, then accepts it as the signed-in person. */
+export function InviteScreen() {
+  const { t } = useI18n();
+  const { state } = useSession();
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const token = takeToken();
+    if (token) sessionStorage.setItem("pendingInvite", token);
+  }, []);
+  const token = () => sessionStorage.getItem("pendingInvite");
+  return (
+    <main id="main" className="auth">
+      <h1>{t("auth.invite")}</h1>
+      {state.kind === "ready" && !state.sessionLost ? (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            const tk = token();
+            if (!tk) return;
+            void acceptInvite(tk).then(
+              (r) => {
+                sessionStorage.removeItem("pendingInvite");
+                state.engine.restart();
+                navigate(`/l/${r.locationId}/things`, { replace: true });
+              },
+              (err: unknown) => setError(errorText(err)),
+            );
+          }}
+        >
+          {t("auth.acceptInvite")}
+        </button>
+      ) : (
+        <p>
+          <Link to="/sign-up">{t("auth.signUp")}</Link> · <Link to="/sign-in">{t("auth.signIn")}</Link>
+        </p>
+      )}
+      <Notice kind="error">{error}</Notice>
+    </main>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds the web app (client/) into dist/client, where the server serves it. The service worker is
+ * compiled from client/sw/sw.ts by vite-plugin-pwa (injectManifest: our own code, Workbox's
+ * precache list injected), and registered by the app with workbox-window (no injected script).
+ * The last line of the build reports the bundle size: what a phone downloads on its first visit.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import react from "@vitejs/plugin-react";
+import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+const outDir = path.resolve(import.meta.dirname, "dist/client");
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/** Prints the app's JS + CSS (raw and gzipped) and the service worker's size after the build. */
+function bundleSize(): Plugin {
+  return {
+    name: "bundle-size",
+    apply: "build",
+    closeBundle: {
+      order: "post",
+      handler() {
+        const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+        let raw = 0;
+        let gz = 0;
+        let sw = 0;
+        for (const file of filesUnder(outDir)) {
+          if (!/\.(js|css)$/.test(file)) continue;
+          const bytes = readFileSync(file);
+          if (path.basename(file) === "sw.js") sw = bytes.length;
+          else {
+            raw += bytes.length;
+            gz += gzipSync(bytes).length;
+          }
+        }
+        console.log(`\nbundle size: app ${kb(raw)} (${kb(gz)} gzip), service worker ${kb(sw)}`);
+      },
+    },
+  };
+}
+
+export default defineConfig({
+  root: path.resolve(import.meta.dirname, "client"),
+  publicDir: "public",
+  build: { outDir, emptyOutDir: true, sourcemap: true },
+  server: { proxy: { "/api": "http://localhost:3000" } },
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "sw",
+      filename: "sw.ts",
+      injectRegister: false,
+      manifest: {
+        name: "Inventory",
+        short_name: "Inventory",
+        description: "Catalogue things where there is no signal; sync when you are back.",
+        start_url: "/",
+        display: "standalone",
+        background_color: "#f6f5f1",
+        theme_color: "#2f5d50",
+        icons: [{ src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "any maskable" }],
+      },
+      injectManifest: { globPatterns: ["**/*.{js,css,html,svg,webmanifest}"] },
+    }),
+    bundleSize(),
+  ],
+});
