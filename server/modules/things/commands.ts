@@ -8,13 +8,14 @@ import {
   type ThingCreateArgs,
   type ThingPatch,
 } from "../../../shared/things.js";
-import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
+import { bulkInsert } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Op, type Verdict } from "../../commands/types.js";
 import { historyEntries, things } from "../../db/schema/index.js";
 import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 import { fieldValueProblem } from "../types/fields.js";
+import { ThingChanges } from "./changes.js";
 import { containerAncestors, loadRefs, type Refs } from "./refs.js";
 import { readValue, readValues, writeValues, type ThingRow } from "./values.js";
 
@@ -192,9 +193,7 @@ export const thingUpdate = defineCommand({
           ).map((r) => r.id)
         : [],
     );
-    const verdicts: Verdict[] = [];
-    const updates: ThingRow[] = [];
-    const history: HistoryRow[] = [];
+    const changes = new ThingChanges(ctx);
     for (const op of ops) {
       const target = targets.get(op.args.id);
       const { patch } = op.args;
@@ -208,36 +207,20 @@ export const thingUpdate = defineCommand({
         problem = new ConflictError("This container still holds things; move them out before it stops being a container.");
       else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields);
       if (problem || !target) {
-        verdicts.push(rejected(problem as NotFoundError));
+        changes.refuse(problem as NotFoundError);
         continue;
       }
       const values = patchValues(patch);
-      const before = readValues(target, Object.keys(values));
       const next = { ...writeValues(target, values), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      const after = readValues(next, Object.keys(values));
       targets.set(next.id, next);
-      updates.push(next);
-      history.push(
-        historyRow(ctx, {
-          locationId: loc,
-          entityType: "thing",
-          entityId: next.id,
-          entityName: next.name,
-          action: "thing.updated",
-          before,
-          after,
-          classes: fieldClasses(refs, typeId, Object.keys(values)),
-          summaryKey: "thing.updated",
-          summaryParams: { name: next.name ?? "" },
-          rowVersionAfter: next.rowVersion,
-          undoable: true,
-        }),
-      );
-      verdicts.push(applied(ctx, next.id, next.rowVersion, history[history.length - 1]!.id));
+      changes.add(next, {
+        action: "thing.updated",
+        before: readValues(target, Object.keys(values)),
+        after: readValues(next, Object.keys(values)),
+        classes: fieldClasses(refs, typeId, Object.keys(values)),
+      });
     }
-    await bulkUpdate(ctx.tx, things, updates);
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });
 
@@ -257,9 +240,7 @@ export const thingMove = defineCommand({
       containerIds: [...containerIds, ...[...targets.values()].map((t) => t.containerId)].filter((x): x is string => !!x),
     });
     const ancestors = await containerAncestors(ctx.tx, containerIds);
-    const verdicts: Verdict[] = [];
-    const updates: ThingRow[] = [];
-    const history: HistoryRow[] = [];
+    const changes = new ThingChanges(ctx);
     const nameOf = (placeId: string | null, containerId: string | null) =>
       (containerId ? refs.containers.get(containerId)?.name : refs.places.get(placeId ?? "")?.name) ?? "";
     for (const op of ops) {
@@ -274,38 +255,20 @@ export const thingMove = defineCommand({
       else if (!problem && containerId && ancestors.get(containerId)?.has(op.args.id))
         problem = new ConflictError("A container cannot go inside itself or inside something it holds.");
       if (problem || !target) {
-        verdicts.push(rejected(problem as NotFoundError));
+        changes.refuse(problem as NotFoundError);
         continue;
       }
       const values = { placeId: placeId ?? null, containerId: containerId ?? null };
-      const before = readValues(target, Object.keys(values));
       const next = { ...writeValues(target, values), lastSeenAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
       targets.set(next.id, next);
-      updates.push(next);
-      history.push(
-        historyRow(ctx, {
-          locationId: loc,
-          entityType: "thing",
-          entityId: next.id,
-          entityName: next.name,
-          action: "thing.moved",
-          before,
-          after: values,
-          summaryKey: "thing.moved",
-          summaryParams: {
-            name: next.name ?? "",
-            from: nameOf(target.placeId, target.containerId),
-            to: nameOf(next.placeId, next.containerId),
-          },
-          rowVersionAfter: next.rowVersion,
-          undoable: true,
-        }),
-      );
-      verdicts.push(applied(ctx, next.id, next.rowVersion, history[history.length - 1]!.id));
+      changes.add(next, {
+        action: "thing.moved",
+        before: readValues(target, Object.keys(values)),
+        after: values,
+        summaryParams: { from: nameOf(target.placeId, target.containerId), to: nameOf(next.placeId, next.containerId) },
+      });
     }
-    await bulkUpdate(ctx.tx, things, updates);
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });
 
@@ -325,39 +288,19 @@ export const thingDelete = defineCommand({
           .where(and(inArray(things.containerId, ids), isNull(things.deletedAt)))
       ).map((r) => r.id),
     );
-    const verdicts: Verdict[] = [];
-    const updates: ThingRow[] = [];
-    const history: HistoryRow[] = [];
+    const changes = new ThingChanges(ctx);
     for (const op of ops) {
       const target = targets.get(op.args.id);
       let problem: Error | null = checkTarget(op, target, "all", new Map());
       if (!problem && holding.has(op.args.id))
         problem = new ConflictError("This container still holds things; move or delete them first.");
       if (problem || !target) {
-        verdicts.push(rejected(problem as NotFoundError));
+        changes.refuse(problem as NotFoundError);
         continue;
       }
       const next = { ...target, deletedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      updates.push(next);
-      history.push(
-        historyRow(ctx, {
-          locationId: op.input.locationId,
-          entityType: "thing",
-          entityId: next.id,
-          entityName: next.name,
-          action: "thing.deleted",
-          before: { deletedAt: null },
-          after: { deletedAt: ctx.now.toISOString() },
-          summaryKey: "thing.deleted",
-          summaryParams: { name: next.name ?? "" },
-          rowVersionAfter: next.rowVersion,
-          undoable: true,
-        }),
-      );
-      verdicts.push(applied(ctx, next.id, next.rowVersion, history[history.length - 1]!.id));
+      changes.add(next, { action: "thing.deleted", before: { deletedAt: null }, after: { deletedAt: ctx.now.toISOString() } });
     }
-    await bulkUpdate(ctx.tx, things, updates);
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });

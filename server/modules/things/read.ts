@@ -5,6 +5,7 @@ import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
 import type { Tx } from "../../db/client.js";
 import { brands, locations, memberships, things, types } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
+import type { EffectiveField } from "../types/fields.js";
 import { loadRefs } from "./refs.js";
 import { thingPaths } from "./paths.js";
 import type { ThingRow } from "./values.js";
@@ -58,7 +59,7 @@ export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<Thing
   const [summary] = await summaries(tx, [t]);
   const view = await readerView(tx, userId, t.locationId);
   // Field definitions only matter when the thing has custom values (most have none).
-  const defs = Object.keys(t.fields).length ? (await loadRefs(tx, { locationIds: [t.locationId] })).fieldsOf(t.typeId) : new Map();
+  const defs = Object.keys(t.fields).length ? (await loadRefs(tx, { locationIds: [t.locationId] })).fieldsOf(t.typeId) : new Map<string, EffectiveField>();
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t.fields)) {
     const f = defs.get(k)?.field;

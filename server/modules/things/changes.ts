@@ -1,0 +1,57 @@
+/**
+ * Collects a segment's thing changes - new rows, their history entries and the ops' verdicts - and
+ * writes them in two set-based statements at the end. Keeps update, move and delete to their rules.
+ */
+import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
+import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
+import { applied, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
+import { historyEntries, things } from "../../db/schema/index.js";
+import type { AppError } from "../../http/errors.js";
+import type { ThingRow } from "./values.js";
+
+export interface ThingChange {
+  action: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  classes?: Record<string, FieldClass>;
+  summaryParams?: Record<string, string>;
+}
+
+export class ThingChanges {
+  readonly verdicts: Verdict[] = [];
+  private readonly rows: ThingRow[] = [];
+  private readonly history: HistoryRow[] = [];
+
+  constructor(private readonly ctx: CommandContext) {}
+
+  refuse(error: AppError): void {
+    this.verdicts.push(rejected(error));
+  }
+
+  /** Records `next` (already carrying its new rowVersion) and its history entry. */
+  add(next: ThingRow, c: ThingChange): void {
+    const h = historyRow(this.ctx, {
+      locationId: next.locationId,
+      entityType: "thing",
+      entityId: next.id,
+      entityName: next.name,
+      action: c.action,
+      before: c.before,
+      after: c.after,
+      ...(c.classes ? { classes: c.classes } : {}),
+      summaryKey: c.action,
+      summaryParams: { name: next.name ?? "", ...c.summaryParams },
+      rowVersionAfter: next.rowVersion,
+      undoable: true,
+    });
+    this.rows.push(next);
+    this.history.push(h);
+    this.verdicts.push(applied(this.ctx, next.id, next.rowVersion, h.id));
+  }
+
+  async write(): Promise<Verdict[]> {
+    await bulkUpdate(this.ctx.tx, things, this.rows);
+    await bulkInsert(this.ctx.tx, historyEntries, this.history);
+    return this.verdicts;
+  }
+}
