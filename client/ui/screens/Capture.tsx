@@ -82,7 +82,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
           </label>
           <label>
             {t("thing.type")}
-            <select value={typeId} onChange={(e) => setTypeId(e.target.value)}>
+            <select aria-label={t("thing.type")} value={typeId} onChange={(e) => setTypeId(e.target.value)}>
               <option value="">{t("type.thing")}</option>
               {data.types
                 .filter((ty) => ty.builtinKey !== "thing")
@@ -95,7 +95,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
           </label>
           <label>
             {t("thing.place")}
-            <select value={chosenPlace} onChange={(e) => setPlaceId(e.target.value)}>
+            <select aria-label={t("thing.place")} value={chosenPlace} onChange={(e) => setPlaceId(e.target.value)}>
               {data.places.map((p) => (
                 <option key={p.id} value={p.id}>
                   {placeName(p, t)}

@@ -104,7 +104,7 @@ function DraftItem({ item, things, canEdit }: { item: InboxRow; things: Map<stri
         >
           <label>
             {t("inbox.mergeInto")}
-            <select value={into || candidates[0]?.id || ""} onChange={(e) => setInto(e.target.value)}>
+            <select aria-label={t("inbox.mergeInto")} value={into || candidates[0]?.id || ""} onChange={(e) => setInto(e.target.value)}>
               {candidates.map((c) => (
                 <option key={c.id} value={c.id}>
                   {thingName(c, t)}

@@ -46,6 +46,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
                 <label className="compact">
                   <span className="visually-hidden">{t("members.role", { name: m.displayName })}</span>
                   <select
+                    aria-label={t("members.role", { name: m.displayName })}
                     value={m.role}
                     onChange={(e) =>
                       void api("PATCH", `/api/v1/locations/${locationId}/members/${m.userId}`, { role: e.target.value, rowVersion: m.rowVersion }).then(load, (err: unknown) =>
@@ -93,7 +94,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
           </label>
           <label>
             {t("members.inviteRole")}
-            <select value={role} onChange={(e) => setRole(e.target.value as Exclude<Role, "owner">)}>
+            <select aria-label={t("members.inviteRole")} value={role} onChange={(e) => setRole(e.target.value as Exclude<Role, "owner">)}>
               {(["admin", "member", "viewer"] as const).map((r) => (
                 <option key={r} value={r}>
                   {t(`role.${r}`)}

@@ -50,7 +50,7 @@ export function MoveScreen({ locationId, thingId }: { locationId: string; thingI
         </fieldset>
         <label>
           {kind === "place" ? t("thing.place") : t("thing.container")}
-          <select value={chosen} onChange={(e) => setTarget(e.target.value)}>
+          <select aria-label={kind === "place" ? t("thing.place") : t("thing.container")} value={chosen} onChange={(e) => setTarget(e.target.value)}>
             {options.map((o) => (
               <option key={o.id} value={o.id}>
                 {o.label}

@@ -74,7 +74,7 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
           </label>
           <label>
             {t("places.parent")}
-            <select value={parentId} onChange={(e) => setParentId(e.target.value)}>
+            <select aria-label={t("places.parent")} value={parentId} onChange={(e) => setParentId(e.target.value)}>
               <option value="">{t("places.top")}</option>
               {(data.places ?? []).filter((p) => !p.isUnplaced).map((p) => (
                 <option key={p.id} value={p.id}>

@@ -167,7 +167,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
             </label>
             <label>
               {t("thing.type")}
-              <select value={form.typeId} onChange={(e) => setDraft({ ...form, typeId: e.target.value })}>
+              <select aria-label={t("thing.type")} value={form.typeId} onChange={(e) => setDraft({ ...form, typeId: e.target.value })}>
                 {data.types.map((ty) => (
                   <option key={ty.id} value={ty.id}>
                     {typeName(ty, t)}

@@ -52,7 +52,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
         </label>
         <label>
           {t("things.place")}
-          <select value={placeId} onChange={(e) => setQuery({ place: e.target.value })}>
+          <select aria-label={t("things.place")} value={placeId} onChange={(e) => setQuery({ place: e.target.value })}>
             <option value="">{t("things.allPlaces")}</option>
             {(data?.places ?? []).map((p) => (
               <option key={p.id} value={p.id}>

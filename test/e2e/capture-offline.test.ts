@@ -1,0 +1,76 @@
+/**
+ * The promise of the app: sign up and sign in, capture three things with the network cut
+ * (including a reload while offline, which the service worker answers), then reconnect and find
+ * them on the server, photo included.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { screenshot } from "./support/browser.js";
+
+// A 1x1 PNG: the smallest photo the server accepts (it decides the kind from the bytes).
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+describe("capture with no signal", () => {
+  let e2e: E2e;
+  beforeAll(async () => {
+    e2e = await startE2e();
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it("signs up, signs out, signs in, captures three things offline across a reload, and syncs them when back online", async () => {
+    const { context, page } = await e2e.device();
+    const email = freshEmail("ada");
+    await signUp(page, "Ada Lovelace", email);
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    const locationId = locationIdOf(page);
+
+    await goTo(page, "Settings");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await screenshot(page, "sign-in");
+    await signIn(page, email);
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    await serviceWorkerReady(page);
+
+    await context.setOffline(true);
+    await goTo(page, "Capture");
+    await page.getByLabel("Photo").setInputFiles({ name: "drill.png", mimeType: "image/png", buffer: PNG });
+    await page.getByLabel("Name", { exact: true }).fill("Cordless drill");
+    await page.getByLabel("Type", { exact: true }).selectOption({ label: "Tool" });
+    await page.getByRole("button", { name: "Save thing" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Cordless drill" }).count()).toBe(1);
+    await page.getByLabel("Name", { exact: true }).fill("Step ladder");
+    await page.getByRole("button", { name: "Save thing" }).click();
+    await page.getByText("Saved “Step ladder”").waitFor();
+
+    // A reload with no network: the service worker serves the app, IndexedDB still holds the outbox.
+    await page.reload();
+    await page.getByRole("heading", { name: "Capture" }).waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("Tin of paint");
+    await page.getByRole("button", { name: "Save thing" }).click();
+    await page.getByText("Saved “Tin of paint”").waitFor();
+    await goTo(page, "Things");
+    for (const name of ["Cordless drill", "Step ladder", "Tin of paint"]) await page.getByRole("link", { name: new RegExp(name) }).waitFor();
+    await expect(page.getByText("Not synced yet").count()).resolves.toBe(3);
+    await screenshot(page, "things-offline");
+
+    // Nothing reached the server while offline.
+    const owner = e2e.svc.client();
+    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const before = await owner.get(`/api/v1/locations/${locationId}/things`);
+    expect(before.body.items).toEqual([]);
+
+    await context.setOffline(false);
+    await synced(page);
+    const after = await owner.get(`/api/v1/locations/${locationId}/things`);
+    expect(after.body.items.map((t: { name: string }) => t.name).sort()).toEqual(["Cordless drill", "Step ladder", "Tin of paint"]);
+    const inbox = await owner.get(`/api/v1/inbox?locationId=${locationId}`);
+    const drill = inbox.body.items.find((i: { thing?: { name: string } }) => i.thing?.name === "Cordless drill");
+    expect(drill.kind).toBe("draft");
+    expect(drill.thing.photos).toHaveLength(1);
+    await expect(page.getByText("Not synced yet").count()).resolves.toBe(0);
+    await screenshot(page, "things-synced");
+  });
+});

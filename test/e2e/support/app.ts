@@ -1,0 +1,112 @@
+/**
+ * The built app served by the real server on a fresh database (test/support/app.ts), and the
+ * steps a person takes in it, by role and accessible name as a screen reader would find them.
+ */
+import path from "node:path";
+import { expect } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startService, type TestService } from "../../support/app.js";
+import { launchBrowser } from "./browser.js";
+
+export const PASSWORD = "correct horse battery";
+export const CLIENT_DIR = path.resolve(import.meta.dirname, "../../../dist/client");
+
+export interface E2e {
+  svc: TestService;
+  browser: Browser;
+  /** A new browser profile (a device), phone-sized unless a viewport is given. */
+  device(opts?: { viewport?: { width: number; height: number } }): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+export async function startE2e(): Promise<E2e> {
+  const svc = await startService({ SVC_CLIENT_DIR: CLIENT_DIR });
+  const browser = await launchBrowser();
+  const contexts: BrowserContext[] = [];
+  return {
+    svc,
+    browser,
+    async device(opts = {}) {
+      const context = await browser.newContext({ viewport: opts.viewport ?? { width: 412, height: 860 }, baseURL: svc.url });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on("pageerror", (err) => console.error("page error:", err.message));
+      return { context, page };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+      await svc.close();
+    },
+  };
+}
+
+let n = 0;
+export const freshEmail = (who: string) => `${who}${++n}-${Date.now()}@example.test`;
+
+/** Signs up through the app (optionally from an invitation link) and waits for the first screen. */
+export async function signUp(page: Page, name: string, email: string, inviteLink?: string): Promise<void> {
+  if (inviteLink) {
+    await page.goto(inviteLink);
+    await page.getByRole("link", { name: "Create an account" }).click();
+  } else await page.goto("/sign-up");
+  await page.getByLabel("Your name", { exact: true }).fill(name);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create an account" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+}
+
+export async function signIn(page: Page, login: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email or username").fill(login);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Waits until the service worker controls the app, so it opens with the network off. */
+export async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}
+
+/** Waits until this device has nothing left to push and nothing waiting for its txid. */
+export async function synced(page: Page, timeout = 30_000): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const user = await new Promise<{ id: string } | undefined>((resolve, reject) => {
+            const req = indexedDB.open("inventory-device");
+            req.onerror = () => reject(req.error);
+            req.onsuccess = () => {
+              const get = req.result.transaction("kv").objectStore("kv").get("user");
+              get.onsuccess = () => resolve((get.result as { value?: { id: string } } | undefined)?.value);
+            };
+          });
+          if (!user) return -1;
+          return new Promise<number>((resolve, reject) => {
+            const req = indexedDB.open(`inventory-${user.id}`);
+            req.onerror = () => reject(req.error);
+            req.onsuccess = () => {
+              const count = req.result.transaction("outbox").objectStore("outbox").count();
+              count.onsuccess = () => resolve(count.result);
+            };
+          });
+        }),
+      { timeout, interval: 250 },
+    )
+    .toBe(0);
+}
+
+/** The location id in the current URL (/l/:id/...). */
+export function locationIdOf(page: Page): string {
+  const m = /\/l\/([^/]+)/.exec(new URL(page.url()).pathname);
+  if (!m?.[1]) throw new Error(`no location in ${page.url()}`);
+  return m[1];
+}
+
+export async function goTo(page: Page, navLabel: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: navLabel, exact: false }).first().click();
+}
