@@ -38,6 +38,7 @@ const chunk = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.lengt
 export async function benchPush(): Promise<PushResult> {
   const db = await benchDatabase();
   const svc = await benchService(db.url);
+  // The service migrated the database on start.
   const raw = new pg.Client({ connectionString: db.url });
   const raw2 = new pg.Client({ connectionString: db.url });
   await raw.connect();

@@ -6,8 +6,9 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchLive } from "./live.js";
 import { benchPush } from "./push.js";
-import { fmt, type Stat } from "./support.js";
+import { buildServer, fmt, type Stat } from "./support.js";
 
 type Row = [string, string, string, string];
 const rows: Row[] = [];
@@ -18,6 +19,7 @@ const results: Record<string, unknown> = {
 const s = (x: Stat, d = 0) => `${fmt(x.median, d)} (${fmt(x.min, d)}–${fmt(x.max, d)}, n=${x.runs})`;
 
 const wanted = new Set(process.argv.slice(2));
+buildServer();
 const want = (name: string) => wanted.size === 0 || wanted.has(name);
 
 if (want("push")) {
@@ -29,6 +31,14 @@ if (want("push")) {
   results.pushDetail = p;
   rows.push(["push: API ops/s (2 devices, 1000-op batches)", s(p.apiOpsPerSec), `raw SQL ${s(p.rawSqlOpsPerSec)}`, `ratio ${fmt(p.ratioToRawSql, 2)} (target >= 0.5)`]);
   rows.push(["push: one-op REST writes/s", s(p.restOneOpWritesPerSec), "", ""]);
+}
+
+if (want("live")) {
+  const l = await benchLive();
+  results["live.clients"] = l.clients;
+  results["live.p50Ms"] = l.p50Ms;
+  results["live.p99Ms"] = l.p99Ms;
+  rows.push([`live: ${l.clients} subscribers, push answer -> seen`, `p50 ${fmt(l.p50Ms, 1)} ms`, `p99 ${fmt(l.p99Ms, 1)} ms (${l.samples} samples)`, "targets p50 < 20, p99 < 100"]);
 }
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));

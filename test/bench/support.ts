@@ -1,16 +1,13 @@
 /** Shared pieces of the benchmarks: a service on a fresh database, clients, statistics. */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import type { Server } from "node:http";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import express from "express";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { pino } from "pino";
-import { createApp, createServices, type Services } from "../../server/app.js";
-import { loadConfig } from "../../server/config.js";
-import { migrate, openDatabase, type Database } from "../../server/db/client.js";
 
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -55,41 +52,72 @@ export async function benchDatabase(): Promise<{ url: string; drop(): Promise<vo
 
 export interface BenchService {
   url: string;
-  services: Services;
-  database: Database;
+  pid: number;
   close(): Promise<void>;
 }
 
-/** The real app on `databaseUrl`, plus a bare `/hello` route in the same Express process. */
-export async function benchService(databaseUrl: string): Promise<BenchService> {
-  const database = await openDatabase({ databaseUrl, poolSize: Number(process.env.BENCH_POOL ?? 10) });
-  await migrate(database);
-  const server = (await import("node:http")).createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadConfig(
-    { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: "0", SVC_PUBLIC_URL: url, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-bench-")), SVC_TRUSTED_PROXIES: "loopback" },
-    { secret: "bench-secret-bench-secret-bench-secret-01" },
-  );
-  const services = createServices(config, database, pino({ level: "silent" }));
-  const { app } = createApp(services);
-  const outer = express();
-  outer.get("/hello", (_req, res) => {
-    res.json({ hello: "world" });
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Builds the server once per bench run (dist/ is what `npm start` runs). */
+export function buildServer(): void {
+  execFileSync("npx", ["tsc", "-p", "tsconfig.server.json"], { cwd: ROOT, stdio: "inherit" });
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/**
+ * The real server as `npm start` runs it, in its own process (so the load generator does not
+ * share its event loop), on `databaseUrl` or, without one, on an embedded PGlite in a temp dir.
+ */
+export async function benchService(databaseUrl?: string): Promise<BenchService> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "dist/server/main.js")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SVC_PUBLIC_URL: url,
+      SVC_SIGNUP_OPEN: "1",
+      SVC_LOG_LEVEL: "warn",
+      SVC_TRUSTED_PROXIES: "loopback",
+      SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-bench-")),
+      SVC_SECRET: "bench-secret-bench-secret-bench-secret-01",
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    stdio: ["ignore", "ignore", "inherit"],
   });
-  outer.use(app);
-  server.on("request", outer);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error("bench server did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     url,
-    services,
-    database,
+    pid: child.pid!,
     async close() {
-      await services.notifier.close();
-      (server as Server).closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-      await database.close();
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
     },
   };
+}
+
+/** Resident memory of a process, in MB. */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 let ip = 10;

@@ -48,7 +48,7 @@ export async function proxyShape(db: Db, config: Config, actor: Actor, shape: Sh
   let upstream: globalThis.Response;
   try {
     const ac = new AbortController();
-    req.socket.once("close", () => ac.abort());
+    res.once("close", () => ac.abort());
     upstream = await fetch(url, { signal: ac.signal });
   } catch {
     throw new UnavailableError(5, "The sync service is unreachable; try again shortly.");

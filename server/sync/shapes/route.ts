@@ -3,7 +3,7 @@
  * it (sync/SPEC.md SH1-SH7), served from our change log. The client names a shape; table,
  * columns and rows are chosen here from the actor.
  */
-import type { Request, Response } from "express";
+import type { Response } from "express";
 import { z } from "zod";
 import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
 import type { Actor } from "../../auth/actor.js";
@@ -103,13 +103,17 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
         const live = query.live === "true";
         if (query.offset !== "-1" && !query.handle) throw new ValidationError("handle: required with an offset other than -1.");
         if (live && (query.live_sse === "true" || query.experimental_live_sse === "true")) {
-          await serveSse(db, actor, shape, query.offset, query.handle, query.cursor, req, res, notifier);
+          await serveSse(db, actor, shape, query.offset, query.handle, query.cursor, res, notifier);
           return [];
         }
         const deadline = Date.now() + LONG_POLL_MS;
+        const signal = closeSignal(res);
         for (;;) {
           const seen = notifier.version;
-          const r = await readOnce(db, actor, shape, query.offset, query.handle);
+          const r =
+            query.offset === "-1"
+              ? await readOnce(db, actor, shape, query.offset, query.handle)
+              : await sharedRead(notifier, readerKey(actor, shape, query.offset, query.handle), () => readOnce(db, actor, shape, query.offset, query.handle));
           commonHeaders(res, r.handle);
           if (r.kind === "refetch") {
             res.status(409).json([{ headers: { control: "must-refetch" } }]);
@@ -123,8 +127,8 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
           }
           const waiting = live && !r.messages.length && !r.more && Date.now() < deadline;
           if (waiting) {
-            await notifier.wait(seen, deadline - Date.now(), closeSignal(req));
-            if (req.destroyed || notifier.closed) {
+            await notifier.wait(seen, deadline - Date.now(), signal);
+            if (signal.aborted || notifier.closed) {
               res.destroy();
               return [];
             }
@@ -146,11 +150,36 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
   ] as RouteDef[];
 }
 
-function closeSignal(req: Request): AbortSignal {
+/** Aborts when this response is finished or its connection drops (per response: no listener piles up on keep-alive sockets). */
+function closeSignal(res: Response): AbortSignal {
   const ac = new AbortController();
-  req.socket.once("close", () => ac.abort());
+  res.once("close", () => ac.abort());
   return ac.signal;
 }
+
+/**
+ * Live readers of the same shape, scope and position share one read per change: when a commit
+ * wakes 200 subscribers of one location, the log is read once, not 200 times. Entries live for one
+ * notifier version, so a later commit always gets a fresh read.
+ */
+const shared = new Map<string, { version: number; read: Promise<Read> }>();
+
+function sharedRead(notifier: ChangeNotifier, key: string, read: () => Promise<Read>): Promise<Read> {
+  const version = notifier.version;
+  const hit = shared.get(key);
+  if (hit && hit.version === version) return hit.read;
+  const entry = { version, read: read() };
+  shared.set(key, entry);
+  // Forget it once settled and superseded; failures are never shared past their own callers.
+  entry.read.then(
+    () => setTimeout(() => shared.get(key) === entry && shared.delete(key), 1000).unref(),
+    () => shared.get(key) === entry && shared.delete(key),
+  );
+  return entry.read;
+}
+
+const readerKey = (actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined) =>
+  [shape.name, actor.userId, actor.mfaProven, actor.locationScope?.join(",") ?? "*", offset, handle ?? ""].join("|");
 
 /** `live_sse`: one event per message, an up-to-date after each batch, for up to SSE_MS. */
 async function serveSse(
@@ -160,7 +189,6 @@ async function serveSse(
   offset: string,
   handle: string | undefined,
   cursor: string | undefined,
-  req: Request,
   res: Response,
   notifier: ChangeNotifier,
 ): Promise<void> {
@@ -175,7 +203,7 @@ async function serveSse(
   res.setHeader("electric-offset", offset);
   res.setHeader("electric-cursor", nextCursor(cursor));
   res.flushHeaders();
-  const signal = closeSignal(req);
+  const signal = closeSignal(res);
   const end = Date.now() + SSE_MS;
   const writeBatch = (messages: string[], last: number) => {
     for (const m of messages) res.write(`data: ${m}\n\n`);
@@ -189,7 +217,7 @@ async function serveSse(
     const seen = notifier.version;
     if (!more) await notifier.wait(seen, Math.min(end - Date.now(), KEEP_ALIVE_MS - (Date.now() - lastWrite)), signal);
     if (signal.aborted || notifier.closed) break;
-    const r = await readOnce(db, actor, shape, `${position}_0`, handle);
+    const r = await sharedRead(notifier, readerKey(actor, shape, `${position}_0`, handle), () => readOnce(db, actor, shape, `${position}_0`, handle));
     // The scope changed: end the stream; the client's next request gets 409 must-refetch.
     if (r.kind !== "log") break;
     if (r.messages.length) {
