@@ -93,6 +93,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const stored = await currentUser();
     if (stored) await deleteUserDb(stored.id);
     await setCurrentUser(undefined);
+    localStorage.removeItem("lastLocation");
     setState({ kind: "signed_out" });
   }, []);
 

@@ -8,7 +8,13 @@ import { Link, useLocation } from "../router.js";
 import { useOnline, useOutbox } from "../data.js";
 import { useReady } from "../session.js";
 
-export function Shell({ locationId, locationName, inboxCount, children }: { locationId?: string; locationName?: string; inboxCount?: number; children: ReactNode }) {
+const LAST_LOCATION = "lastLocation";
+
+export function Shell(props: { locationId?: string; locationName?: string; inboxCount?: number; children: ReactNode }) {
+  const { locationName, inboxCount, children } = props;
+  // Screens outside a location (sync, settings) keep the location's navigation of the last one opened.
+  if (props.locationId) localStorage.setItem(LAST_LOCATION, props.locationId);
+  const locationId = props.locationId ?? localStorage.getItem(LAST_LOCATION) ?? undefined;
   const { t, num } = useI18n();
   const { db, sessionLost } = useReady();
   const online = useOnline();

@@ -41,7 +41,7 @@ function Photos({ thingId }: { thingId: string }) {
   );
 }
 
-function History({ thingId, canEdit }: { thingId: string; canEdit: boolean }) {
+function History({ thingId, version, canEdit }: { thingId: string; version: number; canEdit: boolean }) {
   const { t, dateTime } = useI18n();
   const [items, setItems] = useState<HistoryEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -54,9 +54,10 @@ function History({ thingId, canEdit }: { thingId: string; canEdit: boolean }) {
       },
       () => setError(t("thing.historyOffline")),
     );
+  // Again whenever the server's version of the thing changes (a shape brought a new change).
   useEffect(() => {
     void load();
-  }, [thingId]);
+  }, [thingId, version]);
   return (
     <section aria-labelledby="history-h">
       <h2 id="history-h">{t("thing.history")}</h2>
@@ -116,14 +117,15 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
   );
   if (!thing) return shell(<p>{t("thing.notFound")}</p>);
   const type = data.types.find((ty) => ty.id === thing.typeId);
-  const form = draft ?? { name: thing.name ?? "", quantity: thing.quantity, typeId: thing.typeId ?? "" };
+  // Quantities are decimal strings ("1.000" from the server); people type "1".
+  const form = draft ?? { name: thing.name ?? "", quantity: String(Number(thing.quantity)), typeId: thing.typeId ?? "" };
   // Only server rows have a version; a thing created on this device pushes without one (VE4).
   const base = thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {};
 
   const save = async () => {
     const patch: ThingPatch = {};
     if (form.name.trim() !== (thing.name ?? "")) patch.name = form.name.trim() || null;
-    if (form.quantity !== thing.quantity && Number(form.quantity) > 0) patch.quantity = form.quantity;
+    if (Number(form.quantity) !== Number(thing.quantity) && Number(form.quantity) > 0) patch.quantity = form.quantity;
     if (form.typeId && form.typeId !== thing.typeId) patch.typeId = form.typeId;
     if (!Object.keys(patch).length) return;
     await enqueue(db, { name: "thing.update", locationId, args: { id: thing.id, patch }, ...base });
@@ -199,7 +201,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
       ) : (
         <p className="hint">{t("thing.viewerNote")}</p>
       )}
-      <History thingId={thing.id} canEdit={data.canEdit} />
+      <History thingId={thing.id} version={thing.rowVersion} canEdit={data.canEdit} />
     </>,
   );
 }
