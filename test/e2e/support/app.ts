@@ -79,7 +79,7 @@ export async function synced(page: Page, timeout = 30_000): Promise<void> {
         page.evaluate(async () => {
           const user = await new Promise<{ id: string } | undefined>((resolve, reject) => {
             const req = indexedDB.open("inventory-device");
-            req.onerror = () => reject(req.error);
+            req.onerror = () => reject(new Error(String(req.error)));
             req.onsuccess = () => {
               const get = req.result.transaction("kv").objectStore("kv").get("user");
               get.onsuccess = () => resolve((get.result as { value?: { id: string } } | undefined)?.value);
@@ -88,7 +88,7 @@ export async function synced(page: Page, timeout = 30_000): Promise<void> {
           if (!user) return -1;
           return new Promise<number>((resolve, reject) => {
             const req = indexedDB.open(`inventory-${user.id}`);
-            req.onerror = () => reject(req.error);
+            req.onerror = () => reject(new Error(String(req.error)));
             req.onsuccess = () => {
               const count = req.result.transaction("outbox").objectStore("outbox").count();
               count.onsuccess = () => resolve(count.result);
