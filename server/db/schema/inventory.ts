@@ -191,6 +191,10 @@ export const things = pgTable(
   },
   (t) => [
     index("things_location_idx").on(t.locationId),
+    // The things list pages by name (server/modules/things/read.ts): an ordered scan, not a sort.
+    index("things_location_name_idx")
+      .on(t.locationId, sql`lower(coalesce(${t.name}, ''))`, t.id)
+      .where(sql`${t.deletedAt} is null`),
     index("things_place_idx").on(t.placeId),
     index("things_container_idx").on(t.containerId),
     index("things_type_idx").on(t.typeId),

@@ -1,0 +1,1 @@
+CREATE INDEX "things_location_name_idx" ON "things" USING btree ("location_id",lower(coalesce("name", '')),"id") WHERE "things"."deleted_at" is null;
