@@ -49,6 +49,7 @@ export async function benchPush(): Promise<PushResult> {
     // Device B is an admin of the owner's location, so both write to the same things table.
     await raw.query(`INSERT INTO memberships (id, location_id, user_id, role) VALUES ($1, $2, $3, 'admin')`, [uuidv7(), owner.locationId, deviceB.userId]);
     const ids = await seed(raw, owner.locationId, owner.userId);
+    await raw.query("ANALYZE");
     const version = new Map(ids.map((id) => [id, 1]));
     const [half1, half2] = [ids.slice(0, THINGS / 2), ids.slice(THINGS / 2)];
 

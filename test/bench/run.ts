@@ -7,6 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchLive } from "./live.js";
+import { benchMemory } from "./memory.js";
+import { benchReads } from "./reads.js";
 import { benchPush } from "./push.js";
 import { buildServer, fmt, type Stat } from "./support.js";
 
@@ -39,6 +41,24 @@ if (want("live")) {
   results["live.p50Ms"] = l.p50Ms;
   results["live.p99Ms"] = l.p99Ms;
   rows.push([`live: ${l.clients} subscribers, push answer -> seen`, `p50 ${fmt(l.p50Ms, 1)} ms`, `p99 ${fmt(l.p99Ms, 1)} ms (${l.samples} samples)`, "targets p50 < 20, p99 < 100"]);
+}
+
+if (want("reads")) {
+  const r = await benchReads();
+  results["reads.ratioToHello"] = r.ratioToHello;
+  results.readsDetail = r;
+  rows.push(["reads: things list req/s (50 conns)", s(r.things), `hello ${s(r.hello)}`, `ratio ${fmt(r.ratioToHello, 2)} (target >= 0.5)`]);
+  rows.push(["reads: history req/s (50 conns)", s(r.history), "", ""]);
+}
+
+if (want("memory")) {
+  const m = await benchMemory();
+  results["memory.embeddedRssMb"] = m.embeddedRssMb.median;
+  results["memory.pgliteRssMb"] = m.pgliteRssMb.median;
+  results["memory.embeddedRatio"] = m.embeddedRatio;
+  results["memory.postgresRssMb"] = m.postgresRssMb.median;
+  rows.push(["memory: embedded idle RSS MB", s(m.embeddedRssMb), `bare PGlite ${s(m.pgliteRssMb)}`, `ratio ${fmt(m.embeddedRatio, 2)} (target <= 1.5)`]);
+  rows.push(["memory: PostgreSQL mode idle RSS MB", s(m.postgresRssMb), "", "target <= 100"]);
 }
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
