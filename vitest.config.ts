@@ -39,7 +39,7 @@ export default defineConfig({
           exclude: hasChromium ? ["test/e2e/skipped.test.ts"] : [],
           environment: "node",
           // The built app on a real server (PGlite) in a real browser: one file at a time, after the db tests.
-          globalSetup: hasChromium ? ["test/support/global-setup.ts", "test/e2e/support/build-client.ts"] : [],
+          globalSetup: hasChromium ? ["test/support/global-setup.ts", "test/e2e/support/build-client.ts"] : ["test/e2e/support/report-skip.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
