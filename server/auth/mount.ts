@@ -70,9 +70,13 @@ export function perIpSignInLimits(limits: SignInLimits): RequestHandler {
   };
 }
 
+/** Routes that send a mail to the address in the body. */
+const MAIL_ROUTES = new Set([`POST ${P}/sign-in/magic-link`, `POST ${P}/request-password-reset`]);
+
 export function failureLimits(limits: SignInLimits): RequestHandler {
   return async (req, _res, next) => {
     try {
+      if (MAIL_ROUTES.has(`${req.method} ${req.path}`)) await limits.hitMailRequest(bodyText(req, "email"));
       const account = FAILURE_ACCOUNT[`${req.method} ${req.path}`]?.(req);
       if (account !== undefined) {
         await limits.checkFailures(account, req.clientIp);

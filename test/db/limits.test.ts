@@ -140,6 +140,18 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
   });
 });
 
+describe("mails asked for one address: 5 an hour, from any address (our choice)", () => {
+  test("the 6th reset or magic link for one address in an hour is 429, whoever asks", async () => {
+    const user = await svc.signedIn();
+    const ask = (path: string) => svc.client().post(`/api/v1/auth/${path}`, { email: user.email });
+    for (const path of ["request-password-reset", "sign-in/magic-link", "request-password-reset", "sign-in/magic-link", "request-password-reset"]) {
+      expect((await ask(path)).status).toBe(200);
+    }
+    expect429(await ask("sign-in/magic-link"), 3600);
+    expect((await svc.client().post("/api/v1/auth/request-password-reset", { email: "someone-else@example.test" })).status).toBe(200);
+  });
+});
+
 describe("mailed-token redemptions: 30 an hour per IP", () => {
   test("the 31st redemption from one address is 429 with Retry-After", async () => {
     const device = svc.client();
