@@ -2,7 +2,7 @@
  * npm run bench: measures each figure beside its ceiling on this machine, prints a table and
  * writes test/bench/results.json. Not part of npm test. `npm run bench -- push live` runs a subset.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,6 +64,8 @@ if (want("memory")) {
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join(" | "));
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), "results.json");
-writeFileSync(file, JSON.stringify(results, null, 2));
+// A partial run (`npm run bench -- live`) updates its keys and keeps the others.
+const previous = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+writeFileSync(file, JSON.stringify({ ...previous, ...results }, null, 2));
 console.log(`\nwrote ${file}`);
 process.exit(0);
