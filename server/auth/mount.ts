@@ -23,7 +23,8 @@ export const SIGN_IN_ATTEMPT_ROUTES = new Set([
   `POST ${P}/sign-in/magic-link`,
   `POST ${P}/sign-in/social`,
   `POST ${P}/sign-in/oauth2`,
-  `POST ${P}/passkey/authenticate/verify`,
+  // A passkey sign-in starts with its options (each stores a challenge); a verify needs one.
+  `POST ${P}/passkey/authenticate/options`,
   `POST ${P}/request-password-reset`,
 ]);
 
