@@ -64,7 +64,7 @@ export class SyncEngine {
     this.followers = SYNCED_TABLES.map((name) => new ShapeFollower(this.db, name, LIVE.has(name), onError));
     await Promise.all(this.followers.map((f) => f.start(signal)));
     const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
-      pushed: () => void this.catchUp(),
+      pushed: (shapes) => void this.catchUp(new Set(shapes)),
       offline: () => this.hooks.offline?.(),
       blocked: (why) => (why === "too_old" ? undefined : this.blocked(why)),
     }));
@@ -86,8 +86,19 @@ export class SyncEngine {
     else this.hooks.mfaRequired?.();
   }
 
-  /** Brings the paused shapes up to date (own writes to places show up through them too). */
-  private async catchUp(): Promise<void> {
-    await Promise.all(this.followers.filter((f) => !f.live).map((f) => f.catchUp()));
+  private catchUps: Promise<void> = Promise.resolve();
+
+  /**
+   * Brings paused shapes up to date (all of them, or those a push just wrote to), one at a time:
+   * with the two live shapes that keeps at most three long requests open, well under the six
+   * connections a browser gives one host, so pushes and page requests never queue behind them.
+   */
+  private catchUp(only?: ReadonlySet<SyncedTableName>): Promise<void> {
+    const cold = this.followers.filter((f) => !f.live && (!only || only.has(f.name)));
+    if (!cold.length) return this.catchUps;
+    this.catchUps = this.catchUps.then(async () => {
+      for (const f of cold) await f.catchUp();
+    });
+    return this.catchUps;
   }
 }

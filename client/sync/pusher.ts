@@ -10,13 +10,15 @@ import { ApiError, api } from "./api.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
 import { uploadBlobsFor, withoutFailedPhotos } from "./blob-upload.js";
 import { nextBatch, onOutboxChanged, recordVerdicts, rejectEntry } from "./outbox.js";
+import { shapesOf } from "./optimistic.js";
 import { updateStatus } from "./status.js";
+import type { SyncedTableName } from "../db/rows.js";
 
 export const BATCH_SIZE = 100;
 
 export type PushOutcome =
   | { kind: "idle" }
-  | { kind: "pushed"; applied: number; dropped: number }
+  | { kind: "pushed"; applied: number; dropped: number; shapes: SyncedTableName[] }
   | { kind: "retry"; retryAfterMs?: number; offline: boolean; message: string }
   | { kind: "smaller" }
   | { kind: "blocked"; why: "signed_out" | "mfa_required" | "too_old"; message: string };
@@ -31,7 +33,7 @@ export async function pushOnce(db: InventoryDb, clientId: string, size: { value:
     const answer = await api<PushResponse>("POST", "/api/v1/sync/push", { clientId, protocol: PROTOCOL, ops });
     const counts = await recordVerdicts(db, batch, answer.results);
     size.value = Math.min(BATCH_SIZE, size.value * 2);
-    return { kind: "pushed", ...counts };
+    return { kind: "pushed", ...counts, shapes: [...new Set(batch.flatMap((e) => shapesOf(e.op)))] };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.offline) return { kind: "retry", offline: true, message: err.message };
@@ -60,7 +62,7 @@ export class Pusher {
   constructor(
     private readonly db: InventoryDb,
     private readonly clientId: string,
-    private readonly hooks: { pushed?: () => void; offline?: () => void; blocked?: (why: "signed_out" | "mfa_required" | "too_old") => void } = {},
+    private readonly hooks: { pushed?: (shapes: SyncedTableName[]) => void; offline?: () => void; blocked?: (why: "signed_out" | "mfa_required" | "too_old") => void } = {},
   ) {}
 
   /** Runs until stop(): pushes while there is something to push, sleeps otherwise. */
@@ -78,7 +80,7 @@ export class Pusher {
         if (outcome.kind === "pushed") {
           attempt = 0;
           await updateStatus(this.db, (s) => ({ ...s, lastPushAt: new Date().toISOString(), error: null, blocked: null }));
-          this.hooks.pushed?.();
+          this.hooks.pushed?.(outcome.shapes);
         } else if (outcome.kind === "idle") {
           attempt = 0;
           await this.sleep(30_000);

@@ -102,10 +102,23 @@ export class ShapeFollower {
     );
   }
 
-  /** Resolves when the shape has caught up with the server's present (then pauses a cold shape). */
-  catchUp(): Promise<void> {
+  /**
+   * Resolves when the shape has caught up with the server's present (then pauses a cold shape),
+   * or after `timeoutMs` (offline, or nothing new: a resumed stream asks with a long-poll that the
+   * server holds up to 20 s), pausing it again either way.
+   */
+  catchUp(timeoutMs = 25_000): Promise<void> {
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== done);
+        if (!this.live) this.gate.set(false);
+        resolve();
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.push(done);
       this.gate.set(true);
     });
   }
