@@ -40,6 +40,8 @@ export const DISABLED_PATHS = [
   "/update-session",
   // Would tell anyone which usernames exist.
   "/is-username-available",
+  // A password oracle for whoever holds a session; our re-authentication counts failures.
+  "/verify-password",
   // Email one-time codes are not a second factor (spec "Second factors" 1).
   "/two-factor/send-otp",
   "/two-factor/verify-otp",
