@@ -32,6 +32,8 @@ export const ar: Record<MessageKey, string> = {
   "auth.name": "اسمك",
   "auth.methods": "طرق تسجيل الدخول",
   "auth.method.password": "بكلمة المرور",
+  "auth.method.passkey": "بمفتاح المرور",
+  "auth.usePasskey": "استخدم مفتاح مرور",
   "auth.method.magicLink": "برابط عبر البريد",
   "auth.method.code": "برمز من المشرف",
   "auth.sendLink": "أرسل رابط الدخول",

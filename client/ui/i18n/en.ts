@@ -30,6 +30,8 @@ export const en = {
   "auth.name": "Your name",
   "auth.methods": "Ways to sign in",
   "auth.method.password": "With a password",
+  "auth.method.passkey": "With a passkey",
+  "auth.usePasskey": "Use a passkey",
   "auth.method.magicLink": "With a link by email",
   "auth.method.code": "With a code from an admin",
   "auth.sendLink": "Send sign-in link",

@@ -4,6 +4,7 @@
  * needs a second factor goes on to /two-factor.
  */
 import { useState, type FormEvent, type ReactNode } from "react";
+import { passkeysSupported, signInWithPasskey } from "../../auth/passkey.js";
 import { redeemResetCode, requestMagicLink, requestPasswordReset, signInWithPassword, type SignedIn } from "../../auth/auth-api.js";
 import { ApiError } from "../../sync/api.js";
 import type { MessageKey } from "../i18n/en.js";
@@ -151,29 +152,48 @@ function CodeForm() {
   );
 }
 
+/** A passkey on this device (or a phone nearby) signs in without a password. */
+export function PasskeyButton({ label }: { label: MessageKey }) {
+  const { t } = useI18n();
+  const after = useAfterSignIn();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div className="stack">
+      <button type="button" className="primary" onClick={() => void signInWithPasskey().then(after, (err: unknown) => setError(t("auth.failed", { message: errorText(err) })))}>
+        {t(label)}
+      </button>
+      <Notice kind="error">{error}</Notice>
+    </div>
+  );
+}
+
 export interface SignInMethod {
   id: string;
   label: MessageKey;
+  /** Whether this browser (and server) can offer it. */
+  available: () => boolean;
   form: () => ReactNode;
 }
 
-/** The ways of signing in this server offers, in the order they are shown. */
+/** The ways of signing in this server offers, in the order they are shown; OIDC slots in here. */
 export const SIGN_IN_METHODS: SignInMethod[] = [
-  { id: "password", label: "auth.method.password", form: () => <PasswordForm /> },
-  { id: "magic-link", label: "auth.method.magicLink", form: () => <MagicLinkForm /> },
-  { id: "code", label: "auth.method.code", form: () => <CodeForm /> },
+  { id: "password", label: "auth.method.password", available: () => true, form: () => <PasswordForm /> },
+  { id: "passkey", label: "auth.method.passkey", available: passkeysSupported, form: () => <PasskeyButton label="auth.usePasskey" /> },
+  { id: "magic-link", label: "auth.method.magicLink", available: () => true, form: () => <MagicLinkForm /> },
+  { id: "code", label: "auth.method.code", available: () => true, form: () => <CodeForm /> },
 ];
 
 export function SignInScreen() {
   const { t } = useI18n();
-  const [method, setMethod] = useState(SIGN_IN_METHODS[0]!.id);
-  const current = SIGN_IN_METHODS.find((m) => m.id === method) ?? SIGN_IN_METHODS[0]!;
+  const methods = SIGN_IN_METHODS.filter((m) => m.available());
+  const [method, setMethod] = useState(methods[0]!.id);
+  const current = methods.find((m) => m.id === method) ?? methods[0]!;
   return (
     <main id="main" className="auth">
       <h1>{t("auth.signIn")}</h1>
       <fieldset className="methods">
         <legend>{t("auth.methods")}</legend>
-        {SIGN_IN_METHODS.map((m) => (
+        {methods.map((m) => (
           <label key={m.id} className="method">
             <input type="radio" name="method" value={m.id} checked={m.id === method} onChange={() => setMethod(m.id)} />
             {t(m.label)}

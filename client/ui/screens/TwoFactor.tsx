@@ -5,7 +5,8 @@ import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { navigate } from "../router.js";
 import { useSession } from "../session.js";
-import { errorText } from "./SignIn.js";
+import { passkeysSupported } from "../../auth/passkey.js";
+import { errorText, PasskeyButton } from "./SignIn.js";
 
 export function TwoFactorScreen() {
   const { t } = useI18n();
@@ -46,6 +47,7 @@ export function TwoFactorScreen() {
         </button>
         <Notice kind="error">{error}</Notice>
       </form>
+      {passkeysSupported() ? <PasskeyButton label="auth.usePasskey" /> : null}
       <button type="button" className="link" onClick={() => setBackup(!backup)}>
         {backup ? t("auth.useTotp") : t("auth.useBackup")}
       </button>
