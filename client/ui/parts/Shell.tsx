@@ -2,7 +2,7 @@
  * The frame of every signed-in screen: header with the sync badge, the navigation (a bottom bar
  * on phones, a side bar on desktops: styles.css), and the banner when the session was lost.
  */
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { Link, useLocation } from "../router.js";
 import { useOnline, useOutbox } from "../data.js";
@@ -13,7 +13,9 @@ const LAST_LOCATION = "lastLocation";
 export function Shell(props: { locationId?: string; locationName?: string; inboxCount?: number; children: ReactNode }) {
   const { locationName, inboxCount, children } = props;
   // Screens outside a location (sync, settings) keep the location's navigation of the last one opened.
-  if (props.locationId) localStorage.setItem(LAST_LOCATION, props.locationId);
+  useEffect(() => {
+    if (props.locationId) localStorage.setItem(LAST_LOCATION, props.locationId);
+  }, [props.locationId]);
   const locationId = props.locationId ?? localStorage.getItem(LAST_LOCATION) ?? undefined;
   const { t, num } = useI18n();
   const { db, sessionLost } = useReady();
