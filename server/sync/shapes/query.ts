@@ -29,9 +29,19 @@ function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
 const keyExpr = (shape: ShapeDef) => `'"public"."${shape.table}"/"' || r.id::text || '"'`;
 const scopeExpr = (shape: ShapeDef) => `r.${shape.locationColumn} = ANY (app_readable_locations())`;
 
-/** The rows of the shape now, as one JSON array of insert messages, and the log head they match. */
-export async function readSnapshot(tx: Tx, shape: ShapeDef, moneyHidden: readonly string[]): Promise<{ body: string; head: number }> {
+/** The newest position of the change log. */
+export async function logHead(tx: Tx): Promise<number> {
   const [head] = await rows<{ head: string }>(tx, sql`SELECT sync_log_head()::text AS head`);
+  return Number(head?.head ?? 0);
+}
+
+/**
+ * The rows of the shape now, as one JSON array of insert messages, and the log position they
+ * match. The head is read first: a commit landing in between shows in the rows and again in the
+ * log (a harmless repeat), never in neither.
+ */
+export async function readSnapshot(tx: Tx, shape: ShapeDef, moneyHidden: readonly string[]): Promise<{ body: string; head: number }> {
+  const head = await logHead(tx);
   const statement = `
     SELECT coalesce(json_agg(json_build_object(
       'key', ${keyExpr(shape)},
@@ -41,7 +51,7 @@ export async function readSnapshot(tx: Tx, shape: ShapeDef, moneyHidden: readonl
     FROM ${ident(shape.table)} r
     WHERE ${scopeExpr(shape)} AND (${shape.filter}) AND (${shape.live})`;
   const [result] = await rows<{ body: string }>(tx, sql.raw(statement));
-  return { body: result!.body, head: Number(head!.head) };
+  return { body: result!.body, head };
 }
 
 export interface LogMessages {

@@ -15,7 +15,7 @@ import type { RouteDeps } from "../../modules/deps.js";
 import { SHAPES, type ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { proxyShape } from "./proxy.js";
-import { readLog, readSnapshot } from "./query.js";
+import { logHead, readLog, readSnapshot } from "./query.js";
 import { shapeScope } from "./scope.js";
 
 export const LONG_POLL_MS = 20_000;
@@ -62,17 +62,12 @@ async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, h
     const scope = await shapeScope(tx, actor, shape);
     if (offset === "-1") return { kind: "snapshot", handle: scope.handle, ...(await readSnapshot(tx, shape, scope.moneyHidden)) };
     if (handle !== scope.handle) return { kind: "refetch", handle: scope.handle };
-    const head = Number((await readSnapshotHead(tx)) ?? 0);
+    const head = await logHead(tx);
     if (offset === "now") return { kind: "log", handle: scope.handle, messages: [], last: head, more: false, head };
     const after = Number(offset.split("_")[0]);
     if (after > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
     return { kind: "log", handle: scope.handle, head, ...(await readLog(tx, shape, after, scope.moneyHidden)) };
   });
-}
-
-async function readSnapshotHead(tx: Parameters<Parameters<typeof withActor>[2]>[0]): Promise<string | undefined> {
-  const result = (await tx.execute(sql`SELECT sync_log_head()::text AS head`)) as unknown as { rows: { head: string }[] };
-  return result.rows[0]?.head;
 }
 
 function commonHeaders(res: Response, handle: string) {
