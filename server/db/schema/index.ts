@@ -3,3 +3,4 @@ export * from "./locations.js";
 export * from "./inventory.js";
 export * from "./activity.js";
 export * from "./managed-accounts.js";
+export * from "./tokens.js";
