@@ -2,7 +2,7 @@
  * thing.capture: a quick draft made on a device (often with no signal): a draft thing plus a
  * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself.
  */
-import { and, inArray, isNull } from "drizzle-orm";
+import { and, inArray, isNull, sql } from "drizzle-orm";
 import { thingCaptureArgs, type ThingCaptureArgs } from "../../../shared/things.js";
 import { bulkInsert } from "../../commands/bulk.js";
 import { defineCommand, rejected, type Verdict } from "../../commands/types.js";
@@ -47,6 +47,12 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
       })),
     );
     const appliedOps = creatable.filter((_, i) => created[i]!.status === "applied");
+    // The first photo becomes the thing's cover (its thumbUrl).
+    const covers = appliedOps.flatMap((o) => (o.args.photoFileIds?.[0] ? [{ id: o.args.id, f: o.args.photoFileIds[0] }] : []));
+    if (covers.length)
+      await ctx.tx.execute(
+        sql`UPDATE things t SET cover_file_id = o.f FROM jsonb_to_recordset(${JSON.stringify(covers)}::jsonb) AS o(id uuid, f uuid) WHERE t.id = o.id`,
+      );
     const paths = await thingPaths(ctx.tx, appliedOps.map((o) => o.args.id));
     await bulkInsert(
       ctx.tx,

@@ -26,6 +26,14 @@ export async function summaries(tx: Tx, rowsIn: ThingRow[]): Promise<ThingSummar
     ? await tx.select({ id: types.id, icon: types.icon, name: types.name, builtinKey: types.builtinKey }).from(types).where(inArray(types.id, typeIds))
     : [];
   const typeById = new Map(typeRows.map((t) => [t.id, t]));
+  // A thing in a box shows the box's photo too (the spec's containerThumbUrl).
+  const containerIds = [...new Set(rowsIn.map((t) => t.containerId).filter((x): x is string => !!x))];
+  const containerCover = new Map(
+    containerIds.length
+      ? (await tx.select({ id: things.id, cover: things.coverFileId }).from(things).where(inArray(things.id, containerIds))).map((c) => [c.id, c.cover])
+      : [],
+  );
+  const fileUrl = (id: string | null | undefined) => (id ? `/api/v1/files/${id}` : null);
   return rowsIn.map((t) => ({
     id: t.id,
     locationId: t.locationId,
@@ -36,8 +44,8 @@ export async function summaries(tx: Tx, rowsIn: ThingRow[]): Promise<ThingSummar
     lifecycle: t.lifecycle,
     derivedState: derivedState(t),
     path: paths.get(t.id) ?? [],
-    containerThumbUrl: null,
-    thumbUrl: null,
+    containerThumbUrl: fileUrl(t.containerId ? containerCover.get(t.containerId) : null),
+    thumbUrl: fileUrl(t.coverFileId),
     lastSeenAt: t.lastSeenAt?.toISOString() ?? null,
     isContainer: t.isContainer,
     rowVersion: t.rowVersion,
