@@ -66,3 +66,18 @@ export function fetchMe(): Promise<Me> {
 export function acceptInvite(token: string): Promise<{ locationId: string; role: string }> {
   return api("POST", "/api/v1/invites/accept", { token });
 }
+
+export interface SignInProvider {
+  id: "oidc" | "social";
+  host: string;
+}
+
+/** External providers the server offers (configured and discovered at its start). */
+export function fetchProviders(): Promise<{ items: SignInProvider[] }> {
+  return api<{ items: SignInProvider[] }>("GET", "/api/v1/auth/providers");
+}
+
+/** Starts sign-in at an external provider; the server answers where to send the browser. */
+export function startProviderSignIn(provider: SignInProvider["id"]): Promise<{ url: string }> {
+  return api<{ url: string }>("POST", "/api/v1/auth/sign-in/social", { provider, callbackURL: "/" });
+}

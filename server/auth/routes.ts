@@ -6,6 +6,7 @@ import type { Auth } from "./auth.js";
 import type { SignInLimits } from "./limits.js";
 import { magicLinkVerifyRoute } from "./magic-link-verify.js";
 import { meRoutes } from "./me-routes.js";
+import { providersRoute } from "./providers-route.js";
 import { sessionRoutes } from "./sessions.js";
 import { managedAccountRoutes } from "../modules/managed-accounts/routes.js";
 
@@ -17,5 +18,5 @@ export interface AuthRouteDeps {
 }
 
 export function authRoutes(deps: AuthRouteDeps): RouteDef[] {
-  return [magicLinkVerifyRoute(deps), ...sessionRoutes(deps), ...meRoutes(deps), ...managedAccountRoutes(deps)];
+  return [magicLinkVerifyRoute(deps), providersRoute(deps.config) as RouteDef, ...sessionRoutes(deps), ...meRoutes(deps), ...managedAccountRoutes(deps)];
 }

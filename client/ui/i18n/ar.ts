@@ -36,6 +36,8 @@ export const ar: Record<MessageKey, string> = {
   "auth.usePasskey": "استخدم مفتاح مرور",
   "auth.method.magicLink": "برابط عبر البريد",
   "auth.method.code": "برمز من المشرف",
+  "auth.provider.oidc": "تسجيل الدخول عبر مؤسستك ({host})",
+  "auth.provider.social": "المتابعة عبر {host}",
   "auth.sendLink": "أرسل رابط الدخول",
   "auth.linkSent": "إن كان لهذا العنوان حساب فرابط الدخول في الطريق. يعمل لمدة ١٥ دقيقة.",
   "auth.forgot": "نسيت كلمة المرور؟",

@@ -34,6 +34,8 @@ export const en = {
   "auth.usePasskey": "Use a passkey",
   "auth.method.magicLink": "With a link by email",
   "auth.method.code": "With a code from an admin",
+  "auth.provider.oidc": "Sign in with your organisation ({host})",
+  "auth.provider.social": "Continue with {host}",
   "auth.sendLink": "Send sign-in link",
   "auth.linkSent": "If this address has an account, a sign-in link is on its way. It works for 15 minutes.",
   "auth.forgot": "Forgot your password?",

@@ -3,9 +3,18 @@
  * form; passkeys and OIDC slot in as more entries when their server routes land. A session that
  * needs a second factor goes on to /two-factor.
  */
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { passkeysSupported, signInWithPasskey } from "../../auth/passkey.js";
-import { redeemResetCode, requestMagicLink, requestPasswordReset, signInWithPassword, type SignedIn } from "../../auth/auth-api.js";
+import {
+  fetchProviders,
+  redeemResetCode,
+  requestMagicLink,
+  requestPasswordReset,
+  signInWithPassword,
+  startProviderSignIn,
+  type SignedIn,
+  type SignInProvider,
+} from "../../auth/auth-api.js";
 import { ApiError } from "../../sync/api.js";
 import type { MessageKey } from "../i18n/en.js";
 import { useI18n } from "../i18n/i18n.js";
@@ -167,6 +176,42 @@ export function PasskeyButton({ label }: { label: MessageKey }) {
   );
 }
 
+/**
+ * Buttons for the external providers the server offers (OIDC, social). They never create an
+ * account: a person links their identity from settings first (server/auth/providers.ts).
+ */
+function ProviderButtons() {
+  const { t } = useI18n();
+  const [providers, setProviders] = useState<SignInProvider[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetchProviders().then(
+      (r) => live && setProviders(r.items),
+      () => undefined, // offline or older server: only the built-in ways are shown
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!providers.length) return null;
+  const start = (id: SignInProvider["id"]) =>
+    void startProviderSignIn(id).then(
+      ({ url }) => globalThis.location.assign(url),
+      (err: unknown) => setError(t("auth.failed", { message: errorText(err) })),
+    );
+  return (
+    <div className="stack">
+      {providers.map((p) => (
+        <button key={p.id} type="button" onClick={() => start(p.id)}>
+          {t(p.id === "oidc" ? "auth.provider.oidc" : "auth.provider.social", { host: p.host })}
+        </button>
+      ))}
+      <Notice kind="error">{error}</Notice>
+    </div>
+  );
+}
+
 export interface SignInMethod {
   id: string;
   label: MessageKey;
@@ -201,6 +246,7 @@ export function SignInScreen() {
         ))}
       </fieldset>
       {current.form()}
+      <ProviderButtons />
       <p>
         {t("auth.noAccount")} <Link to="/sign-up">{t("auth.signUp")}</Link>
       </p>
