@@ -15,6 +15,9 @@ import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
+import { tokenAuthenticate, tokenGate } from "./modules/tokens/gate.js";
+import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
+import { TokenHasher } from "./modules/tokens/secret.js";
 import { apiRoutes } from "./routes.js";
 import { ChangeNotifier } from "./sync/shapes/notifier.js";
 
@@ -27,12 +30,15 @@ export interface Services {
   logger: Logger;
   /** Wakes live shape requests on commits (one LISTEN per process). */
   notifier: ChangeNotifier;
+  /** Personal tokens: the keyed hash of their secrets and their per-token rate limits. */
+  tokens: { hasher: TokenHasher; limits: TokenLimits };
 }
 
 export function createServices(config: Config, database: Database, logger: Logger): Services {
   const notifier = new ChangeNotifier();
   notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
-  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier };
+  const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
+  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens };
 }
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {
@@ -60,7 +66,9 @@ export function createApp(services: Services): { app: express.Express; routes: R
   });
   app.use(clientApp(config.clientDir));
   app.use(authenticate(auth, database.db));
+  app.use(tokenAuthenticate(database.db, services.tokens.hasher));
   app.use(mfaGate());
+  app.use(tokenGate(services.tokens.limits));
   app.use(perIpSignInLimits(limits));
   app.use(bodyParser());
   app.use(failureLimits(limits));

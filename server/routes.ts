@@ -13,6 +13,8 @@ import { pushRoutes } from "./sync/push.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
 import { memberRoutes } from "./modules/members/routes.js";
 import { authRoutes } from "./auth/routes.js";
+import { isTokenRoute } from "./modules/tokens/allow-list.js";
+import { tokenRoutes } from "./modules/tokens/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -29,7 +31,10 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...fileRoutes(deps),
     ...pushRoutes(deps),
     ...shapeRoutes(deps, services.notifier),
+    ...tokenRoutes(deps, services.tokens.hasher),
   ];
-  list.push(openApiRoute(() => list));
-  return list;
+  // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
+  const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));
+  marked.push(openApiRoute(() => marked));
+  return marked;
 }

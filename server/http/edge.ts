@@ -12,6 +12,7 @@ import type { Db } from "../db/client.js";
 import { isPending } from "../auth/second-factor.js";
 import { touchSession } from "../auth/sessions.js";
 import { ensureBootstrapped } from "../modules/locations/bootstrap.js";
+import { bearerOf } from "../modules/tokens/gate.js";
 import { ForbiddenError, PayloadTooLargeError, UnauthenticatedError } from "./errors.js";
 
 /** Spec Limits: ANONYMOUS_BODY_LIMIT. */
@@ -68,7 +69,8 @@ export function sameSiteCheck(config: Config): RequestHandler {
 export function authenticate(auth: Auth, db: Db): RequestHandler {
   return async (req, res, next) => {
     try {
-      if (!req.headers.cookie) return next();
+      // A bearer request is its token's alone (server/modules/tokens/gate.ts), even a GET carrying a cookie.
+      if (!req.headers.cookie || bearerOf(req.headers.authorization) !== null) return next();
       const result = await auth.api.getSession({ headers: fromNodeHeaders(req.headers), returnHeaders: true });
       const setCookie = result.headers?.getSetCookie?.() ?? [];
       if (setCookie.length) res.append("set-cookie", setCookie);

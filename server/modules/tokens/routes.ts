@@ -1,0 +1,44 @@
+/** /api/v1/tokens: create (secret shown once), list and revoke personal tokens, from a session only. */
+import { z } from "zod";
+import { uuidSchema } from "../../../shared/ids.js";
+import { tokenCreatedSchema, tokenCreateSchema, tokenListSchema, tokenSchema } from "../../../shared/tokens.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import type { RouteDeps } from "../deps.js";
+import type { TokenHasher } from "./secret.js";
+import { createToken, listTokens, revokeToken } from "./service.js";
+
+export function tokenRoutes({ db }: RouteDeps, hasher: TokenHasher): RouteDef[] {
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/v1/tokens",
+      summary: "Create a personal token; the secret is in this answer only",
+      tag: "tokens",
+      body: tokenCreateSchema,
+      response: tokenCreatedSchema,
+      status: 201,
+      handler: ({ actor, body, res }) => {
+        // The secret must not sit in any cache.
+        res.setHeader("Cache-Control", "no-store");
+        return createToken(db, hasher, actor, body);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/tokens",
+      summary: "Your personal tokens (never their secrets)",
+      tag: "tokens",
+      response: tokenListSchema,
+      handler: async ({ actor }) => ({ items: await listTokens(db, actor) }),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/tokens/:id",
+      summary: "Revoke one of your personal tokens",
+      tag: "tokens",
+      params: z.object({ id: uuidSchema }),
+      response: tokenSchema,
+      handler: ({ actor, params }) => revokeToken(db, actor, params.id),
+    }),
+  ] as RouteDef[];
+}

@@ -1,0 +1,145 @@
+/**
+ * Creating, listing and revoking personal tokens (from a signed-in session only; the routes check
+ * that), and resolving a presented token to the actor it acts as.
+ */
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import type { Token, TokenCreate, TokenCreated } from "../../../shared/tokens.js";
+import type { Actor } from "../../auth/actor.js";
+import { asSystem, withActor } from "../../db/actor.js";
+import { type Db, rows, sql } from "../../db/client.js";
+import { personalTokens, users } from "../../db/schema/index.js";
+import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
+
+/** Everything but the HMAC, which app_role cannot read. */
+const listed = {
+  id: personalTokens.id,
+  name: personalTokens.name,
+  lookup: personalTokens.lookup,
+  scope: personalTokens.scope,
+  locationIds: personalTokens.locationIds,
+  expiresAt: personalTokens.expiresAt,
+  createdAt: personalTokens.createdAt,
+  lastUsedAt: personalTokens.lastUsedAt,
+  revokedAt: personalTokens.revokedAt,
+};
+
+type Listed = Omit<typeof personalTokens.$inferSelect, "userId" | "hmac" | "keyVersion" | "mfaProven">;
+
+function tokenOut(row: Listed): Token {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: displayPrefix(row.lookup),
+    scope: row.scope,
+    locationIds: row.locationIds,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** Only a person's own session manages tokens: never a token, never an MCP grant. */
+function requireSession(actor: Actor): void {
+  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Personal tokens are managed from a signed-in session only.");
+}
+
+export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, input: TokenCreate, now = new Date()): Promise<TokenCreated> {
+  requireSession(actor);
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw new ValidationError("body.expiresAt: must be in the future");
+  return withActor(db, actor, async (tx) => {
+    const found = await rows<{ location_id: string; role: Role }>(
+      tx,
+      sql`SELECT location_id, role FROM memberships
+          WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())`,
+    );
+    const roles = new Map(found.map((r) => [r.location_id, r.role]));
+    const locationIds = input.locationIds.map((id) => id.toLowerCase());
+    for (const id of locationIds) {
+      const role = roles.get(id);
+      if (!role) throw new LocationNotVisibleError();
+      // The state table would take the location away at once; refuse instead of creating a dead grant.
+      if (input.scope === "write" && !roleAtLeast(role, "member"))
+        throw new ForbiddenError("You are a viewer in one of these locations; a write token cannot include it.", { locationId: id, role });
+    }
+    const { lookup, secret, token } = newToken();
+    const [row] = await tx
+      .insert(personalTokens)
+      .values({
+        id: uuidv7(),
+        userId: actor.userId,
+        name: input.name,
+        lookup,
+        hmac: hasher.hash(lookup, secret),
+        keyVersion: KEY_VERSION,
+        scope: input.scope,
+        locationIds,
+        mfaProven: actor.mfaProven,
+        expiresAt,
+        createdAt: now,
+      })
+      .returning(listed);
+    return { ...tokenOut(row!), secret: token };
+  });
+}
+
+export async function listTokens(db: Db, actor: Actor): Promise<Token[]> {
+  requireSession(actor);
+  return withActor(db, actor, async (tx) => {
+    const found = await tx.select(listed).from(personalTokens).where(eq(personalTokens.userId, actor.userId)).orderBy(desc(personalTokens.createdAt));
+    return found.map(tokenOut);
+  });
+}
+
+export async function revokeToken(db: Db, actor: Actor, id: string, now = new Date()): Promise<Token> {
+  requireSession(actor);
+  return withActor(db, actor, async (tx) => {
+    await tx
+      .update(personalTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId), isNull(personalTokens.revokedAt)));
+    const [row] = await tx.select(listed).from(personalTokens).where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId)));
+    if (!row) throw new NotFoundError("token");
+    return tokenOut(row);
+  });
+}
+
+/** last_used_at is written at most this often per token, so reads do not each cost a write. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The actor a presented `svt_` token acts as, or null for anything that is not a live token:
+ * malformed, unknown, wrong secret, revoked, expired or left without locations. The caller answers
+ * all of these alike, so nobody learns which.
+ */
+export async function actorForToken(db: Db, hasher: TokenHasher, presented: string, now = new Date()): Promise<Actor | null> {
+  const parsed = parseToken(presented);
+  if (!parsed) return null;
+  return asSystem(db, async (tx) => {
+    const [found] = await tx
+      .select({ t: personalTokens, name: users.name })
+      .from(personalTokens)
+      .innerJoin(users, eq(users.id, personalTokens.userId))
+      .where(eq(personalTokens.lookup, parsed.lookup));
+    const stored = found && found.t.keyVersion === KEY_VERSION ? found.t.hmac : null;
+    if (!hasher.matches(parsed.lookup, parsed.secret, stored) || !found) return null;
+    const { t } = found;
+    if (t.revokedAt || (t.expiresAt && t.expiresAt.getTime() <= now.getTime()) || t.locationIds.length === 0) return null;
+    if (!t.lastUsedAt || now.getTime() - t.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
+      await tx.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, t.id));
+    return {
+      type: "token",
+      userId: t.userId,
+      displayName: found.name,
+      tokenId: t.id,
+      mfaProven: t.mfaProven,
+      // RLS intersects this with the creator's live memberships on every statement.
+      locationScope: t.locationIds,
+      canWrite: t.scope === "write",
+    } satisfies Actor;
+  });
+}
