@@ -4,3 +4,4 @@ export * from "./inventory.js";
 export * from "./activity.js";
 export * from "./managed-accounts.js";
 export * from "./tokens.js";
+export * from "./oauth.js";
