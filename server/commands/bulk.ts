@@ -22,13 +22,16 @@ export async function bulkInsert(tx: Tx, table: Table, values: Record<string, un
   await tx.execute(sql`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ${payload}::json)`);
 }
 
-/** Replaces whole rows by id; returns the ids that were updated (RLS may hide some). */
-export async function bulkUpdate(tx: Tx, table: Table, values: Record<string, unknown>[]): Promise<Set<string>> {
+/**
+ * Writes rows by id; returns the ids that were updated (RLS may hide some). `only` names the
+ * (camelCase) columns that changed: a 1000-row update then sets those, not every column.
+ */
+export async function bulkUpdate(tx: Tx, table: Table, values: Record<string, unknown>[], only?: ReadonlySet<string>): Promise<Set<string>> {
   if (values.length === 0) return new Set();
   const name = sql.identifier(getTableName(table));
-  const columns = Object.values(getTableColumns(table))
-    .map((c) => c.name)
-    .filter((c) => c !== "id");
+  const columns = Object.entries(getTableColumns(table))
+    .filter(([key, c]) => c.name !== "id" && (!only || only.has(key)))
+    .map(([, c]) => c.name);
   const targets = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
   const sources = sql.join(columns.map((c) => sql`r.${sql.identifier(c)}`), sql`, `);
   const payload = JSON.stringify(values.map((v) => toDbRecord(table, v)));

@@ -15,12 +15,16 @@ export interface ThingChange {
   after: Record<string, unknown>;
   classes?: Record<string, FieldClass>;
   summaryParams?: Record<string, string>;
+  /** Columns changed besides those in `after` (e.g. lastSeenAt on a move). */
+  touches?: string[];
 }
 
 export class ThingChanges {
   readonly verdicts: Verdict[] = [];
   private readonly rows: ThingRow[] = [];
   private readonly history: HistoryRow[] = [];
+  /** Columns any change of the segment touched; the update sets only these. */
+  private readonly columns = new Set(["rowVersion", "updatedAt"]);
 
   constructor(private readonly ctx: CommandContext) {}
 
@@ -44,13 +48,15 @@ export class ThingChanges {
       rowVersionAfter: next.rowVersion,
       undoable: true,
     });
+    for (const key of Object.keys(c.after)) this.columns.add(key.startsWith("fields.") ? "fields" : key);
+    if (c.touches) for (const key of c.touches) this.columns.add(key);
     this.rows.push(next);
     this.history.push(h);
     this.verdicts.push(applied(this.ctx, next.id, next.rowVersion, h.id));
   }
 
   async write(): Promise<Verdict[]> {
-    await bulkUpdate(this.ctx.tx, things, this.rows);
+    await bulkUpdate(this.ctx.tx, things, this.rows, this.columns);
     await bulkInsert(this.ctx.tx, historyEntries, this.history);
     return this.verdicts;
   }

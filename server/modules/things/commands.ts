@@ -266,6 +266,7 @@ export const thingMove = defineCommand({
         before: readValues(target, Object.keys(values)),
         after: values,
         summaryParams: { from: nameOf(target.placeId, target.containerId), to: nameOf(next.placeId, next.containerId) },
+        touches: ["lastSeenAt"],
       });
     }
     return changes.write();
