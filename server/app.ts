@@ -18,6 +18,11 @@ import { mount, type RouteDef } from "./http/route.js";
 import { tokenAuthenticate, tokenGate } from "./modules/tokens/gate.js";
 import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
 import { TokenHasher } from "./modules/tokens/secret.js";
+import { mcpRouter } from "./mcp/route.js";
+import { authorizeRouter } from "./oauth/authorize.js";
+import { oauthContext, type OAuthContext } from "./oauth/context.js";
+import { metadataRouter } from "./oauth/metadata.js";
+import { tokenRouter } from "./oauth/token-endpoint.js";
 import { apiRoutes } from "./routes.js";
 import { ChangeNotifier } from "./sync/shapes/notifier.js";
 
@@ -32,13 +37,16 @@ export interface Services {
   notifier: ChangeNotifier;
   /** Personal tokens: the keyed hash of their secrets and their per-token rate limits. */
   tokens: { hasher: TokenHasher; limits: TokenLimits };
+  /** The OAuth authorization server and /mcp: only when SVC_PUBLIC_URL is https (spec "OAuth for MCP clients"). */
+  oauth: OAuthContext | null;
 }
 
 export function createServices(config: Config, database: Database, logger: Logger): Services {
   const notifier = new ChangeNotifier();
   notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
-  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens };
+  const oauth = config.secure ? oauthContext(config, database.db) : null;
+  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth };
 }
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {
@@ -64,11 +72,19 @@ export function createApp(services: Services): { app: express.Express; routes: R
   app.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });
+  // Discovery, the token endpoint and /mcp take no cookie: each authenticates its own way.
+  if (services.oauth) {
+    app.use(metadataRouter(services.oauth));
+    app.use(tokenRouter(services.oauth));
+    app.use(mcpRouter(services.oauth, config.undoWindowMs));
+  }
   app.use(clientApp(config.clientDir));
   app.use(authenticate(auth, database.db));
   app.use(tokenAuthenticate(database.db, services.tokens.hasher));
   app.use(mfaGate());
   app.use(tokenGate(services.tokens.limits));
+  // The consent page needs the signed-in session (and a finished second factor).
+  if (services.oauth) app.use(authorizeRouter(services.oauth));
   app.use(perIpSignInLimits(limits));
   app.use(bodyParser());
   app.use(failureLimits(limits));

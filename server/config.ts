@@ -34,6 +34,7 @@ const envSchema = z.object({
   SVC_SOCIAL_CLIENT_ID: z.string().min(1).optional(),
   SVC_SOCIAL_CLIENT_SECRET: z.string().min(1).optional(),
   SVC_SOCIAL_ISSUER: z.string().url().default("https://accounts.google.com"),
+  SVC_OAUTH_ALLOW_LOOPBACK_CLIENTS: flag,
 });
 
 /** An OpenID provider people may sign in with (spec "Ways to sign in": OIDC, social sign-in). */
@@ -71,6 +72,8 @@ export interface Config {
   oauthProviders: OAuthProviderConfig[];
   /** The configured providers whose discovery worked at start-up (server/auth/providers.ts); only these are offered. */
   signInProviders: OAuthProviderConfig[];
+  /** Tests only: client metadata documents may be fetched from loopback (over http). Never in production. */
+  oauthAllowLoopbackClients: boolean;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: e.SVC_MAIL_FROM ?? `Inventory <no-reply@${publicUrl.hostname}>`,
     oauthProviders,
     signInProviders: [],
+    oauthAllowLoopbackClients: e.SVC_OAUTH_ALLOW_LOOPBACK_CLIENTS,
     electricUrl: e.SVC_ELECTRIC_URL ? new URL(e.SVC_ELECTRIC_URL) : undefined,
     electricSecret: e.SVC_ELECTRIC_SECRET,
     ...overrides,

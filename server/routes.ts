@@ -15,6 +15,7 @@ import { memberRoutes } from "./modules/members/routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { isTokenRoute } from "./modules/tokens/allow-list.js";
 import { tokenRoutes } from "./modules/tokens/routes.js";
+import { grantRoutes } from "./oauth/grant-routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -32,6 +33,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...pushRoutes(deps),
     ...shapeRoutes(deps, services.notifier),
     ...tokenRoutes(deps, services.tokens.hasher),
+    ...grantRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

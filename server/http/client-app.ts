@@ -11,7 +11,7 @@ import path from "node:path";
 import express, { type RequestHandler } from "express";
 
 /** Paths that belong to the server, never to the app's router. */
-export const SERVER_PATHS = /^\/(api|mcp|health|\.well-known)(\/|$)/;
+export const SERVER_PATHS = /^\/(api|mcp|oauth|health|\.well-known)(\/|$)/;
 
 /** Files a browser must revalidate: they name the hashed assets of the current build. */
 const REVALIDATE = new Set(["/index.html", "/sw.js", "/manifest.webmanifest", "/registerSW.js"]);

@@ -185,3 +185,13 @@ describe("personal tokens: the allow-list", () => {
     expect(withBearer.sort()).toEqual([...TOKEN_ROUTES].sort());
   });
 });
+
+describe("OAuth over plain http", () => {
+  test("without an https public URL there is no authorization server and no /mcp", async () => {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource", "/oauth/authorize"]) {
+      expect((await as.member.get(path)).status, path).toBe(404);
+    }
+    expect((await as.member.post("/mcp", {})).status).toBe(404);
+    expect((await svc.client().request("POST", "/oauth/token", {})).status).toBe(404);
+  });
+});

@@ -1,0 +1,29 @@
+/** /api/v1/oauth/grants: the apps a person connected over OAuth, and revoking one (from a session only). */
+import { z } from "zod";
+import { uuidSchema } from "../../shared/ids.js";
+import { oauthGrantListSchema, oauthGrantSchema } from "../../shared/oauth.js";
+import { defineRoute, type RouteDef } from "../http/route.js";
+import type { RouteDeps } from "../modules/deps.js";
+import { listGrants, revokeGrant } from "./grants.js";
+
+export function grantRoutes({ db }: RouteDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/oauth/grants",
+      summary: "Apps you connected over OAuth (MCP clients)",
+      tag: "oauth",
+      response: oauthGrantListSchema,
+      handler: async ({ actor }) => ({ items: await listGrants(db, actor) }),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/oauth/grants/:id",
+      summary: "Revoke a connected app; its access tokens stop working at once",
+      tag: "oauth",
+      params: z.object({ id: uuidSchema }),
+      response: oauthGrantSchema,
+      handler: ({ actor, params }) => revokeGrant(db, actor, params.id),
+    }),
+  ] as RouteDef[];
+}
