@@ -3,6 +3,7 @@
  * https URL whose JSON names the client and its exact redirect URIs. Fetched through the guard,
  * checked, and cached between one minute and one day (default five minutes).
  */
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { z } from "zod";
 import { GuardRefusal, guardedFetchJson, type GuardOptions } from "./guarded-fetch.js";
 
@@ -10,6 +11,11 @@ const MIN_TTL_S = 60;
 const MAX_TTL_S = 86_400;
 const DEFAULT_TTL_S = 300;
 const MAX_ENTRIES = 1000;
+/**
+ * Anyone can make us fetch a document by opening an authorize URL, signed in or not; at most this
+ * many fetches a minute go to one host (per process), so we cannot be used to hammer a site.
+ */
+export const FETCHES_PER_HOST = { points: 10, duration: 60 };
 
 const documentSchema = z.looseObject({
   client_id: z.string(),
@@ -37,12 +43,21 @@ export function isAcceptableRedirect(uri: string): boolean {
 
 export class ClientMetadataStore {
   private readonly cache = new Map<string, { value: ClientMetadata; until: number }>();
+  private readonly perHost = new RateLimiterMemory({ keyPrefix: "cimd-host", ...FETCHES_PER_HOST });
 
   constructor(private readonly guard: GuardOptions) {}
 
   async get(clientId: string, now = Date.now()): Promise<ClientMetadata> {
     const hit = this.cache.get(clientId);
     if (hit && hit.until > now) return hit.value;
+    let host: string;
+    try {
+      host = new URL(clientId).host.toLowerCase();
+    } catch {
+      throw new ClientMetadataError("The client_id is not a URL.");
+    }
+    if (!(await this.perHost.consume(host).then(() => true, () => false)))
+      throw new ClientMetadataError("Too many client metadata fetches for this host; try again in a minute.");
     let fetched;
     try {
       fetched = await guardedFetchJson(clientId, this.guard);

@@ -112,3 +112,36 @@ describe("fetching through the guard (loopback allowed by the test setting)", ()
     expect(await refusal(guardedFetchJson(`http://client.example:${port}/client.json`, { ...loopback, resolve }))).toBe("http is allowed for loopback only");
   });
 });
+
+describe("the client metadata store", () => {
+  test("checks the document's client_id and redirect URIs, caches it, and fetches at most 10 a minute per host", async () => {
+    const { ClientMetadataStore, FETCHES_PER_HOST } = await import("../../server/oauth/client-metadata.js");
+    let served = 0;
+    let doc: Record<string, unknown> = {};
+    const server = createServer((_req, res) => {
+      served++;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(doc));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const store = new ClientMetadataStore({ allowLoopback: true });
+      const id = `${base}/a.json`;
+      doc = { client_id: `${base}/other.json`, client_name: "X", redirect_uris: ["https://x.example/cb"] };
+      await expect(store.get(id)).rejects.toThrow(/another client_id/);
+      doc = { client_id: id, client_name: "X", redirect_uris: ["http://x.example/cb"] };
+      await expect(store.get(id)).rejects.toThrow(/neither https nor loopback/);
+      doc = { client_id: id, client_name: "X", redirect_uris: ["https://x.example/cb"], token_endpoint_auth_method: "client_secret_basic" };
+      await expect(store.get(id)).rejects.toThrow(/client secret/);
+      doc = { client_id: id, client_name: "X", redirect_uris: ["https://x.example/cb"] };
+      expect((await store.get(id)).clientName).toBe("X");
+      const before = served;
+      await store.get(id);
+      expect(served).toBe(before);
+      for (let i = served; i < FETCHES_PER_HOST.points; i++) await store.get(`${base}/n${i}.json`).catch(() => undefined);
+      await expect(store.get(`${base}/one-more.json`)).rejects.toThrow(/Too many/);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

@@ -210,6 +210,22 @@ describe("/mcp with the MCP SDK's client", () => {
     await c.close();
   });
 
+  test("update_thing and move_thing change a thing the assistant found; list_places shows where it went", async () => {
+    const shelf = await owner.post(`/api/v1/locations/${home}/places`, { name: "Garage shelf" });
+    const c = await mcp(await accessToken({ scopes: ["svc:write"], locations: [home] }));
+    const made = JSON.parse(text(await c.callTool({ name: "create_thing", arguments: { locationId: home, thing: { name: "Ladder" } } }))) as { id: string; rowVersion: number };
+    const renamed = await c.callTool({ name: "update_thing", arguments: { id: made.id, rowVersion: made.rowVersion, patch: { name: "Step ladder" } } });
+    expect(JSON.parse(text(renamed))).toMatchObject({ name: "Step ladder" });
+    const stale = await c.callTool({ name: "update_thing", arguments: { id: made.id, rowVersion: made.rowVersion, patch: { name: "Old ladder" } } });
+    expect(stale.isError).toBe(true);
+    expect(text(stale)).toMatch(/^version_conflict/);
+    const moved = JSON.parse(text(await c.callTool({ name: "move_thing", arguments: { id: made.id, placeId: shelf.body.id as string } }))) as { path: { name: string }[] };
+    expect(moved.path.map((p) => p.name)).toEqual(["Garage shelf"]);
+    const placesOut = JSON.parse(text(await c.callTool({ name: "list_places", arguments: { locationId: home } }))) as { items: { name: string }[] };
+    expect(placesOut.items.map((p) => p.name)).toContain("Garage shelf");
+    await c.close();
+  });
+
   test("a read-only grant has no write tools and cannot call one", async () => {
     const c = await mcp(await accessToken({ scopes: [], locations: [home, workshop] }));
     const names = (await c.listTools()).tools.map((t) => t.name);
