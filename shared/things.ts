@@ -56,7 +56,11 @@ export const thingDetailSchema = thingSummarySchema
 export type ThingDetail = z.infer<typeof thingDetailSchema>;
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable();
-const quantity = z.union([decimalSchema, z.number().finite()]).transform(String).refine((q) => Number(q) > 0, "quantity must be above 0");
+/** Quantities are kept as numeric(14,3); the canonical string ("2.500") is what the database gives back. */
+const quantity = z
+  .union([decimalSchema, z.number().finite()])
+  .refine((q) => Number(q) > 0 && Number(q) < 1e11, "quantity must be above 0 and below 100000000000")
+  .transform((q) => Number(q).toFixed(3));
 
 /** Editable attributes of a thing, shared by create and update. */
 const thingAttributes = {

@@ -153,6 +153,14 @@ describe("history and undo", () => {
     expect(again.body.error.code).toBe("undo_expired");
   });
 
+  test("undo of a create takes the thing away again", async () => {
+    const t = await create(as.member, { name: "Mistake", quantity: 2.5 });
+    const [created] = (await as.member.get(`/api/v1/things/${t.body.id}/history?kind=created`)).body.items;
+    const res = await as.member.post(`/api/v1/history/${created.id}/undo`);
+    expect(res.status).toBe(200);
+    expect((await as.member.get(`/api/v1/things/${t.body.id}`)).status).toBe(404);
+  });
+
   test("undo of a delete brings the thing back", async () => {
     const t = await create(as.member, { name: "Tent" });
     const del = await as.member.delete(`/api/v1/things/${t.body.id}`, { rowVersion: 1 });

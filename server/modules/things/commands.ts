@@ -120,7 +120,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         typeId: type.id,
         name: args.name ?? null,
         description: args.description ?? null,
-        quantity: args.quantity ?? "1",
+        quantity: args.quantity ?? "1.000",
         lifecycle: args.lifecycle ?? "active",
         condition: args.condition ?? null,
         brandId: args.brandId ?? null,
