@@ -4,6 +4,7 @@
  * so it leaves the inbox shape.
  */
 import { eq } from "drizzle-orm";
+import type { z } from "zod";
 import { inboxActArgs, inboxMergeArgs, type InboxActArgs, type InboxMergeArgs } from "../../../shared/inbox-actions.js";
 import { bulkInsert } from "../../commands/bulk.js";
 import { historyRow } from "../../commands/history.js";
@@ -59,85 +60,69 @@ async function resolve(ctx: CommandContext, item: Item, status: Status, payload:
   return applied(ctx, item.id, rowVersion, undoEventId);
 }
 
-export const inboxAccept = defineCommand<InboxActArgs>({
-  name: "inbox.accept",
-  args: inboxActArgs,
-  minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const out: Verdict[] = [];
-    for (const { args, input } of ops) {
-      const item = await openItem(ctx, args.id, input.locationId);
-      if (item instanceof Error) {
-        out.push(rejected(item as NotFoundError));
-        continue;
+/**
+ * A review command: each op's item must be open in the op's location; `review` does the work and
+ * answers the verdict. Review actions are few, so they run op by op.
+ */
+function reviewCommand<A extends { id: string }>(
+  name: string,
+  args: z.ZodType<A>,
+  review: (ctx: CommandContext, item: Item, args: A, locationId: string) => Promise<Verdict>,
+  refs?: (a: A) => (string | null | undefined)[],
+) {
+  return defineCommand<A>({
+    name,
+    args,
+    minRole: "member",
+    target: (a) => a.id,
+    ...(refs ? { refs } : {}),
+    async run(ctx, ops) {
+      const out: Verdict[] = [];
+      for (const { args: a, input } of ops) {
+        const item = await openItem(ctx, a.id, input.locationId);
+        out.push(item instanceof Error ? rejected(item as NotFoundError) : await review(ctx, item, a, input.locationId));
       }
-      const t = await liveThing(ctx, item.thingId, input.locationId);
-      let eventId: string | null = null;
-      if (t?.lifecycle === "draft") eventId = (await changeThing(ctx, t, { lifecycle: "active" }, "thing.updated", "thing.accepted")).eventId;
-      out.push(await resolve(ctx, item, "accepted", {}, eventId));
-    }
-    return out;
-  },
+      return out;
+    },
+  });
+}
+
+export const inboxAccept = reviewCommand<InboxActArgs>("inbox.accept", inboxActArgs, async (ctx, item, _args, loc) => {
+  const t = await liveThing(ctx, item.thingId, loc);
+  let eventId: string | null = null;
+  if (t?.lifecycle === "draft") eventId = (await changeThing(ctx, t, { lifecycle: "active" }, "thing.updated", "thing.accepted")).eventId;
+  return resolve(ctx, item, "accepted", {}, eventId);
 });
 
-export const inboxDismiss = defineCommand<InboxActArgs>({
-  name: "inbox.dismiss",
-  args: inboxActArgs,
-  minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const out: Verdict[] = [];
-    for (const { args, input } of ops) {
-      const item = await openItem(ctx, args.id, input.locationId);
-      if (item instanceof Error) {
-        out.push(rejected(item as NotFoundError));
-        continue;
-      }
-      // A dismissed draft is discarded as a tombstone, undoable from its history like any delete.
-      const t = item.kind === "draft" ? await liveThing(ctx, item.thingId, input.locationId) : null;
-      let eventId: string | null = null;
-      if (t?.lifecycle === "draft") eventId = (await changeThing(ctx, t, { deletedAt: ctx.now.toISOString() }, "thing.deleted", "thing.deleted")).eventId;
-      out.push(await resolve(ctx, item, "dismissed", {}, eventId));
-    }
-    return out;
-  },
+export const inboxDismiss = reviewCommand<InboxActArgs>("inbox.dismiss", inboxActArgs, async (ctx, item, _args, loc) => {
+  // A dismissed draft is discarded as a tombstone, undoable from its history like any delete.
+  const t = item.kind === "draft" ? await liveThing(ctx, item.thingId, loc) : null;
+  let eventId: string | null = null;
+  if (t?.lifecycle === "draft") eventId = (await changeThing(ctx, t, { deletedAt: ctx.now.toISOString() }, "thing.deleted", "thing.deleted")).eventId;
+  return resolve(ctx, item, "dismissed", {}, eventId);
 });
 
 /** Attributes a merge copies from the draft where the target has none. */
 const FILLABLE = ["description", "brandId", "model", "colour", "serial", "condition"] as const;
 
-export const inboxMerge = defineCommand<InboxMergeArgs>({
-  name: "inbox.merge",
-  args: inboxMergeArgs,
-  minRole: "member",
-  target: (a) => a.id,
-  refs: (a) => [a.into],
-  async run(ctx, ops) {
-    const out: Verdict[] = [];
-    for (const { args, input } of ops) {
-      const item = await openItem(ctx, args.id, input.locationId);
-      if (item instanceof Error) {
-        out.push(rejected(item as NotFoundError));
-        continue;
-      }
-      const draft = await liveThing(ctx, item.thingId, input.locationId);
-      const target = await liveThing(ctx, args.into, input.locationId);
-      if (!draft) out.push(rejected(new ValidationError("Only an item with a captured thing can be merged.")));
-      else if (!target) out.push(rejected(new NotFoundError("thing to merge into")));
-      else if (target.id === draft.id) out.push(rejected(new ValidationError("into: a thing cannot be merged into itself.")));
-      else {
-        const values: Record<string, unknown> = {};
-        for (const k of FILLABLE) if (target[k] === null && draft[k] !== null) values[k] = draft[k];
-        for (const [k, v] of Object.entries(draft.fields)) if (!(k in target.fields)) values[`fields.${k}`] = v;
-        const merged = await changeThing(ctx, target, values, "thing.merged", "thing.merged", {
-          mergedFromId: draft.id,
-          mergedFromName: draft.name ?? "",
-        });
-        await changeThing(ctx, draft, { deletedAt: ctx.now.toISOString() }, "thing.deleted", "thing.merged_away", { into: target.name ?? "" });
-        out.push(await resolve(ctx, item, "merged", { mergedInto: target.id }, merged.eventId));
-      }
-    }
-    return out;
+export const inboxMerge = reviewCommand<InboxMergeArgs>(
+  "inbox.merge",
+  inboxMergeArgs,
+  async (ctx, item, args, loc) => {
+    const draft = await liveThing(ctx, item.thingId, loc);
+    const target = await liveThing(ctx, args.into, loc);
+    if (!draft) return rejected(new ValidationError("Only an item with a captured thing can be merged."));
+    if (!target) return rejected(new NotFoundError("thing to merge into"));
+    if (target.id === draft.id) return rejected(new ValidationError("into: a thing cannot be merged into itself."));
+    const values: Record<string, unknown> = {};
+    for (const k of FILLABLE) if (target[k] === null && draft[k] !== null) values[k] = draft[k];
+    for (const [k, v] of Object.entries(draft.fields)) if (!(k in target.fields)) values[`fields.${k}`] = v;
+    const merged = await changeThing(ctx, target, values, "thing.merged", "thing.merged", {
+      mergedFromId: draft.id,
+      mergedFromName: draft.name ?? "",
+    });
+    await changeThing(ctx, draft, { deletedAt: ctx.now.toISOString() }, "thing.deleted", "thing.merged_away", { into: target.name ?? "" });
+    return resolve(ctx, item, "merged", { mergedInto: target.id }, merged.eventId);
   },
-});
+  (a) => [a.into],
+);
