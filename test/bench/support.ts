@@ -122,14 +122,14 @@ export function rssMb(pid: number): number {
 
 let ip = 10;
 /** Signs up and in; returns the cookie header and the user's personal location. Each user comes from its own address. */
-export async function signedIn(url: string, name: string): Promise<{ cookie: string; locationId: string; userId: string }> {
+export async function signedIn(url: string, name: string): Promise<{ cookie: string; locationId: string; userId: string; email: string; password: string }> {
   const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@bench.test`;
   const headers = { "content-type": "application/json", origin: url, "x-forwarded-for": `10.9.0.${ip++}` };
   await fetch(`${url}/api/v1/auth/sign-up`, { method: "POST", headers, body: JSON.stringify({ email, password: "bench password 1", name }) });
   const res = await fetch(`${url}/api/v1/auth/sign-in/email`, { method: "POST", headers, body: JSON.stringify({ email, password: "bench password 1" }) });
   const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as { user: { id: string }; locations: { id: string }[] };
-  return { cookie, locationId: me.locations[0]!.id, userId: me.user.id };
+  return { cookie, locationId: me.locations[0]!.id, userId: me.user.id, email, password: "bench password 1" };
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
