@@ -21,24 +21,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { CHROMIUM_PATH } from "../e2e/support/browser.js";
-import { benchDatabase, benchService, signedIn, stat, type Stat } from "./support.js";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/support/browser.js";
+import { benchDatabase, benchService, seedThings, signedIn, stat, type Stat } from "./support.js";
 
 export const THINGS = 100_000;
 const RUNS = Number(process.env.BENCH_INITIAL_SYNC_RUNS ?? 3);
 const SYNC_TIMEOUT_MS = 10 * 60_000;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 export interface InitialSyncResult {
   things: number;
@@ -135,7 +125,7 @@ async function oneRun(url: string, email: string, password: string, userId: stri
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: FLAGS,
+      args: CHROMIUM_FLAGS,
       baseURL: url,
       viewport: { width: 412, height: 860 },
     });
@@ -185,17 +175,7 @@ export async function benchInitialSync(): Promise<InitialSyncResult> {
   const svc = await benchService(db.url);
   try {
     const owner = await signedIn(svc.url, "Initial Sync Owner");
-    const raw = new pg.Client({ connectionString: db.url });
-    await raw.connect();
-    await raw.query(
-      `INSERT INTO things (id, location_id, place_id, type_id, name)
-       SELECT gen_random_uuid(), $1, (SELECT id FROM places WHERE location_id = $1 AND is_unplaced),
-              (SELECT id FROM types WHERE location_id = $1 AND builtin_key = 'thing'), 'Thing ' || g
-       FROM generate_series(1, ${THINGS}) g`,
-      [owner.locationId],
-    );
-    await raw.query("ANALYZE");
-    await raw.end();
+    await seedThings(db.url, owner.locationId, THINGS);
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(svc.url, owner.email, owner.password, owner.userId, i));
     const seconds = stat(runs.map((r) => r.seconds));

@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { PROTOCOL } from "../../sync/protocol.js";
-import { benchDatabase, benchService, signedIn, stat, type Stat } from "./support.js";
+import { benchDatabase, benchService, seedThings, signedIn, stat, type Stat } from "./support.js";
 
 const THINGS = 20_000;
 const BATCH = 1000;
@@ -18,19 +18,6 @@ export interface PushResult {
   rawSqlOpsPerSec: Stat;
   ratioToRawSql: number;
   restOneOpWritesPerSec: Stat;
-}
-
-async function seed(client: pg.Client, locationId: string, userId: string): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO things (id, location_id, place_id, type_id, name, created_by)
-     SELECT gen_random_uuid(), $1,
-            (SELECT id FROM places WHERE location_id = $1 AND is_unplaced),
-            (SELECT id FROM types WHERE location_id = $1 AND builtin_key = 'thing'),
-            'Thing ' || g, $2
-     FROM generate_series(1, $3) g RETURNING id`,
-    [locationId, userId, THINGS],
-  );
-  return rows.map((r) => r.id);
 }
 
 const chunk = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
@@ -48,8 +35,7 @@ export async function benchPush(): Promise<PushResult> {
     const deviceB = await signedIn(svc.url, "Bench Owner Two");
     // Device B is an admin of the owner's location, so both write to the same things table.
     await raw.query(`INSERT INTO memberships (id, location_id, user_id, role) VALUES ($1, $2, $3, 'admin')`, [uuidv7(), owner.locationId, deviceB.userId]);
-    const ids = await seed(raw, owner.locationId, owner.userId);
-    await raw.query("ANALYZE");
+    const ids = await seedThings(db.url, owner.locationId, THINGS, owner.userId);
     const version = new Map(ids.map((id) => [id, 1]));
     const [half1, half2] = [ids.slice(0, THINGS / 2), ids.slice(THINGS / 2)];
 

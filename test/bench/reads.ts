@@ -3,8 +3,7 @@
  * /health, the smallest route of the same Express app (it runs the edge up to the same-site check).
  */
 import autocannon from "autocannon";
-import pg from "pg";
-import { benchDatabase, benchService, signedIn, stat, type Stat } from "./support.js";
+import { benchDatabase, benchService, seedThings, signedIn, stat, type Stat } from "./support.js";
 
 export interface ReadsResult {
   hello: Stat;
@@ -21,18 +20,7 @@ export async function benchReads(): Promise<ReadsResult> {
   const svc = await benchService(db.url);
   try {
     const owner = await signedIn(svc.url, "Reads Owner");
-    const raw = new pg.Client({ connectionString: db.url });
-    await raw.connect();
-    await raw.query(
-      `INSERT INTO things (id, location_id, place_id, type_id, name)
-       SELECT gen_random_uuid(), $1, (SELECT id FROM places WHERE location_id = $1 AND is_unplaced),
-              (SELECT id FROM types WHERE location_id = $1 AND builtin_key = 'thing'), 'Thing ' || g
-       FROM generate_series(1, 10000) g`,
-      [owner.locationId],
-    );
-    // Steady state: statistics as autovacuum would have them after a bulk load.
-    await raw.query("ANALYZE");
-    await raw.end();
+    await seedThings(db.url, owner.locationId, 10_000);
     const t = await fetch(`${svc.url}/api/v1/locations/${owner.locationId}/things`, {
       method: "POST",
       headers: { cookie: owner.cookie, origin: svc.url, "content-type": "application/json" },

@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const chromiumAvailable = () => existsSync(CHROMIUM_PATH);
 
-const FLAGS = [
+export const CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
@@ -21,7 +21,7 @@ const FLAGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
 }
 
 /** Screenshots of the main screens land in test-results/e2e (git-ignored); the best go in docs/. */
