@@ -20,7 +20,8 @@ import { AppError, NotFoundError } from "../http/errors.js";
 import { entityHistory } from "../modules/history/read.js";
 import { inboxOut, listInbox } from "../modules/inbox/read.js";
 import { placeOut } from "../modules/places/routes.js";
-import { detail, findThing, listThings, readerView } from "../modules/things/read.js";
+import { locationAccess } from "../modules/locations/access.js";
+import { detail, findThing, listThings } from "../modules/things/read.js";
 
 export interface ToolDeps {
   db: Db;
@@ -72,7 +73,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
     (a) =>
       run(() =>
         read(async (tx) => {
-          await readerView(tx, actor.userId, a.locationId);
+          await locationAccess(tx, a.locationId);
           return listThings(tx, a.locationId, { q: a.q, limit: a.limit ?? 50 });
         }),
       ),
@@ -82,7 +83,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
     run(() =>
       read(async (tx) => {
         const thing = await findThing(tx, a.id);
-        const reader = await readerView(tx, actor.userId, thing.locationId);
+        const reader = await locationAccess(tx, thing.locationId);
         return { thing: await detail(tx, actor.userId, thing), history: (await entityHistory(tx, { type: "thing", id: thing.id }, { limit: 10 }, reader)).items };
       }),
     ),
@@ -91,7 +92,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
   server.registerTool("list_places", { description: "Every place of a location (parentId builds the tree).", inputSchema: { locationId: uuidSchema }, annotations: readOnly }, (a) =>
     run(() =>
       read(async (tx) => {
-        await readerView(tx, actor.userId, a.locationId);
+        await locationAccess(tx, a.locationId);
         const found = await tx.select().from(places).where(and(eq(places.locationId, a.locationId), isNull(places.deletedAt))).orderBy(asc(places.name), asc(places.id));
         return { items: found.map(placeOut) };
       }),
@@ -117,7 +118,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
   server.registerTool("list_inbox", { description: "Open inbox items (captured drafts, sync problems), newest first.", inputSchema: { locationId: uuidSchema.optional() }, annotations: readOnly }, (a) =>
     run(() =>
       read(async (tx) => {
-        if (a.locationId) await readerView(tx, actor.userId, a.locationId);
+        if (a.locationId) await locationAccess(tx, a.locationId);
         return listInbox(tx, { locationId: a.locationId, limit: 50 });
       }),
     ),

@@ -17,7 +17,7 @@ import { files } from "../../db/schema/index.js";
 import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { readerView } from "../things/read.js";
+import { locationAccess } from "../locations/access.js";
 import { BlobStore, sniffMime } from "./storage.js";
 
 const readRaw = express.raw({ type: () => true, limit: MAX_FILE_BYTES });
@@ -45,7 +45,7 @@ export function fileRoutes({ db, config }: RouteDeps): RouteDef[] {
       response: fileSchema,
       async handler({ req, res, actor, query }) {
         // Refuse before storing anything: a viewer's bytes never reach the disk.
-        const view = await withActor(db, actor, (tx) => readerView(tx, actor.userId, query.locationId));
+        const view = await withActor(db, actor, (tx) => locationAccess(tx, query.locationId));
         if (!actor.canWrite || !roleAtLeast(view.role, "member")) throw new ForbiddenError(`Your role (${view.role}) cannot add files here.`);
         const body = await new Promise<Buffer>((resolve, reject) =>
           readRaw(req, res, (err?: unknown) => {

@@ -10,7 +10,8 @@ import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../http/errors.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { findThing, readerView } from "../things/read.js";
+import { locationAccess } from "../locations/access.js";
+import { findThing } from "../things/read.js";
 import { entityHistory, historyOut } from "./read.js";
 
 export function historyRoutes({ db, config }: RouteDeps): RouteDef[] {
@@ -27,7 +28,7 @@ export function historyRoutes({ db, config }: RouteDeps): RouteDef[] {
       handler: ({ actor, params, query }) =>
         withActor(db, actor, async (tx) => {
           const thing = await findThing(tx, params.id, { includeDeleted: true });
-          const reader = await readerView(tx, actor.userId, thing.locationId);
+          const reader = await locationAccess(tx, thing.locationId);
           return entityHistory(tx, { type: "thing", id: thing.id }, query, reader);
         }),
     }),
@@ -52,7 +53,7 @@ export function historyRoutes({ db, config }: RouteDeps): RouteDef[] {
             .from(historyEntries)
             .leftJoin(users, eq(users.id, historyEntries.actorUserId))
             .where(eq(historyEntries.id, v.eventId!));
-          const reader = await readerView(tx, actor.userId, locationId);
+          const reader = await locationAccess(tx, locationId);
           return { item: historyOut(row!.e, row!.name, reader, new Date()), rowVersion: v.rowVersion, txid: v.txid };
         });
       },

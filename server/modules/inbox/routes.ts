@@ -11,7 +11,7 @@ import { pageOf } from "../../../shared/paging.js";
 import { withActor } from "../../db/actor.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { readerView } from "../things/read.js";
+import { locationAccess } from "../locations/access.js";
 import { inboxOut, listInbox } from "./read.js";
 
 const byId = z.object({ id: uuidSchema });
@@ -65,7 +65,7 @@ export function inboxRoutes({ db, config }: RouteDeps): RouteDef[] {
       response: pageOf(inboxItemSchema),
       handler: ({ actor, query }) =>
         withActor(db, actor, async (tx) => {
-          if (query.locationId) await readerView(tx, actor.userId, query.locationId);
+          if (query.locationId) await locationAccess(tx, query.locationId);
           return listInbox(tx, query);
         }),
     }),

@@ -5,7 +5,7 @@
  * gets a synthetic address (<id>@managed.invalid) that is never shown or mailed.
  */
 import { randomUUID } from "node:crypto";
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { MAX_MANAGED_ACCOUNTS, type ManagedAccountCode } from "../../../shared/managed-accounts.js";
 import { roleAtLeast } from "../../../shared/roles.js";
@@ -15,26 +15,13 @@ import type { Db, Tx } from "../../db/client.js";
 import { authAccounts, authSessions, historyEntries, locations, managedAccounts, memberships, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors.js";
 import { SYNTHETIC_EMAIL_DOMAIN } from "../../mail/mailer.js";
+import { locationAccess } from "../locations/access.js";
 import { CODE_TTL_MS, hashCode, newCode } from "./codes.js";
 
 /** Owner or admin of a location the actor can see; otherwise 404 (not a member) or 403. */
 async function requireAdmin(db: Db, actor: Actor, locationId: string): Promise<void> {
   if (actor.type !== "user") throw new ForbiddenError("Managed accounts are handled from a signed-in session only.");
-  const role = await withActor(db, actor, async (tx) => {
-    const [row] = await tx
-      .select({ role: memberships.role })
-      .from(memberships)
-      .where(
-        and(
-          eq(memberships.locationId, locationId),
-          sql`${memberships.userId} = app_user_id()`,
-          isNull(memberships.deletedAt),
-          sql`${memberships.locationId} = ANY(app_readable_locations())`,
-        ),
-      );
-    return row?.role;
-  });
-  if (!role) throw new NotFoundError("location");
+  const { role } = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
   if (!roleAtLeast(role, "admin")) {
     throw new ForbiddenError(`Your role (${role}) cannot manage accounts here; ask an owner or admin.`, { role, needed: "admin" });
   }

@@ -12,6 +12,7 @@ import { withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { invites, memberships, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../http/errors.js";
+import { locationAccess } from "../locations/access.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 
 /**
@@ -19,19 +20,7 @@ import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, ne
  * hidden behind two-factor or outside a token's scope all read the same).
  */
 async function requireRole(tx: Tx, locationId: string): Promise<Role> {
-  const [row] = await tx
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(
-      and(
-        eq(memberships.locationId, locationId),
-        sql`${memberships.userId} = app_user_id()`,
-        isNull(memberships.deletedAt),
-        sql`${memberships.locationId} = ANY(app_readable_locations())`,
-      ),
-    );
-  if (!row) throw new NotFoundError("location");
-  return row.role;
+  return (await locationAccess(tx, locationId)).role;
 }
 
 async function selectMembers(tx: Tx, locationId: string, userId?: string): Promise<Member[]> {

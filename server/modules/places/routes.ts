@@ -12,7 +12,7 @@ import { places } from "../../db/schema/index.js";
 import { NotFoundError } from "../../http/errors.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { readerView } from "../things/read.js";
+import { locationAccess } from "../locations/access.js";
 
 const byId = z.object({ id: uuidSchema });
 
@@ -47,7 +47,7 @@ export function placeRoutes({ db, config }: RouteDeps): RouteDef[] {
       response: pageOf(placeSchema),
       handler: ({ actor, params }) =>
         withActor(db, actor, async (tx) => {
-          await readerView(tx, actor.userId, params.id);
+          await locationAccess(tx, params.id);
           const found = await tx
             .select()
             .from(places)

@@ -1,11 +1,11 @@
 /** Reads of things: the list with filters and keyset paging, and the summary/detail shapes. */
 import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import type { Role } from "../../../shared/roles.js";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
 import type { Tx } from "../../db/client.js";
-import { brands, locations, memberships, things, types } from "../../db/schema/index.js";
+import { brands, things, types } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import type { EffectiveField } from "../types/fields.js";
+import { locationAccess } from "../locations/access.js";
 import { loadRefs } from "./refs.js";
 import { thingPaths } from "./paths.js";
 import type { ThingRow } from "./values.js";
@@ -52,20 +52,10 @@ export async function summaries(tx: Tx, rowsIn: ThingRow[]): Promise<ThingSummar
   }));
 }
 
-/** The reader's role in a location (RLS-visible memberships only) and whether money shows. */
-export async function readerView(tx: Tx, userId: string, locationId: string): Promise<{ role: Role; seesMoney: boolean }> {
-  const [row] = await tx
-    .select({ role: memberships.role, viewersSeeMoney: locations.viewersSeeMoney })
-    .from(memberships)
-    .innerJoin(locations, eq(locations.id, memberships.locationId))
-    .where(and(eq(memberships.userId, userId), eq(memberships.locationId, locationId), isNull(memberships.deletedAt), sql`${memberships.locationId} = ANY(app_readable_locations())`));
-  if (!row) throw new NotFoundError("location");
-  return { role: row.role, seesMoney: row.role !== "viewer" || row.viewersSeeMoney };
-}
 
 export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<ThingDetail> {
   const [summary] = await summaries(tx, [t]);
-  const view = await readerView(tx, userId, t.locationId);
+  const view = await locationAccess(tx, t.locationId);
   // Field definitions only matter when the thing has custom values (most have none).
   const defs = Object.keys(t.fields).length ? (await loadRefs(tx, { locationIds: [t.locationId] })).fieldsOf(t.typeId) : new Map<string, EffectiveField>();
   const fields: Record<string, unknown> = {};

@@ -16,7 +16,8 @@ import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { detail, findThing, listThings, readerView } from "./read.js";
+import { locationAccess } from "../locations/access.js";
+import { detail, findThing, listThings } from "./read.js";
 
 const byId = z.object({ id: uuidSchema });
 
@@ -37,7 +38,7 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       response: pageOf(thingSummarySchema),
       handler: ({ actor, params, query }) =>
         withActor(db, actor, async (tx) => {
-          await readerView(tx, actor.userId, params.id);
+          await locationAccess(tx, params.id);
           return listThings(tx, params.id, query);
         }),
     }),
