@@ -19,6 +19,7 @@ import { ApiError } from "../../sync/api.js";
 import type { MessageKey } from "../i18n/en.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { useSubmit } from "../parts/useSubmit.js";
 import { Link, navigate } from "../router.js";
 import { useSession } from "../session.js";
 
@@ -98,17 +99,9 @@ function PasswordForm() {
 function MagicLinkForm() {
   const { t } = useI18n();
   const [email, setEmail] = useState("");
-  const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { done: sent, error, submit } = useSubmit(() => requestMagicLink(email));
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setError(null);
-        void requestMagicLink(email).then(() => setSent(true), (err: unknown) => setError(errorText(err)));
-      }}
-    >
+    <form className="stack" onSubmit={submit}>
       <label>
         {t("auth.email")}
         <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -128,17 +121,9 @@ function CodeForm() {
   const [username, setUsername] = useState("");
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { done, error, submit } = useSubmit(() => redeemResetCode(username, code, password));
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setError(null);
-        void redeemResetCode(username, code, password).then(() => setDone(true), (err: unknown) => setError(errorText(err)));
-      }}
-    >
+    <form className="stack" onSubmit={submit}>
       <p className="hint">{t("auth.codeHelp")}</p>
       <label>
         {t("auth.username")}

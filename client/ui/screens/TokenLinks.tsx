@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { acceptInvite, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { useSubmit } from "../parts/useSubmit.js";
 import { Link, navigate } from "../router.js";
 import { useSession } from "../session.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
@@ -42,18 +43,11 @@ export function ResetPasswordScreen() {
   const { t } = useI18n();
   const [token] = useState(takeToken);
   const [password, setPassword] = useState("");
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { done, error, submit } = useSubmit(() => resetPassword(token ?? "", password));
   return (
     <main id="main" className="auth">
       <h1>{t("auth.setPassword")}</h1>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void resetPassword(token ?? "", password).then(() => setDone(true), (err: unknown) => setError(errorText(err)));
-        }}
-      >
+      <form className="stack" onSubmit={submit}>
         <label>
           {t("auth.newPassword")}
           <input type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
