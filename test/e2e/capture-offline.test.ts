@@ -24,7 +24,7 @@ describe("capture with no signal", () => {
     const email = freshEmail("ada");
     await signUp(page, "Ada Lovelace", email);
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = locationIdOf(page);
+    const locationId = await locationIdOf(page);
 
     await goTo(page, "Settings");
     await page.getByRole("button", { name: "Sign out" }).click();

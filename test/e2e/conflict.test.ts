@@ -28,7 +28,7 @@ describe("two devices edit the same thing offline", () => {
     const a = await e2e.device({ viewport: { width: 1280, height: 800 } });
     const ownerEmail = freshEmail("olga");
     await signUp(a.page, "Olga Owner", ownerEmail);
-    const locationId = locationIdOf(a.page);
+    const locationId = await locationIdOf(a.page);
     await goTo(a.page, "Capture");
     await a.page.getByLabel("Name", { exact: true }).fill("Lamp");
     await a.page.getByRole("button", { name: "Save thing" }).click();

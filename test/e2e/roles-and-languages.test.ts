@@ -20,7 +20,7 @@ describe("roles, two-factor sign-in and languages", () => {
   it("a viewer sees things but gets no way to change them", async () => {
     const owner = await e2e.device();
     await signUp(owner.page, "Vera Owner", freshEmail("vera"));
-    const locationId = locationIdOf(owner.page);
+    const locationId = await locationIdOf(owner.page);
     await goTo(owner.page, "Capture");
     await owner.page.getByLabel("Name", { exact: true }).fill("Toolbox");
     await owner.page.getByRole("button", { name: "Save thing" }).click();

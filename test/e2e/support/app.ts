@@ -100,8 +100,12 @@ export async function synced(page: Page, timeout = 30_000): Promise<void> {
     .toBe(0);
 }
 
-/** The location id in the current URL (/l/:id/...). */
-export function locationIdOf(page: Page): string {
+/**
+ * The location id in the URL (/l/:id/...), once the app has gone there: after sign-up it passes
+ * through /locations until the person's locations have loaded.
+ */
+export async function locationIdOf(page: Page): Promise<string> {
+  await page.waitForURL((url) => /\/l\/[^/]+/.test(url.pathname), { timeout: 15_000 });
   const m = /\/l\/([^/]+)/.exec(new URL(page.url()).pathname);
   if (!m?.[1]) throw new Error(`no location in ${page.url()}`);
   return m[1];
