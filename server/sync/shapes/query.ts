@@ -35,23 +35,50 @@ export async function logHead(tx: Tx): Promise<number> {
   return Number(head?.head ?? 0);
 }
 
+/** Rows in the first page of a snapshot: small, so the first screen fills fast (sync/SPEC.md SH9). */
+export const FIRST_PAGE_ROWS = 1000;
+/** Rows in each later page (about 4 MB of things). */
+export const PAGE_ROWS = 10_000;
+
+export interface SnapshotPage {
+  /** A JSON array of insert messages, in id order. */
+  body: string;
+  rows: number;
+  /** Id of the last row (null when the page is empty). */
+  lastId: string | null;
+}
+
 /**
- * The rows of the shape now, as one JSON array of insert messages, and the log position they
- * match. The head is read first: a commit landing in between shows in the rows and again in the
- * log (a harmless repeat), never in neither.
+ * One page of the shape's rows as they are now: those with an id after `afterId` (all when
+ * null), at most `limit`, in id order, as one JSON array of insert messages. A page may show
+ * commits newer than its snapshot's head; the log read after the last page repeats them (full
+ * rows, so the client converges).
  */
-export async function readSnapshot(tx: Tx, shape: ShapeDef, moneyHidden: readonly string[]): Promise<{ body: string; head: number }> {
-  const head = await logHead(tx);
-  const statement = `
-    SELECT coalesce(json_agg(json_build_object(
-      'key', ${keyExpr(shape)},
-      'value', ${valueExpr(shape, moneyHidden)},
-      'headers', json_build_object('operation', 'insert', 'relation', json_build_array('public', '${shape.table}'))
-    ) ORDER BY r.id), '[]')::text AS body
-    FROM ${ident(shape.table)} r
-    WHERE ${scopeExpr(shape)} AND (${shape.filter}) AND (${shape.live})`;
-  const [result] = await rows<{ body: string }>(tx, sql.raw(statement));
-  return { body: result!.body, head };
+export async function readSnapshotPage(
+  tx: Tx,
+  shape: ShapeDef,
+  moneyHidden: readonly string[],
+  afterId: string | null,
+  limit: number,
+): Promise<SnapshotPage> {
+  const statement = sql`
+    WITH page AS (
+      SELECT r.id, json_build_object(
+        'key', ${sql.raw(keyExpr(shape))},
+        'value', ${sql.raw(valueExpr(shape, moneyHidden))},
+        'headers', json_build_object('operation', 'insert', 'relation', json_build_array('public', ${shape.table}::text))
+      ) AS msg
+      FROM ${sql.identifier(shape.table)} r
+      WHERE ${sql.raw(scopeExpr(shape))} AND (${sql.raw(shape.filter)}) AND (${sql.raw(shape.live)})
+        ${afterId === null ? sql`` : sql`AND r.id > ${afterId}::uuid`}
+      ORDER BY r.id
+      LIMIT ${limit}
+    )
+    SELECT coalesce((SELECT json_agg(msg ORDER BY id) FROM page), '[]')::text AS body,
+           (SELECT count(*) FROM page)::int AS rows,
+           (SELECT id::text FROM page ORDER BY id DESC LIMIT 1) AS last_id`;
+  const [result] = await rows<{ body: string; rows: number; last_id: string | null }>(tx, statement);
+  return { body: result!.body, rows: Number(result!.rows), lastId: result!.last_id };
 }
 
 export interface LogMessages {

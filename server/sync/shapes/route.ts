@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/sync/shape/:name: the Electric HTTP shape protocol as @electric-sql/client expects
- * it (sync/SPEC.md SH1-SH7), served from our change log. The client names a shape; table,
+ * it (sync/SPEC.md SH1-SH7, SH9), served from our change log. The client names a shape; table,
  * columns and rows are chosen here from the actor.
  */
 import type { Response } from "express";
@@ -8,15 +8,16 @@ import { z } from "zod";
 import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
-import { type Db, sql } from "../../db/client.js";
+import { type Db, type Tx, sql } from "../../db/client.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../../modules/deps.js";
 import { SHAPES, type ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { proxyShape } from "./proxy.js";
-import { logHead, readLog, readSnapshot } from "./query.js";
-import { shapeScope } from "./scope.js";
+import { logOffset, pageOffset, parseOffset, snapshotEndOffset } from "./offsets.js";
+import { FIRST_PAGE_ROWS, PAGE_ROWS, logHead, readLog, readSnapshotPage } from "./query.js";
+import { shapeScope, type Scope } from "./scope.js";
 
 export const LONG_POLL_MS = 20_000;
 export const SSE_MS = 60_000;
@@ -53,21 +54,39 @@ const querySchema = z
 
 type Read =
   | { kind: "refetch"; handle: string }
-  | { kind: "snapshot"; handle: string; body: string; head: number }
+  /** A snapshot page; `next` is its electric-offset (another page, or the snapshot's end). */
+  | { kind: "snapshot"; handle: string; body: string; next: string }
   | { kind: "log"; handle: string; messages: string[]; last: number; more: boolean; head: number };
 
 async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined): Promise<Read> {
+  const position = parseOffset(offset);
   return withActor(db, actor, async (tx) => {
     await tx.execute(sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, DMY', true), set_config('extra_float_digits', '1', true)`);
     const scope = await shapeScope(tx, actor, shape);
-    if (offset === "-1") return { kind: "snapshot", handle: scope.handle, ...(await readSnapshot(tx, shape, scope.moneyHidden)) };
-    if (handle !== scope.handle) return { kind: "refetch", handle: scope.handle };
+    if (position.kind !== "start" && handle !== scope.handle) return { kind: "refetch", handle: scope.handle };
+    // Read before the rows: a commit landing in between shows in the rows and again in the log
+    // (a harmless repeat), never in neither.
     const head = await logHead(tx);
-    if (offset === "now") return { kind: "log", handle: scope.handle, messages: [], last: head, more: false, head };
-    const after = Number(offset.split("_")[0]);
-    if (after > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
-    return { kind: "log", handle: scope.handle, head, ...(await readLog(tx, shape, after, scope.moneyHidden)) };
+    switch (position.kind) {
+      case "start":
+        return snapshotPage(tx, shape, scope, head, null, FIRST_PAGE_ROWS);
+      case "page":
+        if (position.head > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
+        return snapshotPage(tx, shape, scope, position.head, position.afterId, PAGE_ROWS);
+      case "now":
+        return { kind: "log", handle: scope.handle, messages: [], last: head, more: false, head };
+      case "log":
+        if (position.after > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
+        return { kind: "log", handle: scope.handle, head, ...(await readLog(tx, shape, position.after, scope.moneyHidden)) };
+    }
   });
+}
+
+/** One page of the snapshot read at `head` (SH9): a full page may have more after it. */
+async function snapshotPage(tx: Tx, shape: ShapeDef, scope: Scope, head: number, afterId: string | null, limit: number): Promise<Read> {
+  const page = await readSnapshotPage(tx, shape, scope.moneyHidden, afterId, limit);
+  const next = page.rows >= limit && page.lastId ? pageOffset(head, page.lastId) : snapshotEndOffset(head);
+  return { kind: "snapshot", handle: scope.handle, body: page.body, next };
 }
 
 function commonHeaders(res: Response, handle: string) {
@@ -101,22 +120,26 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
           await serveSse(db, actor, shape, query.offset, query.handle, query.cursor, res, notifier);
           return [];
         }
+        const position = parseOffset(query.offset).kind;
+        const snapshot = position === "start" || position === "page";
         const deadline = Date.now() + LONG_POLL_MS;
         const signal = closeSignal(res);
         for (;;) {
           const seen = notifier.version;
-          const r =
-            query.offset === "-1"
-              ? await readOnce(db, actor, shape, query.offset, query.handle)
-              : await sharedRead(notifier, readerKey(actor, shape, query.offset, query.handle), () => readOnce(db, actor, shape, query.offset, query.handle));
+          // Snapshot pages are read once per request; live log reads of one position are shared.
+          const r = snapshot
+            ? await readOnce(db, actor, shape, query.offset, query.handle)
+            : await sharedRead(notifier, readerKey(actor, shape, query.offset, query.handle), () => readOnce(db, actor, shape, query.offset, query.handle));
           commonHeaders(res, r.handle);
           if (r.kind === "refetch") {
             res.status(409).json([{ headers: { control: "must-refetch" } }]);
             return [];
           }
           if (r.kind === "snapshot") {
-            res.setHeader("electric-offset", `${r.head}_0`);
+            // Never up-to-date: the client asks again from `next` until the log says so (SH9).
+            res.setHeader("electric-offset", r.next);
             res.setHeader("electric-schema", schemaHeader(shape));
+            if (live) res.setHeader("electric-cursor", nextCursor(query.cursor));
             res.type("application/json").send(r.body);
             return [];
           }
@@ -129,7 +152,7 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
             }
             continue;
           }
-          res.setHeader("electric-offset", `${r.last}_0`);
+          res.setHeader("electric-offset", logOffset(r.last));
           if (live) res.setHeader("electric-cursor", nextCursor(query.cursor));
           else res.setHeader("electric-schema", schemaHeader(shape));
           const parts = [...r.messages];
