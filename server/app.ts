@@ -10,6 +10,7 @@ import { createSignInLimits, type SignInLimits } from "./auth/limits.js";
 import { authMount, failureLimits, perIpSignInLimits } from "./auth/mount.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import { SessionCache } from "./auth/session-cache.js";
 import { authenticate, bodyParser, clientAddress, sameSiteCheck } from "./http/edge.js";
 import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
@@ -39,6 +40,8 @@ export interface Services {
   tokens: { hasher: TokenHasher; limits: TokenLimits };
   /** The OAuth authorization server and /mcp: only when SVC_PUBLIC_URL is https (spec "OAuth for MCP clients"). */
   oauth: OAuthContext | null;
+  /** Resolved sessions remembered for a few seconds (server/auth/session-cache.ts). */
+  sessions: SessionCache;
 }
 
 export function createServices(config: Config, database: Database, logger: Logger): Services {
@@ -46,7 +49,8 @@ export function createServices(config: Config, database: Database, logger: Logge
   notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
   const oauth = config.secure ? oauthContext(config, database.db) : null;
-  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth };
+  const sessions = new SessionCache(config.sessionCacheMs);
+  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth, sessions };
 }
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {
@@ -69,6 +73,8 @@ export function createApp(services: Services): { app: express.Express; routes: R
     }),
   );
   app.use(sameSiteCheck(config));
+  // Before anything that can change a session or a user, so the session cache forgets in time.
+  app.use(services.sessions.guard());
   app.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -79,7 +85,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
     app.use(mcpRouter(services.oauth, config.undoWindowMs));
   }
   app.use(clientApp(config.clientDir));
-  app.use(authenticate(auth, database.db));
+  app.use(authenticate(auth, database.db, services.sessions));
   app.use(tokenAuthenticate(database.db, services.tokens.hasher));
   app.use(mfaGate());
   app.use(tokenGate(services.tokens.limits));

@@ -26,6 +26,7 @@ const envSchema = z.object({
   SVC_ELECTRIC_URL: z.string().url().optional(),
   SVC_ELECTRIC_SECRET: z.string().optional(),
   SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
+  SVC_SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "SVC_SMTP_URL must be an smtp:// or smtps:// URL").optional(),
   SVC_MAIL_FROM: z.string().min(3).optional(),
   SVC_OIDC_ISSUER: z.string().url().optional(),
@@ -62,6 +63,8 @@ export interface Config {
   secret: string;
   logLevel: z.infer<typeof envSchema>["SVC_LOG_LEVEL"];
   undoWindowMs: number;
+  /** How long a resolved session may be remembered in this process (0: never). */
+  sessionCacheMs: number;
   /** A real Electric sync service to proxy shapes to (sync/SPEC.md SH8); unset: shapes served here. */
   electricUrl: URL | undefined;
   electricSecret: string | undefined;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: overrides.secret ?? loadSecret(e.SVC_SECRET, dataDir),
     logLevel: e.SVC_LOG_LEVEL,
     undoWindowMs: e.SVC_UNDO_WINDOW_MINUTES * 60_000,
+    sessionCacheMs: e.SVC_SESSION_CACHE_MS,
     smtpUrl: e.SVC_SMTP_URL,
     mailFrom: e.SVC_MAIL_FROM ?? `Inventory <no-reply@${publicUrl.hostname}>`,
     oauthProviders,

@@ -21,6 +21,8 @@ export async function touchSession(db: Db, session: { id: string; lastSeenAt?: D
   const seen = session.lastSeenAt ? new Date(session.lastSeenAt).getTime() : 0;
   if (now.getTime() - seen < TOUCH_EVERY_MS) return;
   await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, session.id));
+  // The object may be the session cache's copy: keep it in step so the next request skips the write.
+  session.lastSeenAt = now;
 }
 
 function sessionOwner(actor: Actor): Actor & { sessionId: string } {

@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { isPending } from "../auth/second-factor.js";
 import { touchSession } from "../auth/sessions.js";
+import type { ResolvedSession, SessionCache } from "../auth/session-cache.js";
 import { ensureBootstrapped } from "../modules/locations/bootstrap.js";
 import { bearerOf } from "../modules/tokens/gate.js";
 import { ForbiddenError, PayloadTooLargeError, UnauthenticatedError } from "./errors.js";
@@ -65,16 +66,23 @@ export function sameSiteCheck(config: Config): RequestHandler {
 /**
  * Resolves the session cookie to an actor. A sliding session's refreshed cookie is passed on.
  * Sign-up step 2 is re-run here for a signed-in user who lacks it (spec Sign-up rule 5).
+ * Resolved sessions are remembered briefly per cookie header (server/auth/session-cache.ts).
  */
-export function authenticate(auth: Auth, db: Db): RequestHandler {
+export function authenticate(auth: Auth, db: Db, cache: SessionCache): RequestHandler {
   return async (req, res, next) => {
     try {
       // A bearer request is its token's alone (server/modules/tokens/gate.ts), even a GET carrying a cookie.
-      if (!req.headers.cookie || bearerOf(req.headers.authorization) !== null) return next();
-      const result = await auth.api.getSession({ headers: fromNodeHeaders(req.headers), returnHeaders: true });
-      const setCookie = result.headers?.getSetCookie?.() ?? [];
-      if (setCookie.length) res.append("set-cookie", setCookie);
-      const found = result.response;
+      const cookie = req.headers.cookie;
+      if (!cookie || bearerOf(req.headers.authorization) !== null) return next();
+      let found = cache.get(cookie);
+      if (found === undefined) {
+        const ticket = cache.ticket();
+        const result = await auth.api.getSession({ headers: fromNodeHeaders(req.headers), returnHeaders: true });
+        const setCookie = result.headers?.getSetCookie?.() ?? [];
+        found = (result.response as ResolvedSession | null) ?? null;
+        if (setCookie.length) res.append("set-cookie", setCookie);
+        else cache.set(cookie, found, ticket);
+      }
       if (!found) return next();
       const { user, session } = found;
       await ensureBootstrapped(db, { id: user.id, name: user.name });

@@ -78,7 +78,9 @@ async function freePort(): Promise<number> {
 export async function benchService(databaseUrl?: string): Promise<BenchService> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "dist/server/main.js")], {
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there (open it in DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, path.join(ROOT, "dist/server/main.js")], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -130,6 +130,8 @@ describe("session lifetimes", () => {
     // Two days of use later (as far as the row can tell), it still ends when it would have.
     const aged = { updatedAt: new Date(Date.now() - 2 * DAY), expiresAt: new Date(Date.now() + HOUR) };
     await database.db.update(authSessions).set(aged).where(eq(authSessions.id, row.id));
+    // Changed behind the service's back: its session cache would notice within SVC_SESSION_CACHE_MS.
+    svc.services.sessions.clear();
     const res = await c.get("/api/v1/me");
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie().filter((h) => /session_token=/.test(h))).toEqual([]);
@@ -147,6 +149,8 @@ describe("session lifetimes", () => {
     // A day later: refreshed to 30 days from now, with a new cookie.
     const aged = { updatedAt: new Date(Date.now() - 2 * DAY), expiresAt: new Date(Date.now() + 28 * DAY) };
     await database.db.update(authSessions).set(aged).where(eq(authSessions.id, row.id));
+    // Changed behind the service's back: its session cache would notice within SVC_SESSION_CACHE_MS.
+    https.services.sessions.clear();
     const res = await c.get("/api/v1/me");
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie().some((h) => /^__Secure-svc\.session_token=.+Max-Age=2592000/i.test(h))).toBe(true);

@@ -146,6 +146,8 @@ describe("session two-factor state: pending", () => {
     expect((await first.get("/api/v1/me")).status).toBe(200);
     const me = await first.get("/api/v1/auth/get-session");
     await svc.database.db.update(authSessions).set({ mfaProvenAt: null }).where(eq(authSessions.id, me.body.session.id));
+    // Changed behind the service's back: its session cache would notice within SVC_SESSION_CACHE_MS.
+    svc.services.sessions.clear();
     expectError(await first.get("/api/v1/me"), 403, "mfa_required");
   });
 

@@ -3,10 +3,8 @@
  * sees money. A location the actor cannot see (absent, not a member, hidden behind two-factor,
  * outside a token's scope) is 404, so existence never leaks. Runs inside an actor transaction.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.js";
-import type { Tx } from "../../db/client.js";
-import { locations, memberships } from "../../db/schema/index.js";
+import { type Tx, namedRows, sql } from "../../db/client.js";
 import { NotFoundError } from "../../http/errors.js";
 
 export interface LocationAccess {
@@ -15,18 +13,15 @@ export interface LocationAccess {
 }
 
 export async function locationAccess(tx: Tx, locationId: string): Promise<LocationAccess> {
-  const [row] = await tx
-    .select({ role: memberships.role, viewersSeeMoney: locations.viewersSeeMoney })
-    .from(memberships)
-    .innerJoin(locations, eq(locations.id, memberships.locationId))
-    .where(
-      and(
-        sql`${memberships.userId} = app_user_id()`,
-        eq(memberships.locationId, locationId),
-        isNull(memberships.deletedAt),
-        sql`${memberships.locationId} = ANY(app_readable_locations())`,
-      ),
-    );
+  // A named statement: this runs before nearly every read, and planning it cost more than running it.
+  const [row] = await namedRows<{ role: Role; viewers_see_money: boolean }>(
+    tx,
+    "location_access",
+    sql`SELECT m.role, l.viewers_see_money
+        FROM memberships m JOIN locations l ON l.id = m.location_id
+        WHERE m.user_id = app_user_id() AND m.location_id = ${locationId} AND m.deleted_at IS NULL
+          AND m.location_id = ANY(app_readable_locations())`,
+  );
   if (!row) throw new NotFoundError("location");
-  return { role: row.role, seesMoney: row.role !== "viewer" || row.viewersSeeMoney };
+  return { role: row.role, seesMoney: row.role !== "viewer" || row.viewers_see_money };
 }

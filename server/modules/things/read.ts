@@ -1,8 +1,8 @@
 /** Reads of things: the list with filters and keyset paging, and the summary/detail shapes. */
-import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
-import type { Tx } from "../../db/client.js";
-import { brands, things, types } from "../../db/schema/index.js";
+import { type Tx, namedRows, uuidArray } from "../../db/client.js";
+import { brands, things } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import type { EffectiveField } from "../types/fields.js";
 import { locationAccess } from "../locations/access.js";
@@ -22,15 +22,26 @@ export function derivedState(t: ThingRow): ThingSummary["derivedState"] {
 export async function summaries(tx: Tx, rowsIn: ThingRow[]): Promise<ThingSummary[]> {
   const paths = await thingPaths(tx, rowsIn.map((t) => t.id));
   const typeIds = [...new Set(rowsIn.map((t) => t.typeId))];
+  // Named statements with one array parameter: the same text (and plan) whatever the page holds.
   const typeRows = typeIds.length
-    ? await tx.select({ id: types.id, icon: types.icon, name: types.name, builtinKey: types.builtinKey }).from(types).where(inArray(types.id, typeIds))
+    ? await namedRows<{ id: string; icon: string; name: string | null; builtinKey: string | null }>(
+        tx,
+        "summary_types",
+        sql`SELECT id, icon, name, builtin_key AS "builtinKey" FROM types WHERE id = ANY(${uuidArray(typeIds)})`,
+      )
     : [];
   const typeById = new Map(typeRows.map((t) => [t.id, t]));
   // A thing in a box shows the box's photo too (the spec's containerThumbUrl).
   const containerIds = [...new Set(rowsIn.map((t) => t.containerId).filter((x): x is string => !!x))];
   const containerCover = new Map(
     containerIds.length
-      ? (await tx.select({ id: things.id, cover: things.coverFileId }).from(things).where(inArray(things.id, containerIds))).map((c) => [c.id, c.cover])
+      ? (
+          await namedRows<{ id: string; cover: string | null }>(
+            tx,
+            "summary_container_covers",
+            sql`SELECT id, cover_file_id AS cover FROM things WHERE id = ANY(${uuidArray(containerIds)})`,
+          )
+        ).map((c) => [c.id, c.cover])
       : [],
   );
   const fileUrl = (id: string | null | undefined) => (id ? `/api/v1/files/${id}` : null);
