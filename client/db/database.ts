@@ -1,12 +1,15 @@
 /**
  * The device's database (IndexedDB through Dexie), one per signed-in user so that two people on
  * one device never see each other's data. Indexes are only what the screens query: every index
- * slows the first sync's writes (../shared/research/perf-baselines.md section 4), so things and
- * places are indexed by location and nothing else; search and place filters run in memory.
+ * slows the first sync's writes (../shared/research/perf-baselines.md section 4): places by
+ * location; things by location and name in one compound index, which also answers "the things of
+ * a location" (Dexie reads its first part as a virtual `locationId` index) and lets the things list
+ * read the first page by name instead of every row. Search and place filters run over that page's
+ * cursor.
  */
 import { Dexie, type EntityTable } from "dexie";
 import type { Op } from "../../sync/ops.js";
-import type { InboxRow, LocationRow, MembershipRow, PlaceRow, ThingRow, TypeRow } from "./rows.js";
+import { thingNameKey, type InboxRow, type LocationRow, type MembershipRow, type PlaceRow, type ThingRow, type TypeRow } from "./rows.js";
 
 /** One op waiting in the outbox. `seq` is push order. */
 export interface OutboxEntry {
@@ -67,6 +70,18 @@ export class InventoryDb extends Dexie {
       blobs: "id",
       meta: "key",
     });
+    // Things keyed for the list by name (version 1 had `locationId` alone): a row without
+    // `nameKey` would be missing from the index, so the upgrade sets it on every stored thing.
+    this.version(2)
+      .stores({ things: "id, [locationId+nameKey]" })
+      .upgrade((tx) =>
+        tx
+          .table<ThingRow, string>("things")
+          .toCollection()
+          .modify((th) => {
+            th.nameKey = thingNameKey(th.name);
+          }),
+      );
   }
 }
 

@@ -66,6 +66,22 @@ export interface ThingRow extends Synced {
   isContainer: boolean;
   coverFileId: string | null;
   createdBy: string | null;
+  /**
+   * Device only, set when the row is stored (client/sync/shapes.ts): `thingNameKey(name)`, the
+   * order of the things list, indexed with `locationId` (client/db/database.ts).
+   */
+  nameKey?: string;
+}
+
+/**
+ * How the things list orders names: trimmed, accents and case folded, unnamed first (as the
+ * server's list, `lower(coalesce(name, ''))`). IndexedDB compares strings by code unit, so folding
+ * here is what keeps "éclair" beside "eclair" and "Zebra" after "apple".
+ */
+export function thingNameKey(name: string | null | undefined): string {
+  const s = (name ?? "").trim();
+  // Most names are ASCII: skip the Unicode work for them (it runs for every row of a first sync).
+  return (/[^ -~]/.test(s) ? s.normalize("NFD").replace(/\p{M}+/gu, "") : s).toLowerCase();
 }
 
 export interface InboxRow extends Synced {

@@ -1,7 +1,9 @@
 /**
  * Shape followers: each named shape (sync/SPEC.md SH1) is read with the real Electric client and
- * written into its Dexie table, with the stream's offset and handle saved in the same transaction,
- * so a restart resumes where it stopped instead of downloading everything again.
+ * written into its Dexie table, one transaction per answer (a snapshot page, SH9, or a batch of
+ * changes), with the stream's offset and handle saved in the same transaction: screens show each
+ * page as it lands, and a restart resumes where it stopped (mid-snapshot too) instead of
+ * downloading everything again.
  *
  * Browsers open at most six HTTP/1.1 connections to one host, and every live shape holds one for
  * up to 20 s (SH6). So only the shapes that change under a person's eyes (things, inbox) stay live;
@@ -19,7 +21,7 @@ import {
   type RuntimeVisibilityState,
 } from "@electric-sql/client";
 import { getMeta, setMeta, type InventoryDb } from "../db/database.js";
-import type { SyncedTableName } from "../db/rows.js";
+import { thingNameKey, type SyncedTableName } from "../db/rows.js";
 import { apiUrl } from "./api.js";
 import { confirmTxids, retireApplied } from "./outbox.js";
 import { updateStatus } from "./status.js";
@@ -145,6 +147,8 @@ export class ShapeFollower {
         } else if (m.headers.control === "up-to-date") upToDate = true;
       }
     }
+    // The things list reads by name through an index on this device-only key (client/db/database.ts).
+    if (this.name === "things") for (const r of puts) r.nameKey = thingNameKey(r.name as string | null);
     const stream = this.stream;
     await this.db.transaction("rw", table, this.db.meta, async () => {
       if (reset) {

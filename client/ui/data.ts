@@ -9,6 +9,7 @@ import type { InventoryDb, OutboxEntry } from "../db/database.js";
 import type { InboxRow, LocationRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
 import { overlay, type View } from "../sync/optimistic.js";
 import { readStatus, type SyncStatus } from "../sync/status.js";
+import { readThingsList, type ThingsFilter, type ThingsList } from "./things-list.js";
 
 /** Subscribes to a Dexie query; `undefined` until its first answer. */
 export function useLive<T>(query: () => Promise<T>, deps: readonly unknown[]): T | undefined {
@@ -54,6 +55,11 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
       types,
     };
   }, [db, userId, locationId]);
+}
+
+/** The Things screen: a bounded page of a location's things by name (things-list.ts). */
+export function useThingsList(db: InventoryDb, locationId: string, filter: ThingsFilter): ThingsList | undefined {
+  return useLive(() => readThingsList(db, locationId, filter), [db, locationId, filter.q, filter.placeId]);
 }
 
 export function useOutbox(db: InventoryDb): OutboxEntry[] | undefined {

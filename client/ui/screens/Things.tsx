@@ -5,18 +5,18 @@ import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { placeName, thingName, typeName, wherePath } from "../names.js";
-import { useLocationScreen } from "./use-location.js";
-
-/** Everything a person may type to find a thing, lower-cased once. */
-const haystack = (th: { name: string | null; serial: string | null; model: string | null; shortCode: string | null }) =>
-  [th.name, th.serial, th.model, th.shortCode].filter(Boolean).join(" ").toLocaleLowerCase();
+import { useThingsList } from "../data.js";
+import { useReady } from "../session.js";
 
 export function ThingsScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
+  const { db } = useReady();
   const { query } = useLocation();
   const q = query.get("q") ?? "";
   const placeId = query.get("place") ?? "";
-  const data = useLocationScreen(locationId);
+  // The first things by name, read from an index (things-list.ts): the list does not wait for
+  // the first sync to store every thing, and never holds them all.
+  const data = useThingsList(db, locationId, { q, placeId });
 
   const setQuery = (next: { q?: string; place?: string }) => {
     const params = new URLSearchParams();
@@ -31,18 +31,12 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
   const view = useMemo(() => {
     if (!data) return [];
     const places = new Map(data.places.map((p) => [p.id, p]));
-    const things = new Map(data.things.map((th) => [th.id, th]));
     const types = new Map(data.types.map((ty) => [ty.id, ty]));
-    const needle = q.trim().toLocaleLowerCase();
-    return data.things
-      .filter((th) => (!placeId || th.placeId === placeId) && (!needle || haystack(th).includes(needle)))
-      .sort((a, b) => thingName(a, t).localeCompare(thingName(b, t)))
-      .slice(0, 500)
-      .map((th) => ({ th, where: wherePath(th, places, things, t), type: typeName(th.typeId ? types.get(th.typeId) : undefined, t) }));
-  }, [data, q, placeId, t]);
+    return data.things.map((th) => ({ th, where: wherePath(th, places, data.known, t), type: typeName(th.typeId ? types.get(th.typeId) : undefined, t) }));
+  }, [data, t]);
 
   return (
-    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
+    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inboxCount ?? 0}>
       <h1>{t("things.title")}</h1>
       <FirstSyncProgress />
       <div className="filters">
