@@ -19,7 +19,6 @@ import { mount, type RouteDef } from "./http/route.js";
 import { tokenAuthenticate, tokenGate } from "./modules/tokens/gate.js";
 import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
 import { TokenHasher } from "./modules/tokens/secret.js";
-import { mcpRouter } from "./mcp/route.js";
 import { authorizeRouter } from "./oauth/authorize.js";
 import { oauthContext, type OAuthContext } from "./oauth/context.js";
 import { metadataRouter } from "./oauth/metadata.js";
@@ -82,7 +81,13 @@ export function createApp(services: Services): { app: express.Express; routes: R
   if (services.oauth) {
     app.use(metadataRouter(services.oauth));
     app.use(tokenRouter(services.oauth));
-    app.use(mcpRouter(services.oauth, config.undoWindowMs));
+    // The MCP SDK is loaded on the first /mcp call, not into every process that never serves one.
+    const oauth = services.oauth;
+    let mcp: Promise<express.RequestHandler> | null = null;
+    app.all("/mcp", (req, res, next) => {
+      mcp ??= import("./mcp/route.js").then((m) => m.mcpRouter(oauth, config.undoWindowMs));
+      mcp.then((handler) => handler(req, res, next), next);
+    });
   }
   app.use(clientApp(config.clientDir));
   app.use(authenticate(auth, database.db, services.sessions));

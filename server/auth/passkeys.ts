@@ -10,14 +10,7 @@ import type { GenericEndpointContext } from "@better-auth/core";
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthEndpoint, getSessionFromCtx, sessionMiddleware } from "better-auth/api";
 import { setSessionCookie } from "better-auth/cookies";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../config.js";
@@ -25,6 +18,10 @@ import type { Db } from "../db/client.js";
 import { passkeys } from "../db/schema/index.js";
 import { isSyntheticEmail } from "../mail/mailer.js";
 import { markFactorProven } from "./second-factor.js";
+
+/** @simplewebauthn/server is loaded on the first passkey ceremony: it adds ~18 MB to every idle process otherwise. */
+let webauthnModule: Promise<typeof import("@simplewebauthn/server")> | null = null;
+const webauthn = () => (webauthnModule ??= import("@simplewebauthn/server"));
 
 const CHALLENGE_COOKIE = "passkey_challenge";
 const CHALLENGE_SECONDS = 300;
@@ -73,7 +70,7 @@ export function passkeyPlugin(db: Db, config: Config) {
       passkeyRegisterOptions: createAuthEndpoint("/passkey/register/options", { method: "POST", use: [sessionMiddleware] }, async (ctx) => {
         const { user } = ctx.context.session;
         const existing = await db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id));
-        const options = await generateRegistrationOptions({
+        const options = await (await webauthn()).generateRegistrationOptions({
           rpName: "Inventory",
           rpID,
           // What the authenticator shows; a managed account's synthetic address never is.
@@ -95,7 +92,7 @@ export function passkeyPlugin(db: Db, config: Config) {
           const { user } = ctx.context.session;
           const pending = await takeChallenge(ctx, "register");
           if (!pending || pending.userId !== user.id) throw refused("Start the passkey registration again.");
-          const result = await verifyRegistrationResponse({
+          const result = await (await webauthn()).verifyRegistrationResponse({
             response: ctx.body.response as unknown as RegistrationResponseJSON,
             expectedChallenge: pending.challenge,
             expectedOrigin,
@@ -131,7 +128,7 @@ export function passkeyPlugin(db: Db, config: Config) {
         const own = session
           ? await db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, session.user.id))
           : [];
-        const options = await generateAuthenticationOptions({
+        const options = await (await webauthn()).generateAuthenticationOptions({
           rpID,
           userVerification: "preferred",
           allowCredentials: own.map((c) => ({ id: c.id, transports: (c.transports?.split(",") ?? []) })),
@@ -149,7 +146,7 @@ export function passkeyPlugin(db: Db, config: Config) {
           if (!pending) throw refused("Start the passkey sign-in again.");
           const [key] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id));
           if (!key) throw refused("This passkey is not registered here.");
-          const result = await verifyAuthenticationResponse({
+          const result = await (await webauthn()).verifyAuthenticationResponse({
             response,
             expectedChallenge: pending.challenge,
             expectedOrigin,

@@ -6,13 +6,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import pg from "pg";
 import * as schema from "./schema/index.js";
@@ -68,10 +66,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       close: () => pool.end(),
     };
   }
+  // Loaded only in the embedded mode: a PostgreSQL-mode process never holds PGlite's code.
+  const { PGlite: Embedded } = await import("@electric-sql/pglite");
+  const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   let client = opts.pglite;
   if (!client) {
     if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-    client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+    client = opts.dataDir ? new Embedded(opts.dataDir) : new Embedded();
   }
   const pgliteClient = client;
   const db = drizzlePglite(pgliteClient, { schema }) as unknown as Db;
@@ -91,6 +92,7 @@ export async function migrate(database: Database): Promise<void> {
   if (database.kind === "postgres") {
     await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   } else {
+    const { migrate: migratePglite } = await import("drizzle-orm/pglite/migrator");
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
 }
