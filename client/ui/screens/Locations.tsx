@@ -52,7 +52,9 @@ export function HomeScreen() {
   useEffect(() => {
     if (!locations) return;
     if (locations.length === 1) navigate(`/l/${locations[0]!.id}/things`, { replace: true });
-    else if (locations.length > 1 || status?.shapes.locations?.upToDate) navigate("/locations", { replace: true });
+    // A location counts once its membership has arrived too: with only the locations shape up to
+    // date, a person with one location would land on the choice instead of their location.
+    else if (locations.length > 1 || (status?.shapes.locations?.upToDate && status.shapes.memberships?.upToDate)) navigate("/locations", { replace: true });
   }, [locations, status]);
   return <LocationsScreen />;
 }
