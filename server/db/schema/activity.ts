@@ -74,8 +74,8 @@ export const inboxItems = pgTable(
 );
 
 /**
- * Change log written by a trigger on every synced table (migrations/*_sync_log_triggers.sql), in
- * the writing transaction: nothing that changes a synced table can bypass the shape streams.
+ * Change log written by triggers on every synced table (migrations/0015_sync_log_statement_triggers.sql)
+ * as the writing transaction commits: nothing that changes a synced table can bypass the shapes.
  */
 export const syncLog = pgTable(
   "sync_log",
