@@ -3,8 +3,8 @@
  * values the undo needs, a summary key with params, and the undo window.
  */
 import { isDeepStrictEqual } from "node:util";
-import { v7 as uuidv7 } from "uuid";
 import type { historyEntries } from "../db/schema/index.js";
+import { newId } from "./ids.js";
 import type { CommandContext } from "./types.js";
 
 /** `plain` is shown to everyone; `money` only where the reader's role may see money; `secret` never. */
@@ -30,18 +30,21 @@ export interface HistoryDraft {
 
 export type HistoryRow = typeof historyEntries.$inferInsert;
 
+/** Values as JSON sees them: equal primitives at once, objects (custom fields) compared deeply. */
+const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && isDeepStrictEqual(a, b));
+
 export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & { id: string } {
   const keys = new Set([...Object.keys(d.before), ...Object.keys(d.after)]);
   const diff: Record<string, { class: string; changed: boolean; hidden: boolean }> = {};
   for (const key of keys) {
     diff[key] = {
       class: d.classes?.[key] ?? "plain",
-      changed: !isDeepStrictEqual(d.before[key] ?? null, d.after[key] ?? null),
+      changed: !same(d.before[key] ?? null, d.after[key] ?? null),
       hidden: false,
     };
   }
   return {
-    id: uuidv7(),
+    id: newId(),
     locationId: d.locationId,
     entityType: d.entityType,
     entityId: d.entityId,

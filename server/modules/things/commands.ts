@@ -11,6 +11,7 @@ import {
 import { bulkInsert } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Op, type Verdict } from "../../commands/types.js";
+import { sql, uuidArray } from "../../db/client.js";
 import { historyEntries, things } from "../../db/schema/index.js";
 import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
@@ -46,7 +47,7 @@ function fieldClasses(refs: Refs, typeId: string, keys: Iterable<string>): Recor
 
 /** Loads the ops' targets, locked, and sorts out the ops that cannot apply. */
 async function lockTargets(ctx: CommandContext, ids: string[]): Promise<Map<string, ThingRow>> {
-  const found = await ctx.tx.select().from(things).where(inArray(things.id, ids)).for("update");
+  const found = await ctx.tx.select().from(things).where(sql`${things.id} = ANY(${uuidArray(ids)})`).for("update");
   return new Map(found.map((t) => [t.id, t]));
 }
 
