@@ -5,8 +5,30 @@
  * and a third of the database's parsing time for a thousand rows. A column whose value is the same
  * in every row (the actor, the time, the action of a segment) goes over once, as a parameter.
  */
-import { getTableColumns, getTableName, type SQL, type Table } from "drizzle-orm";
-import { type Tx, rows, sql } from "../db/client.js";
+import { eq, getTableColumns, getTableName, type Column as DrizzleColumn, type SQL, type Table } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { type Tx, rows, sql, uuidArray } from "../db/client.js";
+
+/**
+ * `column IN (the ids)` for a segment's worth of ids, as one uuid[] parameter. Written as a
+ * subquery so the planner probes the column's index once per id: with `= ANY(array)` on a table
+ * under row-level security it may scan the location's whole index and test each row against
+ * the array instead (15 ms rather than 2 ms for 1,000 of 20,000 things).
+ */
+export const idIn = (column: DrizzleColumn, ids: readonly string[]): SQL => sql`${column} IN (SELECT unnest(${uuidArray(ids)}))`;
+
+/**
+ * The rows of `table` with these ids, locked FOR UPDATE, through one primary-key probe per id (a
+ * lateral join): whatever the planner thinks of the location's size, a segment costs what its
+ * ids cost. Ids with no visible row are simply absent.
+ */
+export async function lockRows<T extends PgTable & { id: DrizzleColumn }>(tx: Tx, table: T, ids: readonly string[]): Promise<T["$inferSelect"][]> {
+  if (!ids.length) return [];
+  const locked = tx.select().from(table as PgTable).where(eq(table.id, sql`u.id`)).for("update").as("locked");
+  const fields = Object.fromEntries(Object.keys(getTableColumns(table)).map((k) => [k, (locked as unknown as Record<string, PgColumn>)[k]!]));
+  const found = await tx.select(fields).from(sql`unnest(${uuidArray(ids)}) AS u(id)`).crossJoinLateral(locked);
+  return found as T["$inferSelect"][];
+}
 
 interface Column {
   key: string;

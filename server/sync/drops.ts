@@ -2,12 +2,12 @@
  * Dropped ops become sync_drop inbox items (sync/SPEC.md DR1-DR3): the reason a device can act on,
  * a message a person can read, and the whole op so nothing captured is lost.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import type { DropReason, PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
-import { bulkInsert } from "../commands/bulk.js";
+import { bulkInsert, idIn } from "../commands/bulk.js";
 import type { Tx } from "../db/client.js";
 import { readableLocations } from "./shapes/visible.js";
 import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
@@ -51,8 +51,8 @@ async function entityNames(tx: Tx, ops: PushOp[]): Promise<Map<string, string>> 
   const ids = ops.map(targetId).filter((x): x is string => !!x);
   if (!ids.length) return new Map();
   const [t, p] = await Promise.all([
-    tx.select({ id: things.id, name: things.name }).from(things).where(inArray(things.id, ids)),
-    tx.select({ id: places.id, name: places.name }).from(places).where(inArray(places.id, ids)),
+    tx.select({ id: things.id, name: things.name }).from(things).where(idIn(things.id, ids)),
+    tx.select({ id: places.id, name: places.name }).from(places).where(idIn(places.id, ids)),
   ]);
   return new Map([...t, ...p].map((r) => [r.id, r.name ?? ""]));
 }

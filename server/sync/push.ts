@@ -7,10 +7,10 @@ import { and, eq } from "drizzle-orm";
 import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
 import { executeInTx } from "../commands/executor.js";
-import { bulkInsert } from "../commands/bulk.js";
+import { bulkInsert, idIn } from "../commands/bulk.js";
 import { newId } from "../commands/ids.js";
 import { withActor } from "../db/actor.js";
-import { type Db, sql, uuidArray } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import { syncOps } from "../db/schema/index.js";
 import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../http/errors.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
@@ -30,7 +30,7 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
       ? await tx
           .select({ opId: syncOps.opId, result: syncOps.result })
           .from(syncOps)
-          .where(and(eq(syncOps.userId, actor.userId), sql`${syncOps.opId} = ANY(${uuidArray([...new Set(ops.map((o) => o.id))])})`))
+          .where(and(eq(syncOps.userId, actor.userId), idIn(syncOps.opId, [...new Set(ops.map((o) => o.id))])))
       : [];
     const stored = new Map(seen.map((s) => [s.opId, s.result as Stored]));
     // Ops to run: first sight of each id in this batch; later copies are duplicates of it (PU6).

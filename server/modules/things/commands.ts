@@ -1,5 +1,5 @@
 /** Commands on things: create, update, move, delete. Each runs set-based over a segment of ops. */
-import { and, inArray, isNull } from "drizzle-orm";
+import { and, isNull } from "drizzle-orm";
 import {
   thingCreateArgs,
   thingDeleteArgs,
@@ -8,10 +8,9 @@ import {
   type ThingCreateArgs,
   type ThingPatch,
 } from "../../../shared/things.js";
-import { bulkInsert } from "../../commands/bulk.js";
+import { bulkInsert, idIn, lockRows } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Op, type Verdict } from "../../commands/types.js";
-import { sql, uuidArray } from "../../db/client.js";
 import { historyEntries, things } from "../../db/schema/index.js";
 import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
@@ -47,7 +46,7 @@ function fieldClasses(refs: Refs, typeId: string, keys: Iterable<string>): Recor
 
 /** Loads the ops' targets, locked, and sorts out the ops that cannot apply. */
 async function lockTargets(ctx: CommandContext, ids: string[]): Promise<Map<string, ThingRow>> {
-  const found = await ctx.tx.select().from(things).where(sql`${things.id} = ANY(${uuidArray(ids)})`).for("update");
+  const found = await lockRows(ctx.tx, things, ids);
   return new Map(found.map((t) => [t.id, t]));
 }
 
@@ -190,7 +189,7 @@ export const thingUpdate = defineCommand({
             await ctx.tx
               .select({ id: things.containerId })
               .from(things)
-              .where(and(inArray(things.containerId, emptying), isNull(things.deletedAt)))
+              .where(and(idIn(things.containerId, emptying), isNull(things.deletedAt)))
           ).map((r) => r.id)
         : [],
     );
@@ -287,7 +286,7 @@ export const thingDelete = defineCommand({
         await ctx.tx
           .select({ id: things.containerId })
           .from(things)
-          .where(and(inArray(things.containerId, ids), isNull(things.deletedAt)))
+          .where(and(idIn(things.containerId, ids), isNull(things.deletedAt)))
       ).map((r) => r.id),
     );
     const changes = new ThingChanges(ctx);

@@ -4,6 +4,7 @@
  * through RLS, so a reference outside the actor's locations is simply absent ("not found").
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import { idIn } from "../../commands/bulk.js";
 import { type Tx, rows, sql, uuidArray } from "../../db/client.js";
 import { brands, places, things, typeFields, types } from "../../db/schema/index.js";
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
@@ -34,7 +35,7 @@ export async function loadRefs(
       ? tx
           .select({ id: places.id, locationId: places.locationId, isUnplaced: places.isUnplaced, name: places.name })
           .from(places)
-          .where(and(inArray(places.id, placeIds), isNull(places.deletedAt)))
+          .where(and(idIn(places.id, placeIds), isNull(places.deletedAt)))
       : [],
     tx
       .select({ id: places.id, locationId: places.locationId })
@@ -44,7 +45,7 @@ export async function loadRefs(
       ? tx
           .select({ id: things.id, locationId: things.locationId, isContainer: things.isContainer, name: things.name, containerId: things.containerId })
           .from(things)
-          .where(and(inArray(things.id, containerIds), isNull(things.deletedAt)))
+          .where(and(idIn(things.id, containerIds), isNull(things.deletedAt)))
       : [],
     tx.select().from(types).where(and(inArray(types.locationId, locationIds), isNull(types.deletedAt))),
     tx
