@@ -27,7 +27,7 @@ export async function lockRows<T extends PgTable & { id: DrizzleColumn }>(tx: Tx
   const locked = tx.select().from(table as PgTable).where(eq(table.id, sql`u.id`)).for("update").as("locked");
   const fields = Object.fromEntries(Object.keys(getTableColumns(table)).map((k) => [k, (locked as unknown as Record<string, PgColumn>)[k]!]));
   const found = await tx.select(fields).from(sql`unnest(${uuidArray(ids)}) AS u(id)`).crossJoinLateral(locked);
-  return found as T["$inferSelect"][];
+  return found;
 }
 
 interface Column {
