@@ -1,0 +1,60 @@
+/**
+ * A first sync of a location larger than one snapshot page (sync/SPEC.md SH9): every page lands
+ * in the app's database, and the Things list reads its first rows by name from the index, whatever
+ * page they came in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "../../server/db/client.js";
+import { FIRST_PAGE_ROWS } from "../../server/sync/shapes/query.js";
+import { THINGS_LIST_LIMIT } from "../../client/ui/things-list.js";
+import { signIn, startE2e, type E2e } from "./support/app.js";
+
+describe("first sync of a large location", () => {
+  let e2e: E2e;
+  beforeAll(async () => {
+    e2e = await startE2e();
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it("SH9 stores every page, lists the first things by name from the index and finds one from the last page", async () => {
+    const owner = await e2e.svc.signedIn("Paula Pages");
+    const locationId = (await owner.get("/api/v1/me")).body.locations[0].id as string;
+    const seeded = FIRST_PAGE_ROWS + 700;
+    await e2e.svc.database.db.execute(sql`
+      INSERT INTO things (id, location_id, place_id, type_id, name)
+      SELECT CASE WHEN g = 0 THEN 'ffffffff-ffff-4fff-bfff-ffffffffffff'::uuid ELSE gen_random_uuid() END, ${locationId},
+             (SELECT id FROM places WHERE location_id = ${locationId} AND is_unplaced),
+             (SELECT id FROM types WHERE location_id = ${locationId} AND builtin_key = 'thing'),
+             CASE WHEN g = 0 THEN 'Aardvark' ELSE 'Item ' || lpad(g::text, 4, '0') END
+      FROM generate_series(0, ${seeded - 1}) g`);
+
+    const { page } = await e2e.device();
+    await signIn(page, owner.email);
+    await page.waitForURL((url) => url.pathname === `/l/${locationId}/things`, { timeout: 15_000 });
+    const stored = () =>
+      page.evaluate(
+        (name) =>
+          new Promise<number>((resolve, reject) => {
+            const req = indexedDB.open(name);
+            req.onerror = () => reject(new Error(String(req.error)));
+            req.onsuccess = () => {
+              const c = req.result.transaction("things").objectStore("things").count();
+              c.onsuccess = () => resolve(c.result);
+            };
+          }),
+        `inventory-${owner.userId}`,
+      );
+    await expect.poll(stored, { timeout: 30_000 }).toBe(seeded);
+
+    const list = page.getByRole("list", { name: "Things" });
+    // The greatest id there is: it came in the last page, and still sorts first by name.
+    await expect.poll(() => list.getByRole("link").first().innerText(), { timeout: 15_000 }).toMatch(/^Aardvark/);
+    expect(await list.getByRole("link").count()).toBe(THINGS_LIST_LIMIT);
+    expect(await list.getByRole("link").nth(1).innerText()).toMatch(/^Item 0001/);
+    await page.getByLabel("Search things").fill("item 1650");
+    await expect.poll(() => list.getByRole("link").count()).toBe(1);
+    expect(await list.getByRole("link").first().innerText()).toMatch(/^Item 1650/);
+  });
+});
