@@ -5,7 +5,7 @@
 import { ShapeStream, type Message, type Row } from "@electric-sql/client";
 import { v7 as uuidv7 } from "uuid";
 import { PROTOCOL } from "../../sync/protocol.js";
-import { benchDatabase, benchService, percentile, signedIn } from "./support.js";
+import { benchDatabase, benchService, cpuMs, percentile, signedIn } from "./support.js";
 
 const CLIENTS = 200;
 const CHANGES = 20;
@@ -15,6 +15,11 @@ export interface LiveResult {
   p50Ms: number;
   p99Ms: number;
   samples: number;
+  /** CPU per change, ms: the server process, and this process running the subscribers. */
+  serverCpuMsPerChange: number;
+  clientsCpuMsPerChange: number;
+  /** The same changes with one subscriber left: the path itself, without 200 clients' work. */
+  oneSubscriberP50Ms: number;
 }
 
 export async function benchLive(): Promise<LiveResult> {
@@ -66,18 +71,40 @@ export async function benchLive(): Promise<LiveResult> {
     });
     // Let every subscriber settle into its long-poll.
     await new Promise((r) => setTimeout(r, 1500));
-    const latencies: number[] = [];
-    for (let v = 2; v <= CHANGES + 1; v++) {
-      await push([{ id: uuidv7(), name: "thing.update", locationId: owner.locationId, args: { id, patch: { name: `v${v}` } }, baseVersion: v - 1, at: new Date().toISOString() }]);
-      const answered = performance.now();
-      const deadline = answered + 10_000;
-      while ((seen.get(v)?.length ?? 0) < CLIENTS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-      const times = seen.get(v) ?? [];
-      if (times.length < CLIENTS) throw new Error(`only ${times.length}/${CLIENTS} subscribers saw change ${v}`);
-      for (const t of times) latencies.push(Math.max(0, t - answered));
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return { clients: CLIENTS, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), samples: latencies.length };
+    /** Pushes changes versions `from`..`to` one by one; the latencies of `clients` subscribers. */
+    const changes = async (from: number, to: number, clients: number) => {
+      const latencies: number[] = [];
+      for (let v = from; v <= to; v++) {
+        await push([{ id: uuidv7(), name: "thing.update", locationId: owner.locationId, args: { id, patch: { name: `v${v}` } }, baseVersion: v - 1, at: new Date().toISOString() }]);
+        const answered = performance.now();
+        const deadline = answered + 10_000;
+        while ((seen.get(v)?.length ?? 0) < clients && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+        const times = seen.get(v) ?? [];
+        if (times.length < clients) throw new Error(`only ${times.length}/${clients} subscribers saw change ${v}`);
+        for (const t of times) latencies.push(Math.max(0, t - answered));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return latencies;
+    };
+    // Where the time goes: both processes' CPU over the changes (the 200 ms pauses are idle).
+    const server0 = cpuMs(svc.pid);
+    const clients0 = process.cpuUsage();
+    const latencies = await changes(2, CHANGES + 1, CLIENTS);
+    const clientsCpu = process.cpuUsage(clients0);
+    const serverCpuMsPerChange = (cpuMs(svc.pid) - server0) / CHANGES;
+    const clientsCpuMsPerChange = (clientsCpu.user + clientsCpu.system) / 1000 / CHANGES;
+    for (const s of streams.slice(1)) s.unsubscribeAll();
+    await new Promise((r) => setTimeout(r, 1500));
+    const alone = await changes(CHANGES + 2, 2 * CHANGES + 1, 1);
+    return {
+      clients: CLIENTS,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      samples: latencies.length,
+      serverCpuMsPerChange,
+      clientsCpuMsPerChange,
+      oneSubscriberP50Ms: percentile(alone, 50),
+    };
   } finally {
     for (const s of streams) s.unsubscribeAll();
     await svc.close();
