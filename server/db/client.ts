@@ -109,14 +109,21 @@ export async function rows<T>(q: Queryable, statement: SQL): Promise<T[]> {
  * found planning (under the RLS policies) costing more than running the query. The name carries a
  * hash of the SQL text, so one name can never stand for two texts. (PGlite ignores the name.)
  */
+/** SQL text -> statement name (the texts are the code's own constants, so this stays small). */
+const statementNames = new Map<string, string>();
+
 export async function namedRows<T>(q: Queryable, name: string, statement: SQL): Promise<T[]> {
   const inner = q as unknown as {
     session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
     dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } };
   };
   const query = inner.dialect.sqlToQuery(statement);
-  const tag = createHash("sha1").update(query.sql).digest("base64url").slice(0, 10);
-  const result = (await inner.session.prepareQuery(query, undefined, `${name}_${tag}`, false).execute()) as { rows: T[] };
+  let named = statementNames.get(query.sql);
+  if (!named) {
+    named = `${name}_${createHash("sha1").update(query.sql).digest("base64url").slice(0, 10)}`;
+    statementNames.set(query.sql, named);
+  }
+  const result = (await inner.session.prepareQuery(query, undefined, named, false).execute()) as { rows: T[] };
   return result.rows;
 }
 

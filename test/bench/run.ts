@@ -74,6 +74,8 @@ if (want("reads")) {
   results.readsDetail = r;
   rows.push(["reads: things list req/s (50 conns)", s(r.things), `hello ${s(r.hello)}`, `ratio ${fmt(r.ratioToHello, 2)} (target >= 0.5)`]);
   rows.push(["reads: history req/s (50 conns)", s(r.history), "", ""]);
+  const c = r.cpuMsPerRequest;
+  rows.push(["reads: CPU per request, ms", `things: server ${fmt(c.things, 2)} + PostgreSQL ${fmt(c.thingsPostgres, 2)}`, `hello: server ${fmt(c.hello, 2)}`, ""]);
 }
 
 if (want("memory")) {

@@ -1,7 +1,7 @@
 /** Shared pieces of the benchmarks: a service on a fresh database, clients, statistics. */
 import { randomBytes } from "node:crypto";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -120,6 +120,20 @@ export async function benchService(databaseUrl?: string): Promise<BenchService> 
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+}
+
+/** CPU time (ms) used so far by the PostgreSQL backends serving `databaseName` (all on this machine). */
+export function postgresCpuMs(databaseName: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${databaseName} `)) total += cpuMs(Number(entry));
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return total;
 }
 
 /** Resident memory of a process, in MB. */

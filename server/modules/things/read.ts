@@ -10,7 +10,25 @@ import { loadRefs } from "./refs.js";
 import { thingPaths } from "./paths.js";
 import type { ThingRow } from "./values.js";
 
-export function derivedState(t: ThingRow): ThingSummary["derivedState"] {
+/** What a summary is made of: lists select only these columns (mapping every column of a page cost more than reading it). */
+const summaryColumns = {
+  id: things.id,
+  locationId: things.locationId,
+  shortCode: things.shortCode,
+  name: things.name,
+  typeId: things.typeId,
+  quantity: things.quantity,
+  lifecycle: things.lifecycle,
+  missingSince: things.missingSince,
+  containerId: things.containerId,
+  coverFileId: things.coverFileId,
+  lastSeenAt: things.lastSeenAt,
+  isContainer: things.isContainer,
+  rowVersion: things.rowVersion,
+};
+export type SummaryRow = Pick<ThingRow, keyof typeof summaryColumns>;
+
+export function derivedState(t: Pick<ThingRow, "missingSince" | "lifecycle">): ThingSummary["derivedState"] {
   const out: ThingSummary["derivedState"] = [];
   if (t.missingSince) out.push("uncertain");
   if (t.lifecycle === "draft") out.push("draft");
@@ -22,7 +40,7 @@ export function derivedState(t: ThingRow): ThingSummary["derivedState"] {
 type TypeRef = ThingSummary["type"];
 
 /** `knownTypes`: types the caller already read (the list joins them), so they are not read again. */
-export async function summaries(tx: Tx, rowsIn: ThingRow[], knownTypes?: Map<string, TypeRef>): Promise<ThingSummary[]> {
+export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<string, TypeRef>): Promise<ThingSummary[]> {
   const paths = await thingPaths(tx, rowsIn.map((t) => t.id));
   const typeIds = [...new Set(rowsIn.map((t) => t.typeId))].filter((id) => !knownTypes?.has(id));
   // Named statements with one array parameter: the same text (and plan) whatever the page holds.
@@ -145,7 +163,7 @@ export async function listThings(tx: Tx, locationId: string, query: ListQuery): 
   }
   // The type is joined here (one round trip fewer than reading it after the page).
   const page = await tx
-    .select({ t: things, k: sortKey, type: { id: types.id, icon: types.icon, name: types.name, builtinKey: types.builtinKey } })
+    .select({ t: summaryColumns, k: sortKey, type: { id: types.id, icon: types.icon, name: types.name, builtinKey: types.builtinKey } })
     .from(things)
     .leftJoin(types, eq(types.id, things.typeId))
     .where(and(...where))
