@@ -22,6 +22,12 @@ import { rejected, type CommandContext, type CommandDef, type CommandInput, type
 
 export interface ExecuteOptions {
   undoWindowMs: number;
+  /**
+   * False only for a batch of one whose rejection ends the transaction (a REST write): a failing
+   * statement then aborts the transaction instead of rolling back to a savepoint, two round trips
+   * fewer per write.
+   */
+  savepoints?: boolean;
 }
 
 export function zodToValidationError(err: ZodError, prefix = ""): ValidationError {
@@ -90,8 +96,15 @@ function segments(prepared: Prepared[]): Prepared[][] {
   return out;
 }
 
-async function runSegment(ctx: CommandContext, seg: Prepared[]): Promise<Verdict[]> {
+async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: boolean): Promise<Verdict[]> {
   const def = seg[0]!.def;
+  if (!savepoints) {
+    try {
+      return await def.run(ctx, seg.map((p) => p.op));
+    } catch (err) {
+      return [rejected(dbErrorToAppError(err))];
+    }
+  }
   await ctx.tx.execute(sql`SAVEPOINT segment`);
   try {
     const verdicts = await def.run(ctx, seg.map((p) => p.op));
@@ -106,7 +119,7 @@ async function runSegment(ctx: CommandContext, seg: Prepared[]): Promise<Verdict
   }
   // The set-based statement failed: isolate the failing op(s) one at a time.
   const verdicts: Verdict[] = [];
-  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p])));
+  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p], true)));
   await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
   return verdicts;
 }
@@ -118,6 +131,8 @@ export async function executeInTx(
   inputs: CommandInput[],
   opts: ExecuteOptions,
 ): Promise<Verdict[]> {
+  const savepoints = opts.savepoints ?? true;
+  if (!savepoints && inputs.length > 1) throw new Error("a batch of more than one op needs savepoints");
   const { txid, roles } = await txidAndRoles(tx);
   const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
@@ -157,7 +172,7 @@ export async function executeInTx(
       if (dep !== null) verdicts[p.index] = rejected(new DependsOnDroppedError(droppedCreates.get(dep)));
       else runnable.push(p);
     }
-    const result = runnable.length ? await runSegment(ctx, runnable) : [];
+    const result = runnable.length ? await runSegment(ctx, runnable, savepoints) : [];
     runnable.forEach((p, i) => {
       let v = result[i]!;
       // An op that failed because an earlier op of the same segment was refused depends on it.
@@ -196,7 +211,7 @@ export async function executeOne<R>(
   then?: (tx: Tx, verdict: Applied) => Promise<R>,
 ): Promise<Applied | { verdict: Applied; result: R }> {
   return withActor(db, actor, async (tx) => {
-    const [verdict] = await executeInTx(tx, actor, [input], opts);
+    const [verdict] = await executeInTx(tx, actor, [input], { ...opts, savepoints: false });
     if (!verdict) throw new Error("executor returned no verdict");
     if (verdict.status === "rejected") throw verdict.error;
     return then ? { verdict, result: await then(tx, verdict) } : verdict;

@@ -32,7 +32,8 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
           .from(syncOps)
           .where(and(eq(syncOps.userId, actor.userId), idIn(syncOps.opId, [...new Set(ops.map((o) => o.id))])))
       : [];
-    const stored = new Map(seen.map((s) => [s.opId, s.result as Stored]));
+    // The stored result leaves out the op id (it is the row's key); older rows carry it too.
+    const stored = new Map(seen.map((s) => [s.opId, { ...s.result, id: s.opId } as Stored]));
     // Ops to run: first sight of each id in this batch; later copies are duplicates of it (PU6).
     const fresh: PushOp[] = [];
     const inBatch = new Set<string>();
@@ -67,7 +68,8 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
         result = { id: op.id, status: "dropped", reason: dropReason(v.error), inboxItemId: drop.inboxItemId };
       }
       stored.set(op.id, result);
-      records.push({ opId: op.id, userId: actor.userId, clientId, name: op.name, locationId: op.locationId, result, at: now });
+      const { id: _key, ...kept } = result;
+      records.push({ opId: op.id, userId: actor.userId, clientId, name: op.name, locationId: op.locationId, result: kept, at: now });
     });
     await recordDrops(tx, actor, drops, now);
     await bulkInsert(tx, syncOps, records);

@@ -44,6 +44,18 @@ describe("things", () => {
     expect(pageOf(thingSummarySchema).parse(inShelf.body).items.map((t) => t.name)).toEqual(["Box 7", "Screws"]);
   });
 
+  test("creating a thing with an id already taken is 409 conflict and writes nothing (the database refuses the row)", async () => {
+    const id = uuidv7();
+    expect((await create(as.member, { id, name: "First" })).status).toBe(201);
+    const history = async () => (await as.member.get(`/api/v1/things/${id}/history`)).body.items.length as number;
+    const before = await history();
+    const res = await create(as.member, { id, name: "Second" });
+    expect(res.status).toBe(409);
+    expect(errorBodySchema.parse(res.body).error.code).toBe("conflict");
+    expect((await as.member.get(`/api/v1/things/${id}`)).body).toMatchObject({ name: "First", rowVersion: 1 });
+    expect(await history()).toBe(before);
+  });
+
   test("a box cannot go inside itself or into something it holds", async () => {
     const outer = await create(as.member, { name: "Outer", isContainer: true });
     const inner = await create(as.member, { name: "Inner", isContainer: true, containerId: outer.body.id });
