@@ -124,33 +124,46 @@ function source(col: Column, shared: Map<Column, string>, each: Column[]): SQL {
   return sql`(e.v->>${i})::${type}`;
 }
 
-export async function bulkInsert(tx: Tx, table: Table, values: Record<string, unknown>[]): Promise<void> {
-  if (values.length === 0) return;
+/**
+ * Inserts the rows. The statement is sent before this returns (the promise is not lazy), so a
+ * caller may prepare its next statement while this one runs; the connection queues it.
+ */
+export function bulkInsert(tx: Tx, table: Table, values: Record<string, unknown>[]): Promise<void> {
+  if (values.length === 0) return Promise.resolve();
   const name = sql.identifier(getTableName(table));
   const cols = columnsOf(table);
   const { shared, each, payload } = encode(cols, values);
   const targets = sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `);
   const sources = sql.join(cols.map((c) => source(c, shared, each)), sql`, `);
-  await tx.execute(sql`INSERT INTO ${name} (${targets}) SELECT ${sources} FROM jsonb_array_elements(${payload}::jsonb) AS e(v)`);
+  return tx
+    .execute(sql`INSERT INTO ${name} (${targets}) SELECT ${sources} FROM jsonb_array_elements(${payload}::jsonb) AS e(v)`)
+    .then(() => undefined);
 }
 
 /**
- * Writes rows by id; returns the ids that were updated (RLS may hide some). `only` names the
- * (camelCase) columns that changed: a 1000-row update then sends and sets those, not every column.
+ * Writes rows by id, sent before this returns as bulkInsert's statement is. `only` names the
+ * (camelCase) columns that changed: a 1000-row update then sends and sets those, not every
+ * column. Every row must exist and be writable (the caller loaded and checked it): a row the
+ * statement did not reach fails the segment rather than be reported as written.
  */
-export async function bulkUpdate(tx: Tx, table: Table, values: Record<string, unknown>[], only?: ReadonlySet<string>): Promise<Set<string>> {
-  if (values.length === 0) return new Set();
+export function bulkUpdate(tx: Tx, table: Table, values: Record<string, unknown>[], only?: ReadonlySet<string>): Promise<void> {
+  if (values.length === 0) return Promise.resolve();
   const name = sql.identifier(getTableName(table));
   const set = columnsOf(table).filter((c) => c.name !== "id" && (!only || only.has(c.key)));
   const id = columnsOf(table).find((c) => c.name === "id")!;
   const { shared, each, payload } = encode([id, ...set], values);
   const targets = sql.join(set.map((c) => sql.identifier(c.name)), sql`, `);
   const sources = sql.join(set.map((c) => source(c, shared, each)), sql`, `);
-  const updated = await rows<{ id: string }>(
-    tx,
-    sql`UPDATE ${name} AS t SET (${targets}) = ROW(${sources})
-        FROM jsonb_array_elements(${payload}::jsonb) AS e(v)
-        WHERE t.id = ${source(id, shared, each)} RETURNING t.id`,
-  );
-  return new Set(updated.map((r) => r.id));
+  return tx
+    .execute(
+      sql`WITH written AS (
+            UPDATE ${name} AS t SET (${targets}) = ROW(${sources})
+            FROM jsonb_array_elements(${payload}::jsonb) AS e(v)
+            WHERE t.id = ${source(id, shared, each)} RETURNING 1)
+          SELECT count(*)::int AS n FROM written`,
+    )
+    .then((result) => {
+      const n = (result as { rows: { n: number }[] }).rows[0]?.n;
+      if (n !== values.length) throw new Error(`bulk update of ${getTableName(table)} wrote ${n} of ${values.length} rows`);
+    });
 }

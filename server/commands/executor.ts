@@ -28,6 +28,8 @@ export interface ExecuteOptions {
    * fewer per write.
    */
   savepoints?: boolean;
+  /** loadContext(tx), already under way. */
+  context?: Promise<BatchContext>;
 }
 
 export function zodToValidationError(err: ZodError, prefix = ""): ValidationError {
@@ -36,8 +38,16 @@ export function zodToValidationError(err: ZodError, prefix = ""): ValidationErro
   return new ValidationError(first ? `${first.path || "body"}: ${first.message}` : "Invalid input.", { issues });
 }
 
-/** The transaction id and the actor's role in each visible location, in one round trip. */
-async function txidAndRoles(tx: Tx): Promise<{ txid: string; roles: Map<string, Role> }> {
+export interface BatchContext {
+  txid: string;
+  roles: Map<string, Role>;
+}
+
+/**
+ * The transaction id and the actor's role in each visible location, in one round trip. A caller
+ * with a query of its own to make first may start this one ahead of it (ExecuteOptions.context).
+ */
+export async function loadContext(tx: Tx): Promise<BatchContext> {
   const [row] = await rows<{ txid: string; roles: Record<string, Role> | null }>(
     tx,
     sql`SELECT pg_current_xact_id()::xid::text AS txid,
@@ -96,7 +106,22 @@ function segments(prepared: Prepared[]): Prepared[][] {
   return out;
 }
 
-async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: boolean): Promise<Verdict[]> {
+/**
+ * Sends a query now and leaves it running while other work goes on; its failure is seen where
+ * the result is awaited. (A drizzle query runs again at each `then`: this calls it once.)
+ */
+function inFlight<T>(query: PromiseLike<T>): Promise<T> {
+  const running = new Promise<T>((resolve, reject) => query.then(resolve, reject));
+  running.catch(() => undefined);
+  return running;
+}
+
+/**
+ * Runs one segment. With savepoints, SAVEPOINT goes out ahead of the segment's first query and
+ * RELEASE behind its last one, neither waited for on its own: the connection runs them in order,
+ * and `pending` collects the releases for the batch to wait for once.
+ */
+async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: boolean, pending: Promise<unknown>[]): Promise<Verdict[]> {
   const def = seg[0]!.def;
   if (!savepoints) {
     try {
@@ -105,12 +130,14 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: bool
       return [rejected(dbErrorToAppError(err))];
     }
   }
-  await ctx.tx.execute(sql`SAVEPOINT segment`);
+  const savepoint = inFlight(ctx.tx.execute(sql`SAVEPOINT segment`));
   try {
     const verdicts = await def.run(ctx, seg.map((p) => p.op));
-    await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
+    await savepoint;
+    pending.push(inFlight(ctx.tx.execute(sql`RELEASE SAVEPOINT segment`)));
     return verdicts;
   } catch (err) {
+    await savepoint;
     await ctx.tx.execute(sql`ROLLBACK TO SAVEPOINT segment`);
     if (seg.length === 1) {
       await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
@@ -119,7 +146,7 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: bool
   }
   // The set-based statement failed: isolate the failing op(s) one at a time.
   const verdicts: Verdict[] = [];
-  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p], true)));
+  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p], true, pending)));
   await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
   return verdicts;
 }
@@ -133,7 +160,7 @@ export async function executeInTx(
 ): Promise<Verdict[]> {
   const savepoints = opts.savepoints ?? true;
   if (!savepoints && inputs.length > 1) throw new Error("a batch of more than one op needs savepoints");
-  const { txid, roles } = await txidAndRoles(tx);
+  const { txid, roles } = await (opts.context ?? loadContext(tx));
   const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];
@@ -161,6 +188,7 @@ export async function executeInTx(
       return refuse(index, def, input, new ForbiddenError(`Your role (${role}) cannot do "${def.name}" here.`, { role, needed: def.minRole }));
     prepared.push({ index, def, op: { input, args: parsed.data } });
   });
+  const pending: Promise<unknown>[] = [];
   const dependency = (p: Prepared) => {
     for (const id of [p.def.target(p.op.args), ...(p.def.refs?.(p.op.args) ?? [])]) if (id && droppedCreates.has(id)) return id;
     return null;
@@ -172,7 +200,7 @@ export async function executeInTx(
       if (dep !== null) verdicts[p.index] = rejected(new DependsOnDroppedError(droppedCreates.get(dep)));
       else runnable.push(p);
     }
-    const result = runnable.length ? await runSegment(ctx, runnable, savepoints) : [];
+    const result = runnable.length ? await runSegment(ctx, runnable, savepoints, pending) : [];
     runnable.forEach((p, i) => {
       let v = result[i]!;
       // An op that failed because an earlier op of the same segment was refused depends on it.
@@ -182,6 +210,7 @@ export async function executeInTx(
       if (v.status === "rejected" && p.def.creates) droppedCreates.set(p.def.target(p.op.args), p.op.input.opId);
     });
   }
+  await Promise.all(pending);
   return verdicts;
 }
 

@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
-import { executeInTx } from "../commands/executor.js";
+import { executeInTx, loadContext } from "../commands/executor.js";
 import { bulkInsert, idIn } from "../commands/bulk.js";
 import { newId } from "../commands/ids.js";
 import { withActor } from "../db/actor.js";
@@ -26,6 +26,9 @@ type Stored = Exclude<OpResult, { status: "duplicate" }>;
 export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: PushOp[], undoWindowMs: number): Promise<OpResult[]> {
   return withActor(db, actor, async (tx) => {
     const now = new Date();
+    // Asked for ahead of the op-id lookup, so the two queries go out back to back.
+    const context = loadContext(tx);
+    context.catch(() => undefined);
     const seen = ops.length
       ? await tx
           .select({ opId: syncOps.opId, result: syncOps.result })
@@ -54,7 +57,7 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
         merge: true,
         ...(op.baseVersion !== undefined ? { baseVersion: op.baseVersion } : {}),
       })),
-      { undoWindowMs },
+      { undoWindowMs, context },
     );
     const drops: Drop[] = [];
     const records: (typeof syncOps.$inferInsert)[] = [];

@@ -163,8 +163,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
       );
       verdicts.push(applied(ctx, row.id, 1, history[history.length - 1]!.id));
     }
-    await bulkInsert(ctx.tx, things, inserts);
-    await bulkInsert(ctx.tx, historyEntries, history);
+    await Promise.all([bulkInsert(ctx.tx, things, inserts), bulkInsert(ctx.tx, historyEntries, history)]);
     return verdicts;
   },
 });
