@@ -55,6 +55,17 @@ describe("push", () => {
     expect(await thing(id)).toMatchObject({ name: "Claw hammer", rowVersion: 2 });
   });
 
+  test("PU6 an op whose id is older than ops already recorded, never pushed before, applies; the recorded ones answer duplicate", async () => {
+    // A second device of the same person made `older` before the first device's ops were pushed.
+    const older = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Made offline earlier" } });
+    const recorded = [op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Pushed first" } })];
+    expect(pushResponseSchema.parse((await push(as.member, recorded)).body).results.map((r) => r.status)).toEqual(["applied"]);
+    const newer = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Made later" } });
+    const { results } = pushResponseSchema.parse((await push(as.member, [newer, recorded[0]!, older], "device-2")).body);
+    expect(results.map((r) => r.status)).toEqual(["applied", "duplicate", "applied"]);
+    expect(await thing(older.args.id as string)).toMatchObject({ name: "Made offline earlier", rowVersion: 1 });
+  });
+
   test("PU6 the same op twice in one batch runs once", async () => {
     const o = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Twice" } });
     const { results } = pushResponseSchema.parse((await push(as.member, [o, o])).body);
