@@ -20,21 +20,29 @@ export const idIn = (column: DrizzleColumn, ids: readonly string[]): SQL => sql`
 /**
  * The rows of `table` with these ids, locked FOR UPDATE, through one primary-key probe per id (a
  * lateral join): whatever the planner thinks of the location's size, a segment costs what its
- * ids cost. Ids with no visible row are simply absent.
+ * ids cost. Ids with no visible row are simply absent. With `keys`, only those columns (and the
+ * id) are read: a thousand whole rows are a good part of a segment's bytes and parsing.
  */
-export async function lockRows<T extends PgTable & { id: DrizzleColumn }>(tx: Tx, table: T, ids: readonly string[]): Promise<T["$inferSelect"][]> {
+export async function lockRows<T extends PgTable & { id: DrizzleColumn }, K extends keyof T["$inferSelect"] & string = keyof T["$inferSelect"] & string>(
+  tx: Tx,
+  table: T,
+  ids: readonly string[],
+  keys?: readonly K[],
+): Promise<Pick<T["$inferSelect"], K | "id">[]> {
   if (!ids.length) return [];
+  const all = columnsOf(table);
+  const cols = keys ? all.filter((c) => c.name === "id" || (keys as readonly string[]).includes(c.key)) : all;
+  const list = sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `);
   const found = await rows<Record<string, unknown>>(
     tx,
     sql`SELECT l.* FROM unnest(${uuidArray(ids)}) AS u(id)
-        CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE ${table.id} = u.id FOR UPDATE) AS l`,
+        CROSS JOIN LATERAL (SELECT ${list} FROM ${table} WHERE ${table.id} = u.id FOR UPDATE) AS l`,
   );
   // Decoded column by column as a drizzle select would, without its per-value generic checks.
-  const cols = columnsOf(table);
   return found.map((raw) => {
     const row: Record<string, unknown> = {};
     for (const col of cols) row[col.key] = col.decode(raw[col.name]);
-    return row;
+    return row as Pick<T["$inferSelect"], K | "id">;
   });
 }
 

@@ -7,7 +7,7 @@ import { historyRow, type FieldClass, type HistoryRow } from "../../commands/his
 import { applied, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { historyEntries, things } from "../../db/schema/index.js";
 import type { AppError } from "../../http/errors.js";
-import type { ThingRow } from "./values.js";
+import type { ThingTarget } from "./values.js";
 
 export interface ThingChange {
   action: string;
@@ -21,7 +21,7 @@ export interface ThingChange {
 
 export class ThingChanges {
   readonly verdicts: Verdict[] = [];
-  private readonly rows: ThingRow[] = [];
+  private readonly rows: ThingTarget[] = [];
   private readonly history: HistoryRow[] = [];
   /** Columns any change of the segment touched; the update sets only these. */
   private readonly columns = new Set(["rowVersion", "updatedAt"]);
@@ -33,7 +33,7 @@ export class ThingChanges {
   }
 
   /** Records `next` (already carrying its new rowVersion) and its history entry. */
-  add(next: ThingRow, c: ThingChange): void {
+  add(next: ThingTarget, c: ThingChange): void {
     const h = historyRow(this.ctx, {
       locationId: next.locationId,
       entityType: "thing",

@@ -17,7 +17,7 @@ import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 import { fieldValueProblem } from "../types/fields.js";
 import { ThingChanges } from "./changes.js";
 import { containerAncestors, loadRefs, type Refs } from "./refs.js";
-import { readValue, readValues, writeValues, type ThingRow } from "./values.js";
+import { TARGET_KEYS, readValue, readValues, writeValues, type ThingRow, type ThingTarget } from "./values.js";
 
 const CREATE_KEYS = ["name", "typeId", "quantity", "lifecycle", "isContainer", "placeId", "containerId", "description", "condition", "brandId", "model", "colour", "serial"];
 
@@ -44,15 +44,22 @@ function fieldClasses(refs: Refs, typeId: string, keys: Iterable<string>): Recor
   return out;
 }
 
-/** Loads the ops' targets, locked, and sorts out the ops that cannot apply. */
-async function lockTargets(ctx: CommandContext, ids: string[]): Promise<Map<string, ThingRow>> {
-  const found = await lockRows(ctx.tx, things, ids);
+/** Loads the ops' targets, locked: the columns every command reads and `keys`, those it changes. */
+async function lockTargets(ctx: CommandContext, ids: string[], keys: readonly (keyof ThingRow)[]): Promise<Map<string, ThingTarget>> {
+  const found: ThingTarget[] = await lockRows(ctx.tx, things, ids, [...TARGET_KEYS, ...keys]);
   return new Map(found.map((t) => [t.id, t]));
+}
+
+/** The columns a segment of patches changes (`fields` for any custom field). */
+function patchedColumns(ops: Op<{ patch: ThingPatch }>[]): (keyof ThingRow)[] {
+  const keys = new Set<keyof ThingRow>();
+  for (const { args } of ops) for (const k of Object.keys(args.patch) as (keyof ThingPatch)[]) keys.add(k);
+  return [...keys];
 }
 
 function checkTarget(
   op: Op<{ id: string }>,
-  target: ThingRow | undefined,
+  target: ThingTarget | undefined,
   fields: readonly string[] | "all",
   changedSince: ReadonlyMap<string, Set<string>>,
 ) {
@@ -175,7 +182,7 @@ export const thingUpdate = defineCommand({
   target: (a) => a.id,
   refs: (a) => [a.patch.typeId, a.patch.brandId],
   async run(ctx, ops) {
-    const targets = await lockTargets(ctx, ops.map((o) => o.args.id));
+    const targets = await lockTargets(ctx, ops.map((o) => o.args.id), patchedColumns(ops));
     const changed = await fieldsChangedSince(ctx, "thing", ops, targets);
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
@@ -230,7 +237,7 @@ export const thingMove = defineCommand({
   target: (a) => a.id,
   refs: (a) => [a.placeId, a.containerId],
   async run(ctx, ops) {
-    const targets = await lockTargets(ctx, ops.map((o) => o.args.id));
+    const targets = await lockTargets(ctx, ops.map((o) => o.args.id), ["placeId", "containerId"]);
     const changed = await fieldsChangedSince(ctx, "thing", ops, targets);
     const containerIds = ops.map((o) => o.args.containerId).filter((x): x is string => !!x);
     const refs = await loadRefs(ctx.tx, {
@@ -264,7 +271,7 @@ export const thingMove = defineCommand({
         action: "thing.moved",
         before: readValues(target, Object.keys(values)),
         after: values,
-        summaryParams: { from: nameOf(target.placeId, target.containerId), to: nameOf(next.placeId, next.containerId) },
+        summaryParams: { from: nameOf(target.placeId ?? null, target.containerId ?? null), to: nameOf(values.placeId, values.containerId) },
         touches: ["lastSeenAt"],
       });
     }
@@ -279,7 +286,7 @@ export const thingDelete = defineCommand({
   target: (a) => a.id,
   async run(ctx, ops) {
     const ids = ops.map((o) => o.args.id);
-    const targets = await lockTargets(ctx, ids);
+    const targets = await lockTargets(ctx, ids, []);
     const holding = new Set(
       (
         await ctx.tx
