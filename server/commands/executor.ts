@@ -190,6 +190,7 @@ export async function executeInTx(
   });
   const pending: Promise<unknown>[] = [];
   const dependency = (p: Prepared) => {
+    if (!droppedCreates.size) return null;
     for (const id of [p.def.target(p.op.args), ...(p.def.refs?.(p.op.args) ?? [])]) if (id && droppedCreates.has(id)) return id;
     return null;
   };

@@ -33,16 +33,22 @@ export type HistoryRow = typeof historyEntries.$inferInsert;
 /** Values as JSON sees them: equal primitives at once, objects (custom fields) compared deeply. */
 const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && isDeepStrictEqual(a, b));
 
+/** End of the undo window of the batch's events (one Date for all of them). */
+const undoEnds = new WeakMap<CommandContext, Date>();
+function undoableUntil(ctx: CommandContext): Date {
+  let end = undoEnds.get(ctx);
+  if (!end) undoEnds.set(ctx, (end = new Date(ctx.now.getTime() + ctx.undoWindowMs)));
+  return end;
+}
+
 export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & { id: string } {
-  const keys = new Set([...Object.keys(d.before), ...Object.keys(d.after)]);
   const diff: Record<string, { class: string; changed: boolean; hidden: boolean }> = {};
-  for (const key of keys) {
-    diff[key] = {
-      class: d.classes?.[key] ?? "plain",
-      changed: !same(d.before[key] ?? null, d.after[key] ?? null),
-      hidden: false,
-    };
-  }
+  // The keys of `before`, then those only in `after`.
+  const note = (key: string) => {
+    diff[key] = { class: d.classes?.[key] ?? "plain", changed: !same(d.before[key] ?? null, d.after[key] ?? null), hidden: false };
+  };
+  for (const key in d.before) note(key);
+  for (const key in d.after) if (!(key in diff)) note(key);
   return {
     id: newId(),
     locationId: d.locationId,
@@ -60,7 +66,7 @@ export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & {
     summaryKey: d.summaryKey,
     summaryParams: d.summaryParams ?? {},
     rowVersionAfter: d.rowVersionAfter,
-    undoableUntil: d.undoable ? new Date(ctx.now.getTime() + ctx.undoWindowMs) : null,
+    undoableUntil: d.undoable ? undoableUntil(ctx) : null,
     undoneAt: null,
     undoneByEventId: null,
     undoOfEventId: d.undoOfEventId ?? null,

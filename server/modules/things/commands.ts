@@ -204,7 +204,9 @@ export const thingUpdate = defineCommand({
       const target = targets.get(op.args.id);
       const { patch } = op.args;
       const loc = op.input.locationId;
-      let problem: Error | null = checkTarget(op, target, Object.keys(patchValues(patch)), changed);
+      const values = patchValues(patch);
+      const keys = Object.keys(values);
+      let problem: Error | null = checkTarget(op, target, keys, changed);
       const typeId = patch.typeId ?? target?.typeId ?? "";
       if (!problem && patch.typeId && (refs.types.get(patch.typeId)?.locationId !== loc || refs.types.get(patch.typeId)?.isGroup))
         problem = new NotFoundError("type");
@@ -216,14 +218,13 @@ export const thingUpdate = defineCommand({
         changes.refuse(problem as NotFoundError);
         continue;
       }
-      const values = patchValues(patch);
       const next = { ...writeValues(target, values), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
       targets.set(next.id, next);
       changes.add(next, {
         action: "thing.updated",
-        before: readValues(target, Object.keys(values)),
-        after: readValues(next, Object.keys(values)),
-        classes: fieldClasses(refs, typeId, Object.keys(values)),
+        before: readValues(target, keys),
+        after: readValues(next, keys),
+        classes: fieldClasses(refs, typeId, keys),
       });
     }
     return changes.write();
