@@ -4,10 +4,24 @@
  * jsonb_array_elements and cast to each column's type: about half the bytes of keyed JSON records
  * and a third of the database's parsing time for a thousand rows. A column whose value is the same
  * in every row (the actor, the time, the action of a segment) goes over once, as a parameter.
+ * Statements are named, so each connection plans a statement text once.
  */
 import { getTableColumns, getTableName, type Column as DrizzleColumn, type SQL, type Table } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { type Tx, rows, sql, uuidArray } from "../db/client.js";
+import { type Tx, namedRows, rows, sql, uuidArray } from "../db/client.js";
+
+/**
+ * Bulk statements run as named prepared statements (each connection plans a text once). Their
+ * texts follow the data (which columns a segment sets, which are equal in every row), so only
+ * the first few hundred distinct ones get names: a client cannot grow the statements every
+ * connection keeps without bound.
+ */
+const MAX_NAMED_SHAPES = 300;
+const namedShapes = new Set<string>();
+function runBulk<T>(tx: Tx, name: string, shape: string, statement: SQL): Promise<T[]> {
+  if (namedShapes.has(shape) || (namedShapes.size < MAX_NAMED_SHAPES && namedShapes.add(shape))) return namedRows<T>(tx, name, statement);
+  return rows<T>(tx, statement);
+}
 
 /**
  * `column IN (the ids)` for a segment's worth of ids, as one uuid[] parameter. Written as a
@@ -33,8 +47,10 @@ export async function lockRows<T extends PgTable & { id: DrizzleColumn }, K exte
   const all = columnsOf(table);
   const cols = keys ? all.filter((c) => c.name === "id" || (keys as readonly string[]).includes(c.key)) : all;
   const list = sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `);
-  const found = await rows<Record<string, unknown>>(
+  const found = await runBulk<Record<string, unknown>>(
     tx,
+    "lock_rows",
+    `${getTableName(table)}:${cols.map((c) => c.name).join(",")}`,
     sql`SELECT l.* FROM unnest(${uuidArray(ids)}) AS u(id)
         CROSS JOIN LATERAL (SELECT ${list} FROM ${table} WHERE ${table.id} = u.id FOR UPDATE) AS l`,
   );
@@ -136,6 +152,10 @@ function source(col: Column, shared: Map<Column, string>, each: Column[]): SQL {
  * Inserts the rows. The statement is sent before this returns (the promise is not lazy), so a
  * caller may prepare its next statement while this one runs; the connection queues it.
  */
+/** What a bulk statement's text depends on: the table, its columns and which of them are shared. */
+const shapeOf = (table: Table, cols: Column[], shared: Map<Column, string>) =>
+  `${getTableName(table)}:${cols.map((c) => `${c.name}${shared.has(c) ? (isJson(c) && shared.get(c) === "null" ? "~" : "=") : ""}`).join(",")}`;
+
 export function bulkInsert(tx: Tx, table: Table, values: Record<string, unknown>[]): Promise<void> {
   if (values.length === 0) return Promise.resolve();
   const name = sql.identifier(getTableName(table));
@@ -143,9 +163,9 @@ export function bulkInsert(tx: Tx, table: Table, values: Record<string, unknown>
   const { shared, each, payload } = encode(cols, values);
   const targets = sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `);
   const sources = sql.join(cols.map((c) => source(c, shared, each)), sql`, `);
-  return tx
-    .execute(sql`INSERT INTO ${name} (${targets}) SELECT ${sources} FROM jsonb_array_elements(${payload}::jsonb) AS e(v)`)
-    .then(() => undefined);
+  return runBulk(tx, "bulk_insert", shapeOf(table, cols, shared), sql`INSERT INTO ${name} (${targets}) SELECT ${sources} FROM jsonb_array_elements(${payload}::jsonb) AS e(v)`).then(
+    () => undefined,
+  );
 }
 
 /**
@@ -162,16 +182,17 @@ export function bulkUpdate(tx: Tx, table: Table, values: Record<string, unknown>
   const { shared, each, payload } = encode([id, ...set], values);
   const targets = sql.join(set.map((c) => sql.identifier(c.name)), sql`, `);
   const sources = sql.join(set.map((c) => source(c, shared, each)), sql`, `);
-  return tx
-    .execute(
-      sql`WITH written AS (
-            UPDATE ${name} AS t SET (${targets}) = ROW(${sources})
-            FROM jsonb_array_elements(${payload}::jsonb) AS e(v)
-            WHERE t.id = ${source(id, shared, each)} RETURNING 1)
-          SELECT count(*)::int AS n FROM written`,
-    )
-    .then((result) => {
-      const n = (result as { rows: { n: number }[] }).rows[0]?.n;
-      if (n !== values.length) throw new Error(`bulk update of ${getTableName(table)} wrote ${n} of ${values.length} rows`);
-    });
+  return runBulk<{ n: number }>(
+    tx,
+    "bulk_update",
+    shapeOf(table, [id, ...set], shared),
+    sql`WITH written AS (
+          UPDATE ${name} AS t SET (${targets}) = ROW(${sources})
+          FROM jsonb_array_elements(${payload}::jsonb) AS e(v)
+          WHERE t.id = ${source(id, shared, each)} RETURNING 1)
+        SELECT count(*)::int AS n FROM written`,
+  ).then((result) => {
+    const n = result[0]?.n;
+    if (n !== values.length) throw new Error(`bulk update of ${getTableName(table)} wrote ${n} of ${values.length} rows`);
+  });
 }

@@ -7,7 +7,7 @@ import { ZodError } from "zod";
 import { roleAtLeast, type Role } from "../../shared/roles.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
-import { type Db, type Tx, rows, sql } from "../db/client.js";
+import { type Db, type Tx, namedRows, sql } from "../db/client.js";
 import {
   AppError,
   ConflictError,
@@ -48,8 +48,9 @@ export interface BatchContext {
  * with a query of its own to make first may start this one ahead of it (ExecuteOptions.context).
  */
 export async function loadContext(tx: Tx): Promise<BatchContext> {
-  const [row] = await rows<{ txid: string; roles: Record<string, Role> | null }>(
+  const [row] = await namedRows<{ txid: string; roles: Record<string, Role> | null }>(
     tx,
+    "batch_context",
     sql`SELECT pg_current_xact_id()::xid::text AS txid,
                (SELECT jsonb_object_agg(location_id, role) FROM memberships
                 WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())) AS roles`,
