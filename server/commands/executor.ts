@@ -118,24 +118,38 @@ function inFlight<T>(query: PromiseLike<T>): Promise<T> {
 }
 
 /**
- * Runs one segment. With savepoints, SAVEPOINT goes out ahead of the segment's first query and
- * RELEASE behind its last one, neither waited for on its own: the connection runs them in order,
- * and `pending` collects the releases for the batch to wait for once.
+ * Savepoints of segments that succeeded and are not released yet. Each is released (RELEASE sent,
+ * not waited for on its own) when the next segment starts; the last one stays open until the
+ * commit, which takes it along. `pending` collects the releases for the batch to wait for once.
  */
-async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: boolean, pending: Promise<unknown>[]): Promise<Verdict[]> {
+interface Savepoints {
+  open: number;
+  pending: Promise<unknown>[];
+}
+
+function releaseOpen(ctx: CommandContext, sp: Savepoints): void {
+  for (; sp.open > 0; sp.open--) sp.pending.push(inFlight(ctx.tx.execute(sql`RELEASE SAVEPOINT segment`)));
+}
+
+/**
+ * Runs one segment, under a savepoint unless `sp` is null (a batch of one: no savepoint at all).
+ * SAVEPOINT goes out ahead of the segment's first query without a round trip of its own.
+ */
+async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints | null): Promise<Verdict[]> {
   const def = seg[0]!.def;
-  if (!savepoints) {
+  if (!sp) {
     try {
       return await def.run(ctx, seg.map((p) => p.op));
     } catch (err) {
       return [rejected(dbErrorToAppError(err))];
     }
   }
+  releaseOpen(ctx, sp);
   const savepoint = inFlight(ctx.tx.execute(sql`SAVEPOINT segment`));
   try {
     const verdicts = await def.run(ctx, seg.map((p) => p.op));
     await savepoint;
-    pending.push(inFlight(ctx.tx.execute(sql`RELEASE SAVEPOINT segment`)));
+    sp.open = 1;
     return verdicts;
   } catch (err) {
     await savepoint;
@@ -145,10 +159,12 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], savepoints: bool
       return [rejected(dbErrorToAppError(err))];
     }
   }
-  // The set-based statement failed: isolate the failing op(s) one at a time.
+  // The set-based statement failed: isolate the failing op(s) one at a time, each under a
+  // savepoint of its own inside this segment's (which stays open, as after a success).
   const verdicts: Verdict[] = [];
-  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p], true, pending)));
-  await ctx.tx.execute(sql`RELEASE SAVEPOINT segment`);
+  for (const p of seg) verdicts.push(...(await runSegment(ctx, [p], sp)));
+  releaseOpen(ctx, sp);
+  sp.open = 1;
   return verdicts;
 }
 
@@ -189,7 +205,7 @@ export async function executeInTx(
       return refuse(index, def, input, new ForbiddenError(`Your role (${role}) cannot do "${def.name}" here.`, { role, needed: def.minRole }));
     prepared.push({ index, def, op: { input, args: parsed.data } });
   });
-  const pending: Promise<unknown>[] = [];
+  const sp: Savepoints | null = savepoints ? { open: 0, pending: [] } : null;
   const dependency = (p: Prepared) => {
     if (!droppedCreates.size) return null;
     for (const id of [p.def.target(p.op.args), ...(p.def.refs?.(p.op.args) ?? [])]) if (id && droppedCreates.has(id)) return id;
@@ -202,7 +218,7 @@ export async function executeInTx(
       if (dep !== null) verdicts[p.index] = rejected(new DependsOnDroppedError(droppedCreates.get(dep)));
       else runnable.push(p);
     }
-    const result = runnable.length ? await runSegment(ctx, runnable, savepoints, pending) : [];
+    const result = runnable.length ? await runSegment(ctx, runnable, sp) : [];
     runnable.forEach((p, i) => {
       let v = result[i]!;
       // An op that failed because an earlier op of the same segment was refused depends on it.
@@ -212,7 +228,7 @@ export async function executeInTx(
       if (v.status === "rejected" && p.def.creates) droppedCreates.set(p.def.target(p.op.args), p.op.input.opId);
     });
   }
-  await Promise.all(pending);
+  if (sp) await Promise.all(sp.pending);
   return verdicts;
 }
 

@@ -148,6 +148,26 @@ describe("drops", () => {
     expect(results.map((r) => (r.status === "dropped" ? r.reason : r.status))).toEqual(["not_found", "depends_on_dropped"]);
   });
 
+  test("PU5 when a segment's statement fails, its ops are retried one by one and the rest of the batch still applies in order", async () => {
+    const [box, lamp] = [uuidv7(), uuidv7()];
+    const { results } = pushResponseSchema.parse(
+      (
+        await push(as.member, [
+          op({ name: "thing.create", locationId: loc, args: { id: box, name: "Box", isContainer: true, placeId: uuidv7() } }),
+          // Refers to the box, so the segment's insert fails in the database and is retried op by op.
+          op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Sock", containerId: box } }),
+          op({ name: "thing.create", locationId: loc, args: { id: lamp, name: "Lamp" } }),
+          op({ name: "thing.update", locationId: loc, args: { id: lamp, patch: { colour: "red" } }, baseVersion: 1 }),
+          op({ name: "thing.update", locationId: loc, args: { id: lamp, patch: { name: "Red lamp" } }, baseVersion: 2 }),
+        ])
+      ).body,
+    );
+    expect(results.map((r) => (r.status === "dropped" ? r.reason : r.status))).toEqual(["not_found", "depends_on_dropped", "applied", "applied", "applied"]);
+    expect(await thing(lamp)).toMatchObject({ name: "Red lamp", colour: "red", rowVersion: 3 });
+    const history = (await as.member.get(`/api/v1/things/${lamp}/history`)).body.items as { summaryKey: string }[];
+    expect(history.map((h) => h.summaryKey)).toEqual(["thing.updated", "thing.updated", "thing.created"]);
+  });
+
   test("DR1 a deleted target is dropped as deleted", async () => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Gone soon" });
     await as.member.delete(`/api/v1/things/${t.body.id}`, { rowVersion: 1 });

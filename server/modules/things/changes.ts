@@ -44,7 +44,7 @@ export class ThingChanges {
       after: c.after,
       ...(c.classes ? { classes: c.classes } : {}),
       summaryKey: c.action,
-      summaryParams: { name: next.name ?? "", ...c.summaryParams },
+      summaryParams: c.summaryParams ? { name: next.name ?? "", ...c.summaryParams } : { name: next.name ?? "" },
       rowVersionAfter: next.rowVersion,
       undoable: true,
     });

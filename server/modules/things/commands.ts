@@ -218,7 +218,9 @@ export const thingUpdate = defineCommand({
         changes.refuse(problem as NotFoundError);
         continue;
       }
-      const next = { ...writeValues(target, values), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      const next = writeValues(target, values);
+      next.rowVersion = target.rowVersion + 1;
+      next.updatedAt = ctx.now;
       targets.set(next.id, next);
       changes.add(next, {
         action: "thing.updated",
@@ -266,7 +268,10 @@ export const thingMove = defineCommand({
         continue;
       }
       const values = { placeId: placeId ?? null, containerId: containerId ?? null };
-      const next = { ...writeValues(target, values), lastSeenAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      const next = writeValues(target, values);
+      next.lastSeenAt = ctx.now;
+      next.rowVersion = target.rowVersion + 1;
+      next.updatedAt = ctx.now;
       targets.set(next.id, next);
       changes.add(next, {
         action: "thing.moved",
