@@ -1,6 +1,6 @@
 /**
- * Set-based writes: a whole segment of rows in one statement, whatever its size. Rows are the
- * drizzle (camelCase) shapes. They go over as one jsonb array of positional arrays, read with
+ * Set-based statements for a segment of ops: its targets read and locked in one statement, its
+ * rows written in one statement, whatever its size. Rows are the drizzle (camelCase) shapes. They go over as one jsonb array of positional arrays, read with
  * jsonb_array_elements and cast to each column's type: about half the bytes of keyed JSON records
  * and a third of the database's parsing time for a thousand rows. A column whose value is the same
  * in every row (the actor, the time, the action of a segment) goes over once, as a parameter.
