@@ -59,7 +59,7 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
 
 /** The Things screen: a bounded page of a location's things by name (things-list.ts). */
 export function useThingsList(db: InventoryDb, locationId: string, filter: ThingsFilter): ThingsList | undefined {
-  return useLive(() => readThingsList(db, locationId, filter), [db, locationId, filter.q, filter.placeId]);
+  return useLive(() => readThingsList(db, locationId, filter), [db, locationId, filter.q, filter.placeId, filter.limit]);
 }
 
 export function useOutbox(db: InventoryDb): OutboxEntry[] | undefined {

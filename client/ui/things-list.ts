@@ -17,6 +17,8 @@ export interface ThingsFilter {
   q: string;
   /** Only things directly in this place ("" for all). */
   placeId: string;
+  /** How many to show; THINGS_LIST_LIMIT unless the person asked for more. */
+  limit?: number;
 }
 
 export interface ThingsList {
@@ -24,8 +26,10 @@ export interface ThingsList {
   places: View<PlaceRow>[];
   types: TypeRow[];
   inboxCount: number;
-  /** The first matching things by name (at most THINGS_LIST_LIMIT), as this device sees them. */
+  /** The first matching things by name (at most the filter's limit), as this device sees them. */
   things: View<ThingRow>[];
+  /** Whether more things match than are shown. */
+  more: boolean;
   /** Those things and every container they sit in (for their paths), by id. */
   known: Map<string, View<ThingRow>>;
 }
@@ -83,25 +87,26 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
   ]);
   const ops = outbox.filter((e) => e.state !== "rejected" && e.op.locationId === locationId).map((e) => e.op);
   const match = matcher(filter);
+  const limit = filter.limit ?? THINGS_LIST_LIMIT;
   // Each op can push at most one stored thing out of the first rows (a rename, a move, a delete),
   // so reading that many more than the limit keeps the page exact; the rows the ops touch are read
   // too, wherever they sort.
   const inLocation = db.things.where("[locationId+nameKey]").between([locationId, Dexie.minKey], [locationId, Dexie.maxKey]);
   const [page, touched] = await Promise.all([
-    (match ? inLocation.filter(match) : inLocation).limit(THINGS_LIST_LIMIT + ops.length).toArray(),
+    // One more than shown, to know whether there are more.
+    (match ? inLocation.filter(match) : inLocation).limit(limit + 1 + ops.length).toArray(),
     db.things.bulkGet(touchedThings(ops, new Map(inbox.map((i) => [i.id, i])))),
   ]);
   const state = overlay({ things: [...page, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops);
-  const things = [...state.things.values()]
-    .filter((th) => th.locationId === locationId && (!match || match(th)))
-    .sort(byName)
-    .slice(0, THINGS_LIST_LIMIT);
+  const matching = [...state.things.values()].filter((th) => th.locationId === locationId && (!match || match(th))).sort(byName);
+  const things = matching.slice(0, limit);
   return {
     location,
     places: [...state.places.values()],
     types,
     inboxCount: [...state.inbox.values()].filter((i) => i.status === "open").length,
     things,
+    more: matching.length > limit,
     known: await withContainers(db, state.things, things),
   };
 }

@@ -53,6 +53,13 @@ describe("first sync of a large location", () => {
     await expect.poll(() => list.getByRole("link").first().innerText(), { timeout: 15_000 }).toMatch(/^Aardvark/);
     expect(await list.getByRole("link").count()).toBe(THINGS_LIST_LIMIT);
     expect(await list.getByRole("link").nth(1).innerText()).toMatch(/^Item 0001/);
+    // "Show more" continues by name, a page at a time, until everything is listed.
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(() => list.getByRole("link").count()).toBe(2 * THINGS_LIST_LIMIT);
+    expect(await list.getByRole("link").nth(THINGS_LIST_LIMIT).innerText()).toMatch(new RegExp(`^Item ${String(THINGS_LIST_LIMIT).padStart(4, "0")}`));
+    for (let shown = 2 * THINGS_LIST_LIMIT; shown < seeded; shown += THINGS_LIST_LIMIT) await page.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(() => list.getByRole("link").count()).toBe(seeded);
+    expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
     await page.getByLabel("Search things").fill("item 1650");
     await expect.poll(() => list.getByRole("link").count()).toBe(1);
     expect(await list.getByRole("link").first().innerText()).toMatch(/^Item 1650/);

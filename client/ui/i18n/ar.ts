@@ -83,6 +83,7 @@ export const ar: Record<MessageKey, string> = {
   "things.title": "الأغراض",
   "things.search": "ابحث في الأغراض",
   "things.none": "لا شيء هنا بعد.",
+  "things.more": "عرض المزيد",
   "things.count": "{count} أغراض",
   "things.in": "في {place}",
   "things.allPlaces": "كل الأماكن",

@@ -81,6 +81,7 @@ export const en = {
   "things.title": "Things",
   "things.search": "Search things",
   "things.none": "Nothing here yet.",
+  "things.more": "Show more",
   "things.count": "{count} things",
   "things.in": "In {place}",
   "things.allPlaces": "All places",

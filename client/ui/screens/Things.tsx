@@ -1,11 +1,12 @@
 /** The things of a location, searchable by name, serial, model or short code, filterable by place. */
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { placeName, thingName, typeName, wherePath } from "../names.js";
 import { useThingsList } from "../data.js";
+import { THINGS_LIST_LIMIT } from "../things-list.js";
 import { useReady } from "../session.js";
 
 export function ThingsScreen({ locationId }: { locationId: string }) {
@@ -16,7 +17,10 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
   const placeId = query.get("place") ?? "";
   // The first things by name, read from an index (things-list.ts): the list does not wait for
   // the first sync to store every thing, and never holds them all.
-  const data = useThingsList(db, locationId, { q, placeId });
+  // "Show more" adds a page at a time; a new search or place starts again from one page.
+  const [limit, setLimit] = useState(THINGS_LIST_LIMIT);
+  useEffect(() => setLimit(THINGS_LIST_LIMIT), [locationId, q, placeId]);
+  const data = useThingsList(db, locationId, { q, placeId, limit });
 
   const setQuery = (next: { q?: string; place?: string }) => {
     const params = new URLSearchParams();
@@ -78,6 +82,11 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
       ) : (
         <p>{t("things.none")}</p>
       )}
+      {data?.more ? (
+        <button type="button" onClick={() => setLimit((n) => n + THINGS_LIST_LIMIT)}>
+          {t("things.more")}
+        </button>
+      ) : null}
     </Shell>
   );
 }

@@ -83,6 +83,13 @@ describe("things list", () => {
     expect(list.things.slice(0, 4).map((t) => t.name)).toEqual([null, "apple", "Éclair", "eclair"]);
     expect(list.things.map((t) => t.id)).toEqual(everything(rows, [], { q: "", placeId: "" }));
     expect(list.things.some((t) => t.name === "Zebra" || t.locationId === OTHER)).toBe(false);
+    expect(list.more).toBe(true);
+    // "Show more": the next page continues in the same order, and then nothing is left.
+    const all = await readThingsList(db, LOC, { q: "", placeId: "", limit: 2 * THINGS_LIST_LIMIT });
+    expect(all.things).toHaveLength(THINGS_LIST_LIMIT + 30 + 5);
+    expect(all.things.slice(0, THINGS_LIST_LIMIT).map((t) => t.id)).toEqual(list.things.map((t) => t.id));
+    expect(all.things.at(-1)!.name).toBe("Zebra");
+    expect(all.more).toBe(false);
   });
 
   it("shows this device's waiting ops exactly as if every thing were read: renames into and out of the page, deletes, creates", async () => {
