@@ -2,39 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { Op } from "../../../sync/ops.js";
 import type { InboxRow, ThingRow } from "../../../client/db/rows.js";
 import { overlay, shapesOf } from "../../../client/sync/optimistic.js";
+import { AT as at, thingRow } from "./rows.js";
 
 const LOC = "0190a000-0000-7000-8000-000000000001";
 const PLACE = "0190a000-0000-7000-8000-000000000002";
-const at = "2026-11-22T10:00:00.000Z";
 let n = 0;
 const opId = () => `0190a000-0000-7000-8000-${String(++n).padStart(12, "0")}`;
 const op = <T extends Op>(o: Omit<T, "id" | "at">): T => ({ ...o, id: opId(), at }) as T;
 
-const serverThing = (over: Partial<ThingRow> = {}): ThingRow => ({
-  id: "0190a000-0000-7000-8000-0000000000aa",
-  locationId: LOC,
-  placeId: PLACE,
-  containerId: null,
-  typeId: null,
-  name: "Lamp",
-  description: null,
-  quantity: "1.000",
-  lifecycle: "active",
-  condition: null,
-  brandId: null,
-  model: null,
-  colour: null,
-  serial: null,
-  fields: {},
-  shortCode: null,
-  isContainer: false,
-  coverFileId: null,
-  createdBy: null,
-  rowVersion: 2,
-  createdAt: at,
-  updatedAt: at,
-  ...over,
-});
+const serverThing = (over: Partial<ThingRow> = {}): ThingRow =>
+  thingRow({ id: "0190a000-0000-7000-8000-0000000000aa", locationId: LOC, placeId: PLACE }, { name: "Lamp", rowVersion: 2, ...over });
 
 describe("optimistic apply", () => {
   it("shows a capture at once, as a draft with its inbox item, marked pending", () => {

@@ -7,40 +7,16 @@ import { InventoryDb, type OutboxEntry } from "../../../client/db/database.js";
 import { thingNameKey, type ThingRow } from "../../../client/db/rows.js";
 import { overlay } from "../../../client/sync/optimistic.js";
 import { readThingsList, THINGS_LIST_LIMIT, type ThingsFilter } from "../../../client/ui/things-list.js";
+import { AT as at, thingRow } from "./rows.js";
 
 const LOC = "0190a000-0000-7000-8000-000000000001";
 const OTHER = "0190a000-0000-7000-8000-000000000002";
 const SHELF = "0190a000-0000-7000-8000-000000000003";
-const at = "2026-11-22T10:00:00.000Z";
 const thingId = (i: number) => `0190a000-0000-7000-8000-${String(1000 + i).padStart(12, "0")}`;
 let opN = 0;
 const opId = () => `0190a001-0000-7000-8000-${String(++opN).padStart(12, "0")}`;
 
-const thing = (i: number, over: Partial<ThingRow> = {}): ThingRow => ({
-  id: thingId(i),
-  locationId: LOC,
-  placeId: SHELF,
-  containerId: null,
-  typeId: null,
-  name: `Thing ${i}`,
-  description: null,
-  quantity: "1.000",
-  lifecycle: "active",
-  condition: null,
-  brandId: null,
-  model: null,
-  colour: null,
-  serial: null,
-  fields: {},
-  shortCode: null,
-  isContainer: false,
-  coverFileId: null,
-  createdBy: null,
-  rowVersion: 1,
-  createdAt: at,
-  updatedAt: at,
-  ...over,
-});
+const thing = (i: number, over: Partial<ThingRow> = {}): ThingRow => thingRow({ id: thingId(i), locationId: LOC, placeId: SHELF }, { name: `Thing ${i}`, ...over });
 
 /** As the things shape follower stores a row (client/sync/shapes.ts). */
 const stored = (t: ThingRow): ThingRow => ({ ...t, nameKey: thingNameKey(t.name) });
