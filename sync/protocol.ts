@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { uuidSchema } from "../shared/ids.js";
+import { ILL_FORMED_TEXT_MESSAGE, isWellFormedText, nestingDepth } from "../shared/text.js";
 import { OP_NAMES } from "./ops.js";
 
 /** Current protocol; a client below MIN_PROTOCOL is refused with client_too_old (PU2). */
@@ -11,27 +12,40 @@ export const MIN_PROTOCOL = 1;
 /** PU3 */
 export const MAX_OPS = 1000;
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** PU3: one op's args nest at most this deep (real ops need 4) and are at most this many characters as JSON. */
+export const MAX_ARGS_DEPTH = 16;
+export const MAX_ARGS_JSON_LENGTH = 64 * 1024;
 
-export const pushOpSchema = z.object({
-  id: uuidSchema,
-  name: z.string().min(1).max(64),
-  locationId: uuidSchema,
-  args: z.unknown(),
-  baseVersion: z.number().int().min(1).optional(),
-  at: z.iso.datetime({ offset: true }),
-});
+const envelopeText = (max: number) => z.string().min(1).max(max).refine(isWellFormedText, ILL_FORMED_TEXT_MESSAGE);
+
+export const pushOpSchema = z
+  .object({
+    id: uuidSchema,
+    name: envelopeText(64),
+    locationId: uuidSchema,
+    args: z.unknown(),
+    baseVersion: z.number().int().min(1).optional(),
+    at: z.iso.datetime({ offset: true }),
+  })
+  .superRefine((op, ctx) => {
+    // The envelope refuses args no op can have, naming the op, so the device sets that one aside (PU3).
+    if (nestingDepth(op.args, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH)
+      ctx.addIssue({ code: "custom", path: ["args"], message: `op ${op.id} (${op.name}): args nest deeper than ${MAX_ARGS_DEPTH} levels` });
+    else if (JSON.stringify(op.args ?? null).length > MAX_ARGS_JSON_LENGTH)
+      ctx.addIssue({ code: "custom", path: ["args"], message: `op ${op.id} (${op.name}): args are longer than ${MAX_ARGS_JSON_LENGTH} characters of JSON` });
+  });
 export type PushOp = z.infer<typeof pushOpSchema>;
 
 export const pushRequestSchema = z
   .object({
-    clientId: z.string().min(1).max(100),
+    clientId: envelopeText(100),
     protocol: z.number().int(),
     ops: z.array(pushOpSchema),
   })
   .meta({ id: "PushRequest" });
 export type PushRequest = z.infer<typeof pushRequestSchema>;
 
-export const DROP_REASONS = ["invalid", "forbidden", "not_visible", "not_found", "deleted", "stale", "conflict", "depends_on_dropped"] as const;
+export const DROP_REASONS = ["invalid", "forbidden", "not_visible", "not_found", "deleted", "stale", "conflict", "depends_on_dropped", "unknown_op"] as const;
 export const dropReasonSchema = z.enum(DROP_REASONS);
 export type DropReason = z.infer<typeof dropReasonSchema>;
 

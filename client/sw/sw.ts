@@ -13,7 +13,7 @@ import type { WorkboxPlugin } from "workbox-core/types.js";
 import { userDb } from "../db/database.js";
 import { clientId, currentUser } from "../db/device.js";
 import { ifNoLeader } from "../sync/leader.js";
-import { BATCH_SIZE, pushOnce } from "../sync/pusher.js";
+import { BATCH_SIZE, pushOnce, type PushPace } from "../sync/pusher.js";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | PrecacheEntry)[] };
 
@@ -45,7 +45,7 @@ async function drainOutbox(): Promise<void> {
   const db = userDb(user.id);
   const id = await clientId();
   await ifNoLeader(user.id, async () => {
-    const size = { value: BATCH_SIZE };
+    const size: PushPace = { value: BATCH_SIZE };
     for (;;) {
       const outcome = await pushOnce(db, id, size);
       if (outcome.kind === "idle" || outcome.kind === "blocked") return;

@@ -23,16 +23,36 @@ export type PushOutcome =
   | { kind: "smaller" }
   | { kind: "blocked"; why: "signed_out" | "mfa_required" | "too_old"; message: string };
 
-/** One push of the oldest batch. `size` shrinks after 413 and to isolate an op the server cannot read. */
-export async function pushOnce(db: InventoryDb, clientId: string, size: { value: number }): Promise<PushOutcome> {
+/** A batch answered 500 this many times in a row is halved; one op alone, SET_ASIDE_AFTER times, is set aside (PU8). */
+export const HALVE_AFTER = 2;
+export const SET_ASIDE_AFTER = 3;
+
+/**
+ * The pusher's pace between pushes: the batch size (shrinks after 413, 400 and repeated 500s to
+ * isolate an op the server cannot take, grows back after a success) and the 500s in a row for
+ * the batch that starts at `head`.
+ */
+export interface PushPace {
+  value: number;
+  failures?: number;
+  head?: number | undefined;
+}
+
+/** One push of the oldest batch. */
+export async function pushOnce(db: InventoryDb, clientId: string, size: PushPace): Promise<PushOutcome> {
   const batch = await nextBatch(db, size.value);
   if (!batch.length) return { kind: "idle" };
+  if (size.head !== batch[0]!.seq) {
+    size.head = batch[0]!.seq;
+    size.failures = 0;
+  }
   try {
     await uploadBlobsFor(db, batch);
     const ops = await Promise.all(batch.map((e) => withoutFailedPhotos(db, e)));
     const answer = await api<PushResponse>("POST", "/api/v1/sync/push", { clientId, protocol: PROTOCOL, ops });
     const counts = await recordVerdicts(db, batch, answer.results);
     size.value = Math.min(BATCH_SIZE, size.value * 2);
+    size.failures = 0;
     return { kind: "pushed", ...counts, shapes: [...new Set(batch.flatMap((e) => shapesOf(e.op)))] };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -49,6 +69,21 @@ export async function pushOnce(db: InventoryDb, clientId: string, size: { value:
       await rejectEntry(db, batch[0]!.seq!, err.message);
       return { kind: "smaller" };
     }
+    if (err.status === 500) {
+      // The server failed on this batch itself, not on load: one op may be what it cannot take.
+      // Halve after a repeat, and set an op aside once it fails alone, so the rest still go (PU8).
+      size.failures = (size.failures ?? 0) + 1;
+      if (batch.length > 1 && size.failures >= HALVE_AFTER) {
+        size.value = Math.max(1, Math.floor(batch.length / 2));
+        size.failures = 0;
+        return { kind: "smaller" };
+      }
+      if (batch.length === 1 && size.failures >= SET_ASIDE_AFTER) {
+        await rejectEntry(db, batch[0]!.seq!, err.message);
+        size.failures = 0;
+        return { kind: "smaller" };
+      }
+    }
     const retryAfterMs = parseRetryAfter(err.retryAfter);
     return { kind: "retry", ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), offline: false, message: err.message };
   }
@@ -57,7 +92,7 @@ export async function pushOnce(db: InventoryDb, clientId: string, size: { value:
 export class Pusher {
   private stopped = false;
   private wake: (() => void) | undefined;
-  private readonly size = { value: BATCH_SIZE };
+  private readonly size: PushPace = { value: BATCH_SIZE };
 
   constructor(
     private readonly db: InventoryDb,

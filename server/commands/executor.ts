@@ -3,8 +3,8 @@
  * then hand consecutive ops of the same command to its handler as one set-based segment. A segment
  * whose statement fails is retried op by op under savepoints, so one bad op cannot sink the rest.
  */
-import { ZodError } from "zod";
 import { roleAtLeast, type Role } from "../../shared/roles.js";
+import { findIllFormedText } from "../../shared/text.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
 import { type Db, type Tx, namedRows, sql } from "../db/client.js";
@@ -13,9 +13,12 @@ import {
   ConflictError,
   DependsOnDroppedError,
   ForbiddenError,
+  illFormedTextError,
   LocationNotVisibleError,
   NotFoundError,
+  UnknownCommandError,
   ValidationError,
+  zodToValidationError,
 } from "../http/errors.js";
 import { commandRegistry } from "./registry.js";
 import { rejected, type CommandContext, type CommandDef, type CommandInput, type Op, type Verdict } from "./types.js";
@@ -30,13 +33,14 @@ export interface ExecuteOptions {
   savepoints?: boolean;
   /** loadContext(tx), already under way. */
   context?: Promise<BatchContext>;
+  /**
+   * The command names this caller may run; others are refused as unknown. Push passes the ops of
+   * sync/ops.ts, so internal commands (file records) are reachable only through their own routes.
+   */
+  accepts?: (name: string) => boolean;
 }
 
-export function zodToValidationError(err: ZodError, prefix = ""): ValidationError {
-  const issues = err.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: i.message }));
-  const first = issues[0];
-  return new ValidationError(first ? `${first.path || "body"}: ${first.message}` : "Invalid input.", { issues });
-}
+
 
 export interface BatchContext {
   txid: string;
@@ -189,10 +193,13 @@ export async function executeInTx(
     if (def?.creates && typeof id === "string") droppedCreates.set(id, input.opId);
   };
   inputs.forEach((input, index) => {
-    const def = commandRegistry.get(input.name);
-    if (!def) return refuse(index, def, input, new ValidationError(`Unknown command "${input.name}".`));
+    const def = opts.accepts && !opts.accepts(input.name) ? undefined : commandRegistry.get(input.name);
+    if (!def) return refuse(index, def, input, new UnknownCommandError(input.name));
     const parsed = def.args.safeParse(input.args);
     if (!parsed.success) return refuse(index, def, input, zodToValidationError(parsed.error));
+    // Text the database cannot keep is refused whichever schema let it through (shared/text.ts).
+    const bad = findIllFormedText(parsed.data);
+    if (bad) return refuse(index, def, input, illFormedTextError(bad, "args"));
     if (def.createsLocation) {
       if (!actor.canWrite || actor.type !== "user") refuse(index, def, input, new ForbiddenError("Only a signed-in person can create a location."));
       else prepared.push({ index, def, op: { input, args: parsed.data } });

@@ -136,3 +136,19 @@ export { sql };
 export function uuidArray(ids: readonly string[]): SQL {
   return sql`${`{${ids.join(",")}}`}::uuid[]`;
 }
+
+/** The SQLSTATE of a database error, whether drizzle wrapped it (`cause`) or not. */
+export function dbErrorOf(err: unknown): { code?: string; constraint?: string } {
+  const e = err as { code?: unknown; constraint?: unknown; cause?: { code?: unknown; constraint?: unknown } } | null;
+  const src = e?.cause && typeof e.cause.code === "string" ? e.cause : e;
+  return {
+    ...(typeof src?.code === "string" ? { code: src.code } : {}),
+    ...(typeof src?.constraint === "string" ? { constraint: src.constraint } : {}),
+  };
+}
+
+/** A unique violation, of `constraint` when given (pg names it; PGlite may not, so its absence matches). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = dbErrorOf(err);
+  return e.code === "23505" && (!constraint || e.constraint === undefined || e.constraint === constraint);
+}

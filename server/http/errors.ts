@@ -3,7 +3,9 @@
  * they are mapped to HTTP in one place (errorHandler in server/http/app.ts). Messages tell the
  * caller how to fix the problem.
  */
+import type { ZodError } from "zod";
 import type { ErrorCode } from "../../shared/errors.js";
+import { ILL_FORMED_TEXT_MESSAGE } from "../../shared/text.js";
 
 export class AppError extends Error {
   constructor(
@@ -20,6 +22,13 @@ export class AppError extends Error {
 export class ValidationError extends AppError {
   constructor(message: string, details?: unknown) {
     super(400, "validation_failed", message, details);
+  }
+}
+
+/** A command name that is not one the caller may run (a pushed op outside sync/ops.ts: reason unknown_op). */
+export class UnknownCommandError extends ValidationError {
+  constructor(name: string) {
+    super(`"${name.slice(0, 64)}" is not an operation this server accepts; only the ops of the sync protocol can be pushed.`, { name: name.slice(0, 64) });
   }
 }
 
@@ -125,4 +134,17 @@ export class UnavailableError extends AppError {
   constructor(readonly retryAfterSeconds: number, message = "The server is busy; try again shortly.") {
     super(503, "unavailable", message, { retryAfterSeconds });
   }
+}
+
+/** A zod failure as our 400, each issue with its dotted path under `prefix` (body, query, args...). */
+export function zodToValidationError(err: ZodError, prefix = ""): ValidationError {
+  const issues = err.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: i.message }));
+  const first = issues[0];
+  return new ValidationError(first ? `${first.path || "body"}: ${first.message}` : "Invalid input.", { issues });
+}
+
+/** Text the database cannot keep (shared/text.ts), at `path` under `prefix`. */
+export function illFormedTextError(path: (string | number)[], prefix: string): ValidationError {
+  const at = [prefix, ...path.map(String)].filter(Boolean).join(".");
+  return new ValidationError(`${at || "body"}: ${ILL_FORMED_TEXT_MESSAGE}.`, { issues: [{ path: at, message: ILL_FORMED_TEXT_MESSAGE }] });
 }

@@ -6,8 +6,8 @@
 import type { NextFunction, Request, Response, Router } from "express";
 import type { z } from "zod";
 import type { Actor } from "../auth/actor.js";
-import { zodToValidationError } from "../commands/executor.js";
-import { UnauthenticatedError } from "./errors.js";
+import { findIllFormedText } from "../../shared/text.js";
+import { illFormedTextError, UnauthenticatedError, zodToValidationError } from "./errors.js";
 
 /** Spec "Route authentication modes": required (default), optional or none. */
 export type AuthMode = "required" | "optional" | "none";
@@ -34,6 +34,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   response: z.ZodType<R>;
+  /**
+   * True where the body holds values checked one by one later (push: each op's args, so one bad
+   * op is dropped instead of refusing the batch). Every other body, and every path and query, is
+   * refused with 400 when it holds text the database cannot keep (shared/text.ts).
+   */
+  bodyTextCheckedLater?: boolean;
   /** Success status; 200 unless given. */
   status?: number;
   handler(ctx: RouteContext<P, Q, B>): Promise<R>;
@@ -47,10 +53,12 @@ export function defineRoute<P = Record<string, never>, Q = Record<string, never>
   return def;
 }
 
-function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string, checkText = true): T {
   if (!schema) return undefined as T;
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw zodToValidationError(result.error, where);
+  const bad = checkText ? findIllFormedText(result.data) : null;
+  if (bad) throw illFormedTextError(bad, where);
   return result.data;
 }
 
@@ -67,7 +75,7 @@ export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): voi
           actor: actor as Actor,
           params: parse(def.params, req.params, "params"),
           query: parse(def.query, req.query, "query"),
-          body: parse(def.body, req.body, "body"),
+          body: parse(def.body, req.body, "body", !def.bodyTextCheckedLater),
         };
         const result = await def.handler(ctx);
         if (!res.headersSent) res.status(def.status ?? 200).json(result);

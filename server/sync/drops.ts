@@ -5,6 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
+import { toWellFormed, wellFormedText } from "../../shared/text.js";
 import type { DropReason, PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
 import { bulkInsert, idIn } from "../commands/bulk.js";
@@ -19,11 +20,13 @@ import {
   GoneError,
   LocationNotVisibleError,
   NotFoundError,
+  UnknownCommandError,
   ValidationError,
   VersionConflictError,
 } from "../http/errors.js";
 
 export function dropReason(err: AppError): DropReason {
+  if (err instanceof UnknownCommandError) return "unknown_op";
   if (err instanceof LocationNotVisibleError) return "not_visible";
   if (err instanceof DependsOnDroppedError) return "depends_on_dropped";
   if (err instanceof VersionConflictError) return "stale";
@@ -92,11 +95,12 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
       createdBy: actor.userId,
       payload: {
         placePath: [],
+        // Kept whatever it holds (DR2): text the database cannot store becomes U+FFFD.
         syncDrop: {
-          op: d.op,
+          op: toWellFormed(d.op) as PushOp,
           reason: dropReason(d.error),
-          message: d.error.message,
-          ...(id ? { entity: { type: d.op.name.split(".")[0] ?? "thing", id, name } } : {}),
+          message: wellFormedText(d.error.message),
+          ...(id ? { entity: { type: wellFormedText(d.op.name.split(".")[0] ?? "thing"), id, name: wellFormedText(name) } } : {}),
           by: { displayName: actor.displayName },
         },
       },

@@ -4,13 +4,14 @@
  * replay answers `duplicate`.
  */
 import { and, eq } from "drizzle-orm";
+import { isOpName } from "../../sync/ops.js";
 import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
 import { executeInTx, loadContext } from "../commands/executor.js";
 import { bulkInsert } from "../commands/bulk.js";
 import { newId } from "../commands/ids.js";
 import { withActor } from "../db/actor.js";
-import { type Db, sql, uuidArray } from "../db/client.js";
+import { type Db, dbErrorOf, isUniqueViolation, sql, uuidArray } from "../db/client.js";
 import { syncOps } from "../db/schema/index.js";
 import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../http/errors.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
@@ -66,7 +67,8 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
         merge: true,
         ...(op.baseVersion !== undefined ? { baseVersion: op.baseVersion } : {}),
       })),
-      { undoWindowMs, context },
+      // Only the ops of sync/ops.ts: internal commands (file records) have their own routes (DR1).
+      { undoWindowMs, context, accepts: isOpName },
     );
     const drops: Drop[] = [];
     const records: (typeof syncOps.$inferInsert)[] = [];
@@ -95,6 +97,9 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
   });
 }
 
+/** Deadlock or serialization failure: nothing was applied, and the same batch will go through when pushed again. */
+const isRetryableConflict = (err: unknown) => ["40P01", "40001"].includes(dbErrorOf(err).code ?? "");
+
 export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
   return [
     defineRoute({
@@ -103,6 +108,8 @@ export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
       summary: "Push a batch of ops from a device's outbox; one verdict per op, in order",
       tag: "sync",
       body: pushRequestSchema,
+      // Each op's args are checked by the executor, so a bad op is dropped, not the batch (PU8).
+      bodyTextCheckedLater: true,
       response: pushResponseSchema,
       async handler({ actor, body }) {
         if (body.protocol < MIN_PROTOCOL) throw new ClientTooOldError(MIN_PROTOCOL);
@@ -111,7 +118,16 @@ export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
         if (inFlight >= MAX_CONCURRENT_PUSHES) throw new UnavailableError(1);
         inFlight++;
         try {
-          return { results: await pushBatch(db, actor, body.clientId, body.ops, config.undoWindowMs) };
+          try {
+            return { results: await pushBatch(db, actor, body.clientId, body.ops, config.undoWindowMs) };
+          } catch (err) {
+            // PU9: the same ops pushed twice at once. The other transaction recorded them first and
+            // has committed (a unique insert waits for it), so running the batch again answers
+            // `duplicate` with the stored verdicts.
+            if (isRetryableConflict(err)) throw new UnavailableError(1, "Another push touched the same rows at the same moment; push again.");
+            if (!isUniqueViolation(err, "sync_ops_user_id_op_id_pk")) throw err;
+            return { results: await pushBatch(db, actor, body.clientId, body.ops, config.undoWindowMs) };
+          }
         } finally {
           inFlight--;
         }

@@ -147,6 +147,7 @@ export const ar: Record<MessageKey, string> = {
   "drop.stale": "غيّر شخص آخر الشيء نفسه أولًا",
   "drop.conflict": "تعارض مع قاعدة أخرى",
   "drop.depends_on_dropped": "اعتمد على تغيير لم يُطبَّق",
+  "drop.unknown_op": "أجرى هذا الإصدار من التطبيق تغييرًا لا يقبله الخادم",
   "op.thing.create": "إنشاء",
   "op.thing.update": "تعديل",
   "op.thing.move": "نقل",

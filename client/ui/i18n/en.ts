@@ -145,6 +145,7 @@ export const en = {
   "drop.stale": "someone else changed the same thing first",
   "drop.conflict": "it conflicted with another rule",
   "drop.depends_on_dropped": "it depended on a change that was not applied",
+  "drop.unknown_op": "this app version made a change the server does not accept",
   "op.thing.create": "Create",
   "op.thing.update": "Edit",
   "op.thing.move": "Move",

@@ -73,8 +73,12 @@ export function fileRoutes({ db, config }: RouteDeps): RouteDef[] {
       async handler({ res, actor, params }) {
         const f = await withActor(db, actor, async (tx) => (await tx.select().from(files).where(eq(files.id, params.id)))[0]);
         if (!f || f.deletedAt) throw new NotFoundError("file");
-        res.setHeader("content-type", f.mime);
-        res.setHeader("content-length", String(f.size));
+        // Size and kind of the stored bytes, not of the record: a wrong length would spill bytes
+        // into the next answer on a kept-alive connection, or leave this one hanging.
+        const stored = await store.describe(f.sha256);
+        if (!stored) throw new NotFoundError("file");
+        res.setHeader("content-type", stored.mime ?? "application/octet-stream");
+        res.setHeader("content-length", String(stored.size));
         // Content-addressed, so it never changes; private because it is per-user data.
         res.setHeader("cache-control", "private, max-age=31536000, immutable");
         res.setHeader("x-content-type-options", "nosniff");

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, type ReadStream } from "node:fs";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FILE_MIMES } from "../../../shared/files.js";
 
@@ -48,6 +48,28 @@ export class BlobStore {
     await writeFile(tmp, bytes, { mode: 0o600 });
     await rename(tmp, target);
     return sha256;
+  }
+
+  /**
+   * What is really stored under this hash: its size and, from its first bytes, its kind. Serving
+   * answers with these, never with what a record claims, so the headers always match the bytes.
+   */
+  async describe(sha256: string): Promise<{ size: number; mime: Mime | null } | null> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) return null;
+    let handle;
+    try {
+      handle = await open(this.pathOf(sha256), "r");
+    } catch {
+      return null;
+    }
+    try {
+      const { size } = await handle.stat();
+      const head = Buffer.alloc(Math.min(size, 64));
+      await handle.read(head, 0, head.length, 0);
+      return { size, mime: sniffMime(head) };
+    } finally {
+      await handle.close();
+    }
   }
 
   open(sha256: string): ReadStream {

@@ -11,7 +11,7 @@ import { MAX_MANAGED_ACCOUNTS, type ManagedAccountCode } from "../../../shared/m
 import { roleAtLeast } from "../../../shared/roles.js";
 import type { Actor } from "../../auth/actor.js";
 import { asSystem, withActor } from "../../db/actor.js";
-import type { Db, Tx } from "../../db/client.js";
+import { type Db, isUniqueViolation, type Tx } from "../../db/client.js";
 import { authAccounts, authSessions, historyEntries, locations, managedAccounts, memberships, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors.js";
 import { SYNTHETIC_EMAIL_DOMAIN } from "../../mail/mailer.js";
@@ -25,11 +25,6 @@ async function requireAdmin(db: Db, actor: Actor, locationId: string): Promise<v
   if (!roleAtLeast(role, "admin")) {
     throw new ForbiddenError(`Your role (${role}) cannot manage accounts here; ask an owner or admin.`, { role, needed: "admin" });
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code === "23505" || e.cause?.code === "23505";
 }
 
 /** No password known to the person any more: drop it and sign every device out. */

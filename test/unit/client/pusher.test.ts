@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { InventoryDb } from "../../../client/db/database.js";
 import { enqueue } from "../../../client/sync/outbox.js";
-import { BATCH_SIZE, pushOnce } from "../../../client/sync/pusher.js";
+import { BATCH_SIZE, HALVE_AFTER, pushOnce, type PushPace } from "../../../client/sync/pusher.js";
 
 const LOC = "0190a000-0000-7000-8000-000000000001";
 const thingId = (i: number) => `0190a000-0000-7000-8000-${String(100 + i).padStart(12, "0")}`;
@@ -89,6 +89,57 @@ describe("pusher", () => {
     expect(size.value).toBe(1);
     expect(await pushOnce(db, "web-1", size)).toEqual({ kind: "smaller" });
     expect((await db.outbox.toArray()).map((e) => e.state)).toEqual(["rejected", "pending"]);
+  });
+
+  it("PU8 a batch the server keeps failing on (500) is halved until the one op it cannot take is set aside; the rest go through", async () => {
+    const ops = [];
+    for (let i = 1; i <= 4; i++) ops.push(await capture(i));
+    const poison = ops[2]!.id;
+    // The server fails on any batch holding the poison op, and applies the others.
+    server((req) => {
+      const sent = (req.body as { ops: { id: string }[] }).ops;
+      if (sent.some((o) => o.id === poison)) return json(500, { error: { code: "internal", message: "Something went wrong" } });
+      return json(200, { results: sent.map((o, i) => ({ id: o.id, status: "applied", rowVersion: 1, txid: String(100 + i) })) });
+    });
+    const pace: PushPace = { value: BATCH_SIZE };
+    const outcomes = [];
+    for (let n = 0; n < 30; n++) {
+      const outcome = await pushOnce(db, "web-1", pace);
+      outcomes.push(outcome.kind);
+      if (outcome.kind === "idle") break;
+    }
+    expect(outcomes.at(-1)).toBe("idle");
+    const left = await db.outbox.toArray();
+    expect(left.filter((e) => e.state === "rejected").map((e) => e.op.id)).toEqual([poison]);
+    expect(left.filter((e) => e.state === "pending")).toEqual([]);
+    // Retried before giving up: at least one 500 is waited out at each size before halving.
+    expect(outcomes.filter((k) => k === "retry").length).toBeGreaterThanOrEqual(HALVE_AFTER - 1);
+  });
+
+  it("PU8 one 500 is retried with the batch unchanged; a success in between starts the count again", async () => {
+    await capture(1);
+    await capture(2);
+    let fail = true;
+    server((req) => {
+      const sent = (req.body as { ops: { id: string }[] }).ops;
+      return fail ? json(500, { error: { code: "internal", message: "x" } }) : json(200, { results: sent.map((o) => ({ id: o.id, status: "applied", rowVersion: 1, txid: "9" })) });
+    });
+    const pace: PushPace = { value: BATCH_SIZE };
+    expect(await pushOnce(db, "web-1", pace)).toMatchObject({ kind: "retry" });
+    expect(pace.value).toBe(BATCH_SIZE);
+    fail = false;
+    expect(await pushOnce(db, "web-1", pace)).toMatchObject({ kind: "pushed", applied: 2 });
+    expect(pace.failures).toBe(0);
+  });
+
+  it("PU8 a 503 is waited out, never bisected", async () => {
+    await capture(1);
+    await capture(2);
+    server(() => json(503, { error: { code: "unavailable", message: "busy" } }, { "retry-after": "1" }));
+    const pace: PushPace = { value: BATCH_SIZE };
+    for (let n = 0; n < 5; n++) expect(await pushOnce(db, "web-1", pace)).toMatchObject({ kind: "retry" });
+    expect(pace.value).toBe(BATCH_SIZE);
+    expect((await db.outbox.toArray()).map((e) => e.state)).toEqual(["pending", "pending"]);
   });
 
   it("uploads a capture's photo before pushing the op that names it", async () => {
