@@ -6,12 +6,15 @@
  * needs the account named in the body, so it runs after body parsing, and the outcome is recorded
  * before the answer leaves, so parallel guesses cannot outrun the counter.
  */
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { toNodeHandler } from "better-auth/node";
+import type { z } from "zod";
 import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
+import { findIllFormedText } from "../../shared/text.js";
 import type { Auth } from "./auth.js";
 import { AUTH_BASE_PATH } from "./auth.js";
-import { NotFoundError } from "../http/errors.js";
+import { illFormedTextError, NotFoundError, zodToValidationError } from "../http/errors.js";
+import { resetPasswordBody, resetPasswordQuery, updateUserBody } from "./input.js";
 import type { SignInLimits } from "./limits.js";
 
 const P = AUTH_BASE_PATH;
@@ -103,17 +106,63 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   429: "rate_limited",
 };
 
-/** The library answers refusals as `{code, message}`; ours are `{error: {code, message, details}}`. */
-async function inOurShape(response: Response): Promise<Response> {
-  if (response.status < 400 || !response.headers.get("content-type")?.includes("application/json")) return response;
-  const body = (await response.clone().json().catch(() => null)) as { code?: unknown; message?: unknown } | null;
-  if (!body || typeof body !== "object" || "error" in body) return response;
-  const code = CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? "internal" : "validation_failed");
-  const message = typeof body.message === "string" && body.message ? body.message : "The request was refused.";
-  const shaped: ErrorBody = { error: { code, message, ...(typeof body.code === "string" ? { details: { reason: body.code } } : {}) } };
+const INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged.";
+
+/**
+ * The library answers refusals as `{code, message}`, switched-off and unknown routes as a plain
+ * "Not Found" or an empty 404, and its own failures (a database error) as an empty 500. Every one
+ * of them leaves in our shape, `{error: {code, message, details}}`; a 5xx says nothing of its
+ * cause to the caller and is logged instead.
+ */
+async function inOurShape(response: Response, onServerError: (reason: string | undefined) => void): Promise<Response> {
+  if (response.status < 400) return response;
+  const json = response.headers.get("content-type")?.includes("application/json") ?? false;
+  const body = json ? ((await response.clone().json().catch(() => null)) as { code?: unknown; message?: unknown; error?: unknown } | null) : null;
+  if (body && typeof body === "object" && typeof body.error === "object" && body.error !== null && response.status < 500) return response;
+  const reason = body && typeof body.code === "string" ? body.code : undefined;
+  let error: ErrorBody["error"];
+  if (response.status >= 500) {
+    onServerError(reason);
+    error = { code: "internal", message: INTERNAL_MESSAGE };
+  } else if (!body && response.status === 404) {
+    error = { code: "not_found", message: new NotFoundError("route").message };
+  } else {
+    const code = CODE_BY_STATUS[response.status] ?? "validation_failed";
+    const message = body && typeof body.message === "string" && body.message ? body.message : "The request was refused.";
+    error = { code, message, ...(reason ? { details: { reason } } : {}) };
+  }
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify(shaped), { status: response.status, headers });
+  headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify({ error } satisfies ErrorBody), { status: response.status, headers });
+}
+
+/** Our rules for what a library route may receive (server/auth/input.ts), by method and path. */
+const LIBRARY_INPUT: Record<string, { body?: z.ZodType; query?: z.ZodType }> = {
+  [`POST ${P}/update-user`]: { body: updateUserBody },
+  [`POST ${P}/reset-password`]: { body: resetPasswordBody, query: resetPasswordQuery },
+};
+
+/**
+ * Refuses, with 400 validation_failed, what the library would store or look up unchecked: text
+ * the database cannot keep anywhere in the body or query, and the fields of LIBRARY_INPUT. A
+ * checked body is handed on as parsed (trimmed names, an empty image as null).
+ */
+export function checkLibraryInput(req: Request): void {
+  for (const [where, value] of [["body", req.body], ["query", req.query]] as const) {
+    const bad = findIllFormedText(value);
+    if (bad) throw illFormedTextError(bad, where);
+  }
+  const rules = LIBRARY_INPUT[`${req.method} ${req.path}`];
+  if (rules?.query) {
+    const query = rules.query.safeParse(req.query ?? {});
+    if (!query.success) throw zodToValidationError(query.error, "query");
+  }
+  if (rules?.body) {
+    const body = rules.body.safeParse(req.body ?? {});
+    if (!body.success) throw zodToValidationError(body.error, "body");
+    req.body = body.data;
+  }
 }
 
 /**
@@ -143,14 +192,16 @@ export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
   return async (req, res, next) => {
     try {
       if (BLOCKED.some((re) => re.test(`${req.method} ${req.path}`))) throw new NotFoundError("route");
-      const handle = toNodeHandler(async (request: Request) => {
+      checkLibraryInput(req);
+      const onServerError = (reason: string | undefined) => req.log.error({ route: `${req.method} ${req.path}`, reason }, "the auth library failed to answer");
+      const handle = toNodeHandler(async (request: globalThis.Request) => {
         const response = await auth.handler(request);
         const account = req.signInAccount;
         if (account !== undefined) {
           if (await isWrongSecret(response)) await limits.recordFailure(account, req.clientIp);
           else if (response.ok) await limits.clearFailures(account, req.clientIp);
         }
-        return inOurShape(oneAnswerForUnknownIdentity(response));
+        return inOurShape(oneAnswerForUnknownIdentity(response), onServerError);
       });
       await handle(req, res);
     } catch (err) {

@@ -13,12 +13,13 @@ import { SignupClosedError } from "../http/errors.js";
 import { defineRoute } from "../http/route.js";
 import { acceptInviteForUser, findLiveInvite } from "../modules/members/invites.js";
 import type { Auth } from "./auth.js";
+import { displayNameSchema } from "./input.js";
 
 export const signUpBody = z
   .object({
     email: z.email().max(320),
     password: z.string().min(8).max(256),
-    name: z.string().trim().min(1).max(120),
+    name: displayNameSchema,
     invite: z.string().min(1).max(200).optional(),
   })
   .strict();
@@ -68,8 +69,11 @@ export function signUpRoute(deps: { db: Db; config: Config; auth: Auth }) {
         const created = await auth.api.signUpEmail({ body: { email, password: body.password, name: body.name } });
         if (invite && inviteFits) await acceptInviteForUser(db, invite, created.user.id);
       } catch (err) {
-        // A concurrent sign-up with the same address lost the race: answer as for any taken address.
+        // A concurrent sign-up with the same address lost the race: answer as for any taken
+        // address. Any other refusal created nothing, and "accepted" would be a lie.
         if ((err as { status?: string }).status !== "UNPROCESSABLE_ENTITY") throw err;
+        const [now] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+        if (!now) throw err;
       }
       return ACCEPTED;
     },
