@@ -44,10 +44,16 @@ export class ChangeNotifier {
     });
   }
 
+  /**
+   * Shutdown: live requests are woken first (they see `closed` and end), then the LISTEN
+   * connection goes back to the pool, which cannot finish closing while it is out.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    await this.started?.catch(() => undefined);
-    await this.stop?.();
     this.bump();
+    await this.started?.catch(() => undefined);
+    const stop = this.stop;
+    this.stop = null;
+    await stop?.();
   }
 }
