@@ -11,9 +11,10 @@ import { authMount, failureLimits, perIpSignInLimits } from "./auth/mount.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { SessionCache } from "./auth/session-cache.js";
-import { authenticate, bodyParser, clientAddress, sameSiteCheck } from "./http/edge.js";
+import { authenticate, bodyParser, clientAddress, sameSiteCheck, securityHeaders } from "./http/edge.js";
 import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
+import { safeErrorLogger, serializeError } from "./http/log.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
 import { tokenAuthenticate, tokenGate } from "./modules/tokens/gate.js";
@@ -43,7 +44,9 @@ export interface Services {
   sessions: SessionCache;
 }
 
-export function createServices(config: Config, database: Database, logger: Logger): Services {
+export function createServices(config: Config, database: Database, rootLogger: Logger): Services {
+  // Errors are logged without the SQL parameters and other request data they carry (server/http/log.ts).
+  const logger = safeErrorLogger(rootLogger);
   const notifier = new ChangeNotifier();
   notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
@@ -60,6 +63,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
   app.set("query parser", "simple");
 
   app.use(clientAddress());
+  app.use(securityHeaders(config));
   app.use(
     pinoHttp({
       logger,
@@ -68,6 +72,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split("?")[0] }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        err: serializeError,
       },
     }),
   );

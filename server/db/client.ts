@@ -112,6 +112,11 @@ export async function rows<T>(q: Queryable, statement: SQL): Promise<T[]> {
 /** SQL text -> statement name (the texts are the code's own constants, so this stays small). */
 const statementNames = new Map<string, string>();
 
+/** The name a statement with this SQL text runs under, if namedRows ran it (error logs name queries by it). */
+export function statementNameOf(sqlText: string): string | undefined {
+  return statementNames.get(sqlText);
+}
+
 export async function namedRows<T>(q: Queryable, name: string, statement: SQL): Promise<T[]> {
   const inner = q as unknown as {
     session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };

@@ -1,9 +1,11 @@
 /**
  * The edge, in DESIGN.md's order: client address -> same-site check -> authentication -> body
- * parsing with size limits. Each is a small middleware; app.ts strings them together.
+ * parsing with size, depth and content-type limits; and the security headers on every answer.
+ * Each is a small middleware; app.ts strings them together.
  */
 import { randomUUID } from "node:crypto";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import helmet from "helmet";
 import { fromNodeHeaders } from "better-auth/node";
 import type { Auth } from "../auth/auth.js";
 import { userActor } from "../auth/actor.js";
@@ -14,7 +16,7 @@ import { touchSession } from "../auth/sessions.js";
 import type { ResolvedSession, SessionCache } from "../auth/session-cache.js";
 import { ensureBootstrapped } from "../modules/locations/bootstrap.js";
 import { bearerOf } from "../modules/tokens/gate.js";
-import { ForbiddenError, PayloadTooLargeError, UnauthenticatedError } from "./errors.js";
+import { AppError, ForbiddenError, PayloadTooLargeError, UnauthenticatedError, ValidationError } from "./errors.js";
 
 /** Spec Limits: ANONYMOUS_BODY_LIMIT. */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
@@ -35,6 +37,42 @@ export function clientAddress(): RequestHandler {
     req.headers[CLIENT_IP_HEADER] = req.clientIp;
     next();
   };
+}
+
+/**
+ * Security headers on every answer (DESIGN.md "Edge of the server"), through helmet. The CSP allows
+ * the app's own origin only: the built web app has no inline script or style, its photos are blob:
+ * URLs, its service worker and manifest are same-origin. The OAuth consent page sets its own CSP
+ * (server/oauth/authorize.ts) and a file download its stricter one (modules/files/routes.ts).
+ * Referrer-Policy strict-origin-when-cross-origin (no-referrer would turn the Origin of our own form
+ * posts into "null"; tokens we mail are in URL fragments, never sent). HSTS and
+ * upgrade-insecure-requests only when SVC_PUBLIC_URL is https: over plain http on a LAN they would
+ * break the app.
+ */
+export function securityHeaders(config: Config): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(config.secure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: config.secure ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
+    xFrameOptions: { action: "deny" },
+  });
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -97,11 +135,64 @@ export function authenticate(auth: Auth, db: Db, cache: SessionCache): RequestHa
   };
 }
 
-/** JSON bodies, 16 KiB for anonymous requests, larger once signed in; 413 past the limit. */
+/** Methods whose requests may carry a body; GET, HEAD and OPTIONS bodies are never read. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Routes that read their own body: an upload is the file's raw bytes, in its own media type. */
+const OWN_BODY_ROUTES = new Set(["POST /api/v1/files"]);
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `bytes` (UTF-8 JSON) opens more than `max` arrays/objects at once; brackets inside strings do not count. */
+export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next byte is escaped (\" or \\), never the string's end
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+const unsupportedMediaType = (message: string) => new AppError(415, "unsupported_media_type", message);
+
+/**
+ * body-parser's `verify` hook for every JSON body: it sees the raw bytes before JSON.parse does.
+ * JSON is UTF-8 (RFC 8259 8.1), and a body may nest at most MAX_JSON_DEPTH levels: a linear scan,
+ * so a body of 10,000 `[` costs one pass instead of a deep parse and deep walks after it.
+ */
+export function checkJsonBytes(_req: unknown, _res: unknown, bytes: Buffer, encoding: string | null): void {
+  if (encoding !== null && encoding.toLowerCase() !== "utf-8") throw unsupportedMediaType("JSON bodies are UTF-8; send charset=utf-8 or none.");
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new ValidationError(`The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+}
+
+/** Whether the request carries any bytes of body (a Content-Length of 0 is none). */
+function hasBody(req: Request): boolean {
+  if (req.headers["transfer-encoding"] !== undefined) return true;
+  const length = Number(req.headers["content-length"] ?? "0");
+  return !Number.isNaN(length) && length > 0;
+}
+
+/**
+ * JSON bodies only, 16 KiB for anonymous requests, larger once signed in; 413 past the limit, 415
+ * for a body of any other media type (or none named), 400 past MAX_JSON_DEPTH. A request without
+ * a body passes with `req.body` undefined; a route that declares a body refuses it (route.ts).
+ * Uploads (OWN_BODY_ROUTES) read their own bytes. The OAuth token endpoint and consent form,
+ * which take forms as OAuth requires, and /mcp are mounted before this and parse their own.
+ */
 export function bodyParser(): RequestHandler {
-  const small = express.json({ limit: ANONYMOUS_BODY_LIMIT });
-  const large = express.json({ limit: AUTHENTICATED_BODY_LIMIT });
+  const small = express.json({ limit: ANONYMOUS_BODY_LIMIT, verify: checkJsonBytes });
+  const large = express.json({ limit: AUTHENTICATED_BODY_LIMIT, verify: checkJsonBytes });
   return (req: Request, res: Response, next: NextFunction) => {
+    if (!BODY_METHODS.has(req.method) || OWN_BODY_ROUTES.has(`${req.method} ${req.path}`) || !hasBody(req)) return next();
+    if (!req.is("application/json")) return next(unsupportedMediaType("Send the body as JSON (Content-Type: application/json)."));
     const limit = req.actor ? AUTHENTICATED_BODY_LIMIT : ANONYMOUS_BODY_LIMIT;
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) return next(new PayloadTooLargeError(limit, req.actor ? { maxOps: 1000 } : {}));

@@ -1,22 +1,59 @@
 /** The one place where errors become HTTP answers: `{"error": {"code", "message", "details"?}}`. */
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
-import type { ErrorBody } from "../../shared/errors.js";
+import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
 import { AppError, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError, ValidationError } from "./errors.js";
 
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new NotFoundError("route"));
 }
 
+/** Our code for a client error (4xx) that a library raised with only a status. */
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  410: "gone",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+/**
+ * Errors raised by the libraries under us that are the caller's fault, as ours: Express's router
+ * (a path parameter that is not valid percent-encoding: a URIError with status 400) and
+ * body-parser (invalid JSON, too large, an unsupported charset or encoding, an aborted upload).
+ * Anything else with a 4xx status that the library marked safe to show gets the code of its status.
+ * Null for everything else: a 500.
+ */
+function libraryClientError(err: unknown): AppError | null {
+  if (typeof err !== "object" || err === null) return null;
+  const e = err as { type?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown; limit?: unknown };
+  if (e.type === "entity.parse.failed") return new ValidationError("The body is not valid JSON.");
+  if (e.type === "entity.too.large") return new PayloadTooLargeError(Number(e.limit ?? 0));
+  const status = typeof e.status === "number" ? e.status : typeof e.statusCode === "number" ? e.statusCode : 0;
+  if (status < 400 || status > 499) return null;
+  if (err instanceof URIError) return new ValidationError("The path holds malformed percent-encoding.");
+  if (e.type === "charset.unsupported" || e.type === "encoding.unsupported") {
+    return new AppError(415, "unsupported_media_type", "The body's charset or Content-Encoding is not supported: send UTF-8 JSON, plain or gzip, deflate or br.");
+  }
+  if (e.expose !== true) return null;
+  const code = CODE_BY_STATUS[status];
+  return code ? new AppError(status, code, "The request was refused.") : new ValidationError("The request is malformed.");
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     let e: AppError;
     if (err instanceof AppError) e = err;
-    else if ((err as { type?: string }).type === "entity.parse.failed") e = new ValidationError("The body is not valid JSON.");
-    else if ((err as { type?: string }).type === "entity.too.large") e = new PayloadTooLargeError(Number((err as { limit?: number }).limit ?? 0));
     else {
-      logger.error({ err, reqId: req.id }, "unhandled error");
-      e = new AppError(500, "internal", "Something went wrong on our side; it has been logged.");
+      const mapped = libraryClientError(err);
+      if (mapped) e = mapped;
+      else {
+        logger.error({ err, reqId: req.id }, "unhandled error");
+        e = new AppError(500, "internal", "Something went wrong on our side; it has been logged.");
+      }
     }
     if (e instanceof RateLimitedError || e instanceof UnavailableError) res.setHeader("Retry-After", String(e.retryAfterSeconds));
     if (res.headersSent) return;

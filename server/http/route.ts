@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response, Router } from "express";
 import type { z } from "zod";
 import type { Actor } from "../auth/actor.js";
 import { findIllFormedText } from "../../shared/text.js";
-import { illFormedTextError, UnauthenticatedError, zodToValidationError } from "./errors.js";
+import { illFormedTextError, UnauthenticatedError, ValidationError, zodToValidationError } from "./errors.js";
 
 /** Spec "Route authentication modes": required (default), optional or none. */
 export type AuthMode = "required" | "optional" | "none";
@@ -69,6 +69,9 @@ export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): voi
       try {
         const actor = req.actor;
         if ((def.auth ?? "required") === "required" && !actor) throw new UnauthenticatedError();
+        // A route that declares a body needs one: a request without (the body parser leaves
+        // req.body undefined) is not an empty object, or an empty POST would create a blank thing.
+        if (def.body && req.body === undefined) throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
         const ctx = {
           req,
           res,

@@ -10,6 +10,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { Router, type Request } from "express";
 import type { Actor } from "../auth/actor.js";
+import { checkJsonBytes } from "../http/edge.js";
 import type { OAuthContext } from "../oauth/context.js";
 import { liveGrant } from "../oauth/grants.js";
 import { mcpServer } from "./tools.js";
@@ -56,7 +57,8 @@ export function mcpRouter(ctx: OAuthContext, undoWindowMs: number): Router {
       if (req.method !== "POST") return void res.status(405).set("Allow", "POST").json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
       next();
     },
-    express.json({ limit: MCP_BODY_LIMIT }),
+    // UTF-8 and at most MAX_JSON_DEPTH levels deep, like every JSON body (server/http/edge.ts).
+    express.json({ limit: MCP_BODY_LIMIT, verify: checkJsonBytes }),
     async (req: Request, res, next) => {
       try {
         const actor = (req.auth?.extra as GrantExtra | undefined)?.actor;

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServer, request as httpRequest, type Server } from "node:http";
-import { pino } from "pino";
+import { pino, type DestinationStream } from "pino";
 import { createApp, createServices, type Services } from "../../server/app.js";
 import { withSignInProviders } from "../../server/auth/providers.js";
 import { loadConfig, type Config } from "../../server/config.js";
@@ -58,7 +58,12 @@ function nextLoopbackAddress(): string {
   return `127.0.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
 }
 
-export async function startService(env: Record<string, string> = {}, database?: Database): Promise<TestService> {
+export interface ServiceOptions {
+  /** Where the service's log lines go (at level info), e.g. a buffer a test greps. Default: none, or TEST_LOG_LEVEL to stdout. */
+  log?: DestinationStream;
+}
+
+export async function startService(env: Record<string, string> = {}, database?: Database, opts: ServiceOptions = {}): Promise<TestService> {
   resetBootstrapCache();
   const db = database ?? (await freshDatabase());
   // Bind first, so the public URL (and so the expected Origin and the auth library's base URL)
@@ -67,7 +72,7 @@ export async function startService(env: Record<string, string> = {}, database?: 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = opts.log ? pino({ level: "info" }, opts.log) : pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const configured = loadConfig(
     { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: String(port), SVC_PUBLIC_URL: url, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-data-")), ...env },
     { secret: "test-secret-test-secret-test-secret-0123" },
