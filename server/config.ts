@@ -36,7 +36,25 @@ const envSchema = z.object({
   SVC_SOCIAL_CLIENT_SECRET: z.string().min(1).optional(),
   SVC_SOCIAL_ISSUER: z.string().url().default("https://accounts.google.com"),
   SVC_OAUTH_ALLOW_LOOPBACK_CLIENTS: flag,
+  SVC_S3_ENDPOINT: z.string().url().optional(),
+  SVC_S3_BUCKET: z.string().min(3).max(63).optional(),
+  SVC_S3_REGION: z.string().min(1).default("us-east-1"),
+  SVC_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  SVC_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  SVC_S3_FORCE_PATH_STYLE: flag,
 });
+
+/** S3-compatible object storage for uploaded files (SVC_S3_*), shared by every replica. */
+export interface S3Config {
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Unset: the AWS SDK's default credential chain (AWS_* variables, instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** bucket in the path (http://host/bucket/key), as most self-hosted S3-compatible servers want. */
+  forcePathStyle: boolean;
+}
 
 /** An OpenID provider people may sign in with (spec "Ways to sign in": OIDC, social sign-in). */
 export interface OAuthProviderConfig {
@@ -77,6 +95,8 @@ export interface Config {
   signInProviders: OAuthProviderConfig[];
   /** Tests only: client metadata documents may be fetched from loopback (over http). Never in production. */
   oauthAllowLoopbackClients: boolean;
+  /** Where uploaded files live: this bucket when set, otherwise dataDir/files on this machine's disk. */
+  s3: S3Config | undefined;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -112,6 +132,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const social = { id: "social" as const, issuer: e.SVC_SOCIAL_ISSUER, clientId: e.SVC_SOCIAL_CLIENT_ID, clientSecret: e.SVC_SOCIAL_CLIENT_SECRET };
     oauthProviders.push({ ...social, prompt: "select_account" });
   }
+  const s3Set = [e.SVC_S3_ENDPOINT, e.SVC_S3_ACCESS_KEY_ID, e.SVC_S3_SECRET_ACCESS_KEY].some((v) => v !== undefined);
+  if (s3Set && !e.SVC_S3_BUCKET) throw new Error("Invalid configuration:\n  SVC_S3_BUCKET: needed with the other SVC_S3_* variables");
+  if (!e.SVC_S3_ACCESS_KEY_ID !== !e.SVC_S3_SECRET_ACCESS_KEY)
+    throw new Error("Invalid configuration:\n  SVC_S3_ACCESS_KEY_ID, SVC_S3_SECRET_ACCESS_KEY: set both or neither");
+  const s3: S3Config | undefined = e.SVC_S3_BUCKET
+    ? {
+        endpoint: e.SVC_S3_ENDPOINT,
+        bucket: e.SVC_S3_BUCKET,
+        region: e.SVC_S3_REGION,
+        credentials:
+          e.SVC_S3_ACCESS_KEY_ID && e.SVC_S3_SECRET_ACCESS_KEY ? { accessKeyId: e.SVC_S3_ACCESS_KEY_ID, secretAccessKey: e.SVC_S3_SECRET_ACCESS_KEY } : undefined,
+        forcePathStyle: e.SVC_S3_FORCE_PATH_STYLE,
+      }
+    : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -133,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     oauthAllowLoopbackClients: e.SVC_OAUTH_ALLOW_LOOPBACK_CLIENTS,
     electricUrl: e.SVC_ELECTRIC_URL ? new URL(e.SVC_ELECTRIC_URL) : undefined,
     electricSecret: e.SVC_ELECTRIC_SECRET,
+    s3,
     ...overrides,
   };
 }

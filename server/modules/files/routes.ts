@@ -18,7 +18,8 @@ import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, Validati
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
 import { locationAccess } from "../locations/access.js";
-import { BlobStore, sniffMime } from "./storage.js";
+import { S3BlobStore } from "./s3-storage.js";
+import { DiskBlobStore, sniffMime, type BlobStore } from "./storage.js";
 
 const readRaw = express.raw({ type: () => true, limit: MAX_FILE_BYTES });
 
@@ -33,7 +34,8 @@ const out = (f: typeof files.$inferSelect): FileRecord => ({
 });
 
 export function fileRoutes({ db, config }: RouteDeps): RouteDef[] {
-  const store = new BlobStore(path.join(config.dataDir, "files"));
+  // S3-compatible storage when configured (shared by replicas), otherwise this machine's disk.
+  const store: BlobStore = config.s3 ? new S3BlobStore(config.s3) : new DiskBlobStore(path.join(config.dataDir, "files"));
   return [
     defineRoute({
       method: "post",
@@ -44,7 +46,7 @@ export function fileRoutes({ db, config }: RouteDeps): RouteDef[] {
       query: fileUploadQuery,
       response: fileSchema,
       async handler({ req, res, actor, query }) {
-        // Refuse before storing anything: a viewer's bytes never reach the disk.
+        // Refuse before storing anything: a viewer's bytes never reach the store.
         const view = await withActor(db, actor, (tx) => locationAccess(tx, query.locationId));
         if (!actor.canWrite || !roleAtLeast(view.role, "member")) throw new ForbiddenError(`Your role (${view.role}) cannot add files here.`);
         const body = await new Promise<Buffer>((resolve, reject) =>
@@ -83,7 +85,7 @@ export function fileRoutes({ db, config }: RouteDeps): RouteDef[] {
         res.setHeader("cache-control", "private, max-age=31536000, immutable");
         res.setHeader("x-content-type-options", "nosniff");
         res.setHeader("content-security-policy", "default-src 'none'; sandbox");
-        await pipeline(store.open(f.sha256), res);
+        await pipeline(await store.open(f.sha256), res);
         return undefined;
       },
     }),

@@ -1,15 +1,40 @@
 /**
- * Content-addressed blob store under SVC_DATA_DIR/files: a blob's path is its sha256, written to a
- * temporary name and renamed into place, so a reader never sees half a file and the same photo
- * uploaded twice is kept once. (An S3-compatible store can replace this behind the same functions.)
+ * Where uploaded bytes live: the blob store interface, what kind a file is from its bytes, and the
+ * default store on this machine's disk. The other store, for several replicas, is S3-compatible
+ * object storage (./s3-storage.ts); the configuration picks one at start-up (./routes.ts).
  */
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, type ReadStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { mkdir, open, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import type { FILE_MIMES } from "../../../shared/files.js";
 
 export type Mime = (typeof FILE_MIMES)[number];
+
+/** What is really stored under a hash: its size, and its kind from its first bytes (null: not a kind we keep). */
+export interface StoredBlob {
+  size: number;
+  mime: Mime | null;
+}
+
+/**
+ * Content-addressed bytes: a blob's name is the hex sha256 of its bytes, so storing the same
+ * photo twice keeps it once, and a name never stands for other bytes.
+ */
+export interface BlobStore {
+  /** Stores the bytes (unless already there) and answers their sha256. */
+  put(bytes: Buffer): Promise<string>;
+  /** Size and kind of the stored bytes, or null when nothing is stored under this hash. */
+  describe(sha256: string): Promise<StoredBlob | null>;
+  /** The stored bytes, from the first one. */
+  open(sha256: string): Promise<Readable>;
+}
+
+export const isSha256 = (s: string) => /^[0-9a-f]{64}$/.test(s);
+
+/** How many first bytes `sniffMime` looks at. */
+export const SNIFF_BYTES = 64;
 
 /** The kind of file these bytes are, from their first bytes; null when we do not keep that kind. */
 export function sniffMime(b: Buffer): Mime | null {
@@ -27,7 +52,11 @@ export function sniffMime(b: Buffer): Mime | null {
   return null;
 }
 
-export class BlobStore {
+/**
+ * The blob store under SVC_DATA_DIR/files: a blob's path is its sha256, written to a temporary
+ * name and renamed into place, so a reader never sees half a file.
+ */
+export class DiskBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   private pathOf(sha256: string): string {
@@ -54,8 +83,8 @@ export class BlobStore {
    * What is really stored under this hash: its size and, from its first bytes, its kind. Serving
    * answers with these, never with what a record claims, so the headers always match the bytes.
    */
-  async describe(sha256: string): Promise<{ size: number; mime: Mime | null } | null> {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) return null;
+  async describe(sha256: string): Promise<StoredBlob | null> {
+    if (!isSha256(sha256)) return null;
     let handle;
     try {
       handle = await open(this.pathOf(sha256), "r");
@@ -64,7 +93,7 @@ export class BlobStore {
     }
     try {
       const { size } = await handle.stat();
-      const head = Buffer.alloc(Math.min(size, 64));
+      const head = Buffer.alloc(Math.min(size, SNIFF_BYTES));
       await handle.read(head, 0, head.length, 0);
       return { size, mime: sniffMime(head) };
     } finally {
@@ -72,7 +101,7 @@ export class BlobStore {
     }
   }
 
-  open(sha256: string): ReadStream {
+  async open(sha256: string): Promise<Readable> {
     return createReadStream(this.pathOf(sha256));
   }
 }
