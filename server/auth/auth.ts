@@ -16,6 +16,7 @@ import { mailLinks, RESET_LINK_SECONDS } from "./mail-links.js";
 import { passkeyPlugin } from "./passkeys.js";
 import { oauthPlugin } from "./providers.js";
 import { secondFactorPlugin } from "./second-factor.js";
+import { totpReplayPlugin } from "./totp-replay.js";
 
 export const AUTH_BASE_PATH = "/api/v1/auth";
 
@@ -154,6 +155,7 @@ export function createAuth(db: Db, config: Config, logger: Logger) {
     plugins: [
       username(),
       totpPlugin("Inventory"),
+      totpReplayPlugin(db),
       links.magicLinkPlugin,
       passkeyPlugin(db, config),
       ...(config.signInProviders.length ? [oauthPlugin(config)] : []),

@@ -18,7 +18,7 @@ import { startService, type TestService } from "../support/app.js";
 import { enableTotp, expectError, keysDeep, PASSWORD, signInWithPassword } from "../support/auth.js";
 import { freshDatabase } from "../support/db.js";
 import { startSmtp, tokenFromLink, type TestSmtp } from "../support/smtp.js";
-import { totpCode } from "../support/totp.js";
+import { freshTotpCode } from "../support/totp.js";
 
 let database: Database;
 let smtp: TestSmtp;
@@ -168,7 +168,7 @@ describe("magic link", () => {
     expect(res.status).toBe(200);
     expect(res.body.twoFactorRedirect).toBe(true);
     expectError(await device.get("/api/v1/me"), 403, "mfa_required");
-    expect((await device.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI) })).status).toBe(200);
+    expect((await device.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) })).status).toBe(200);
     expect((await device.get("/api/v1/me")).status).toBe(200);
   });
 });

@@ -10,7 +10,7 @@ import { routes as appRoutes } from "../../server/http/route.js";
 import { FINISH_OR_ABANDON_SIGN_IN } from "../../server/http/mfa-gate.js";
 import { startService, type TestService } from "../support/app.js";
 import { enableTotp, expectError, keysDeep, PASSWORD, signInWithPassword } from "../support/auth.js";
-import { totpCode, wrongCode } from "../support/totp.js";
+import { freshTotpCode, totpCode, wrongCode } from "../support/totp.js";
 
 let svc: TestService;
 
@@ -135,7 +135,7 @@ describe("session two-factor state: pending", () => {
   test("trusting the device does not let the next password sign-in skip the second factor", async () => {
     const { email, totpURI } = await userWithTotp();
     const { c } = await signInWithPassword(svc, email);
-    expect((await c.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI), trustDevice: true })).status).toBe(200);
+    expect((await c.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI), trustDevice: true })).status).toBe(200);
     const again = await c.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
     expect(again.body.twoFactorRedirect).toBe(true);
     expectError(await c.get("/api/v1/me"), 403, "mfa_required");
@@ -172,7 +172,7 @@ describe("session two-factor state: pending -> proven", () => {
     const locationId = await personalLocationId(userId);
     await svc.database.db.update(locations).set({ requiresTwoFactor: true }).where(eq(locations.id, locationId));
     const { c } = await signInWithPassword(svc, email);
-    const proof = await c.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI) });
+    const proof = await c.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) });
     expect(proof.status).toBe(200);
     expect(keysDeep(proof.body)).not.toContain("token");
     const me = await c.get("/api/v1/me");
@@ -210,7 +210,7 @@ describe("session two-factor state: pending -> proven", () => {
     const { email, totpURI } = await userWithTotp();
     const { c: a } = await signInWithPassword(svc, email);
     const { c: b } = await signInWithPassword(svc, email);
-    expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI) })).status).toBe(200);
+    expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) })).status).toBe(200);
     expect((await a.get("/api/v1/me")).status).toBe(200);
     expectError(await b.get("/api/v1/me"), 403, "mfa_required");
   });
@@ -222,5 +222,51 @@ describe("session two-factor state: pending -> proven", () => {
     const { c, res } = await signInWithPassword(svc, email);
     expect(res.body.twoFactorRedirect).toBeUndefined();
     expect((await c.get("/api/v1/me")).status).toBe(200);
+  });
+});
+
+describe("an authenticator code works once", () => {
+  test("the code that proved one sign-in is refused on another device within its window, and the session stays pending", async () => {
+    const { email, totpURI } = await userWithTotp();
+    const { c: a } = await signInWithPassword(svc, email);
+    const code = await freshTotpCode(totpURI);
+    expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code })).status).toBe(200);
+    const { c: b } = await signInWithPassword(svc, email);
+    const replay = await b.post("/api/v1/auth/two-factor/verify-totp", { code });
+    expectError(replay, 401, "unauthenticated");
+    expect(replay.body.error.details).toEqual({ reason: "CODE_ALREADY_USED" });
+    expectError(await b.get("/api/v1/me"), 403, "mfa_required");
+    // The next code of the app works.
+    expect((await b.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) })).status).toBe(200);
+    expect((await b.get("/api/v1/me")).status).toBe(200);
+  });
+
+  test("the code that turned two-factor on cannot then prove a sign-in", async () => {
+    const first = await svc.signedIn("Tina Turn-On");
+    const enabled = await first.post("/api/v1/auth/two-factor/enable", { password: PASSWORD });
+    const totpURI = enabled.body.totpURI as string;
+    const code = await freshTotpCode(totpURI);
+    expect((await first.post("/api/v1/auth/two-factor/verify-totp", { code })).status).toBe(200);
+    const { c } = await signInWithPassword(svc, first.email);
+    expectError(await c.post("/api/v1/auth/two-factor/verify-totp", { code }), 401, "unauthenticated");
+    expectError(await c.get("/api/v1/me"), 403, "mfa_required");
+  });
+
+  test("a code older than the last one used is refused, though it is still inside the window", async () => {
+    const { email, totpURI } = await userWithTotp();
+    const newer = await freshTotpCode(totpURI);
+    const { c: a } = await signInWithPassword(svc, email);
+    expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code: newer })).status).toBe(200);
+    const { c: b } = await signInWithPassword(svc, email);
+    expectError(await b.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI, { step: -1 }) }), 401, "unauthenticated");
+  });
+
+  test("one code sent twice at once proves exactly one session", async () => {
+    const { email, totpURI } = await userWithTotp();
+    const { c: a } = await signInWithPassword(svc, email);
+    const { c: b } = await signInWithPassword(svc, email);
+    const code = await freshTotpCode(totpURI);
+    const answers = await Promise.all([a, b].map((c) => c.post("/api/v1/auth/two-factor/verify-totp", { code })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 });

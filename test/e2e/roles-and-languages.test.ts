@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableTotp } from "../support/auth.js";
-import { totpCode } from "../support/totp.js";
+import { freshTotpCode } from "../support/totp.js";
 import { freshEmail, goTo, locationIdOf, PASSWORD, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
@@ -56,7 +56,7 @@ describe("roles, two-factor sign-in and languages", () => {
     await signIn(page, email);
     await page.getByRole("heading", { name: "Two-step verification" }).waitFor();
     await screenshot(page, "two-factor");
-    await page.getByLabel("Authenticator code").fill(totpCode(totpURI));
+    await page.getByLabel("Authenticator code").fill(await freshTotpCode(totpURI));
     await page.getByRole("button", { name: "Verify" }).click();
     await page.getByRole("navigation", { name: "Main" }).waitFor();
     await page.getByRole("heading", { name: "Things" }).waitFor();

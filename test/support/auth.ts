@@ -1,7 +1,7 @@
 /** Helpers for sign-in tests: error assertions, TOTP set-up, fresh sign-ins. */
 import { expect } from "vitest";
 import type { HttpClient, HttpResponse, TestService } from "./app.js";
-import { totpCode } from "./totp.js";
+import { freshTotpCode } from "./totp.js";
 
 export const PASSWORD = "correct horse battery";
 
@@ -25,7 +25,7 @@ export async function enableTotp(c: HttpClient, password = PASSWORD): Promise<{ 
   const enabled = await c.post("/api/v1/auth/two-factor/enable", { password });
   expect(enabled.status).toBe(200);
   const { totpURI, backupCodes } = enabled.body as { totpURI: string; backupCodes: string[] };
-  const verified = await c.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI) });
+  const verified = await c.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) });
   expect(verified.status).toBe(200);
   return { totpURI, backupCodes };
 }

@@ -44,3 +44,25 @@ export function wrongCode(totpURI: string): string {
     if (!valid.has(c)) return c;
   }
 }
+
+/** The last step handed out per secret: the server takes each code once (server/auth/totp-replay.ts). */
+const lastStep = new Map<string, number>();
+
+/**
+ * A code the server has not taken yet: the earliest unused step inside the accepted window (one
+ * step either side of now; the previous step only while it stays valid for 5 s more), so a test
+ * gets up to three codes without waiting; when those are used up, it waits for the next step.
+ */
+export async function freshTotpCode(totpURI: string): Promise<string> {
+  const key = secretOf(totpURI).toString("hex");
+  for (;;) {
+    const now = Math.floor(Date.now() / 30_000);
+    const earliest = Date.now() % 30_000 <= 25_000 ? now - 1 : now;
+    const step = Math.max((lastStep.get(key) ?? -Infinity) + 1, earliest);
+    if (step <= now + 1) {
+      lastStep.set(key, step);
+      return totpCode(totpURI, { at: step * 30_000 });
+    }
+    await new Promise((r) => setTimeout(r, (now + 1) * 30_000 - Date.now() + 10));
+  }
+}

@@ -92,6 +92,8 @@ export const authTwoFactors = pgTable(
     verified: boolean("verified").notNull().default(true),
     failedVerificationCount: integer("failed_verification_count").notNull().default(0),
     lockedUntil: ts("locked_until"),
+    /** Ours, not the library's: the 30-second step of the last code accepted, so no code works twice (server/auth/totp-replay.ts). */
+    lastTotpStep: bigint("last_totp_step", { mode: "number" }),
   },
   (t) => [index("auth_two_factors_user_idx").on(t.userId)],
 );
