@@ -38,8 +38,10 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; in-memory when undefined. */
   dataDir?: string | undefined;
-  /** A PGlite instance to reuse (tests start from a pre-migrated dump). */
+  /** A PGlite instance to use in this thread (the tests' one-off migration that makes their dump). */
   pglite?: PGlite;
+  /** A PGlite data-directory dump (a tar file) to start from instead of `dataDir` (tests). */
+  loadDataDir?: string | undefined;
   poolSize?: number;
 }
 
@@ -67,23 +69,27 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     };
   }
   // Loaded only in the embedded mode: a PostgreSQL-mode process never holds PGlite's code.
-  const { PGlite: Embedded } = await import("@electric-sql/pglite");
   const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
-  let client = opts.pglite;
-  if (!client) {
+  // The embedded database runs on its own thread (pglite-remote.ts), so a big push does not
+  // stall other requests; an instance handed in runs here (the tests' one-off migration).
+  let client: Pick<PGlite, "listen" | "close">;
+  if (opts.pglite) client = opts.pglite;
+  else {
     if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-    client = opts.dataDir ? new Embedded(opts.dataDir) : new Embedded();
+    const { RemotePGlite } = await import("./pglite-remote.js");
+    client = await RemotePGlite.open({
+      ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    });
   }
-  const pgliteClient = client;
-  const db = drizzlePglite(pgliteClient, { schema }) as unknown as Db;
+  const embedded = client;
+  // drizzle's PGlite driver calls query() and transaction() only, which RemotePGlite offers.
+  const db = drizzlePglite(embedded as PGlite, { schema }) as unknown as Db;
   return {
     kind: "pglite",
     db,
-    async listen(channel, onPayload) {
-      const unsubscribe = await pgliteClient.listen(channel, onPayload);
-      return unsubscribe;
-    },
-    close: () => pgliteClient.close(),
+    listen: (channel, onPayload) => embedded.listen(channel, onPayload),
+    close: () => embedded.close(),
   };
 }
 

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchEmbedded } from "./embedded.js";
 import { benchInitialSync } from "./initial-sync.js";
 import { benchLive } from "./live.js";
 import { benchMemory } from "./memory.js";
@@ -34,6 +35,19 @@ if (want("push")) {
   results.pushDetail = p;
   rows.push(["push: API ops/s (2 devices, 1000-op batches)", s(p.apiOpsPerSec), `raw SQL ${s(p.rawSqlOpsPerSec)}`, `ratio ${fmt(p.ratioToRawSql, 2)} (target >= 0.5)`]);
   rows.push(["push: one-op REST writes/s", s(p.restOneOpWritesPerSec), "", ""]);
+}
+
+if (want("embedded")) {
+  const e = await benchEmbedded();
+  results["embedded.healthP99DuringPushMs"] = e.healthP99DuringPushMs;
+  results["embedded.pushOpsPerSec"] = e.pushOpsPerSec;
+  results.embeddedDetail = e;
+  rows.push([
+    "embedded: /health during a push storm (PGlite)",
+    `p50 ${fmt(e.healthP50DuringPushMs, 1)} ms`,
+    `p99 ${fmt(e.healthP99DuringPushMs, 1)} ms, max ${fmt(e.healthMaxDuringPushMs, 0)} (${e.healthSamples} samples)`,
+    `target p99 < 100; storm ${fmt(e.pushOpsPerSec)} ops/s`,
+  ]);
 }
 
 if (want("initialSync")) {

@@ -3,8 +3,6 @@
  * a new database on the PostgreSQL named by TEST_DATABASE_URL (the real migrations run on it).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
 import { migrate, openDatabase, type Database } from "../../server/db/client.js";
@@ -31,7 +29,6 @@ export async function freshDatabase(): Promise<Database> {
     };
     return database;
   }
-  const dump = readFileSync(inject("pgliteDump"));
-  const pglite = new PGlite({ loadDataDir: new Blob([dump]) });
-  return openDatabase({ pglite });
+  // On its own thread, as the embedded server runs it.
+  return openDatabase({ loadDataDir: inject("pgliteDump") });
 }
