@@ -39,6 +39,12 @@ function redirectWith(res: Response, redirectUri: string, params: Record<string,
   res.redirect(303, url.href);
 }
 
+/** A CSP source for a redirect URI: its origin, or its scheme for an app's own scheme (com.example.app:/cb). */
+function formTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === "https:" || url.protocol === "http:" ? url.origin : url.protocol;
+}
+
 /** The client and its redirect URI, checked against its document; a PageError otherwise. */
 async function provenClient(ctx: OAuthContext, p: Params): Promise<{ client: ClientMetadata; redirectUri: string }> {
   const parsed = clientSchema.safeParse(p);
@@ -88,6 +94,9 @@ export function authorizeRouter(ctx: OAuthContext): Router {
       throw err;
     }
     const { client, redirectUri } = proven;
+    // Browsers apply form-action to the redirect that answers the form too, so the Allow/Deny
+    // post may end at the app's redirect URI, and nowhere else.
+    res.setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget(redirectUri)}; frame-ancestors 'none'`);
     const state = typeof p.state === "string" ? p.state : undefined;
     const fail = (error: string, description: string) => redirectWith(res, redirectUri, { error, error_description: description, state, iss: ctx.issuer });
     const request = requestSchema.safeParse(p);

@@ -140,6 +140,8 @@ describe("the authorization code flow", () => {
     expect(html).toContain(new URL(clientId).host);
     expect(html).toContain("Workshop");
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    // The form's answer redirects to the app: browsers check that redirect against form-action.
+    expect(page.headers.get("content-security-policy")).toContain(`form-action 'self' ${new URL(redirectUri).origin};`);
   });
 
   test("without a session the page asks to sign in first; a redirect_uri the document does not list is refused on our page, never redirected to", async () => {
