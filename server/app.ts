@@ -22,6 +22,7 @@ import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js"
 import { TokenHasher } from "./modules/tokens/secret.js";
 import { authorizeRouter } from "./oauth/authorize.js";
 import { oauthContext, type OAuthContext } from "./oauth/context.js";
+import { mcpLimit } from "./oauth/limits.js";
 import { metadataRouter } from "./oauth/metadata.js";
 import { tokenRouter } from "./oauth/token-endpoint.js";
 import { apiRoutes } from "./routes.js";
@@ -50,7 +51,7 @@ export function createServices(config: Config, database: Database, rootLogger: L
   const notifier = new ChangeNotifier();
   notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
-  const oauth = config.secure ? oauthContext(config, database.db) : null;
+  const oauth = config.secure ? oauthContext(config, database) : null;
   const sessions = new SessionCache(config.sessionCacheMs);
   return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth, sessions };
 }
@@ -89,7 +90,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
     // The MCP SDK is loaded on the first /mcp call, not into every process that never serves one.
     const oauth = services.oauth;
     let mcp: Promise<express.RequestHandler> | null = null;
-    app.all("/mcp", (req, res, next) => {
+    app.all("/mcp", mcpLimit(oauth.limits), (req, res, next) => {
       mcp ??= import("./mcp/route.js").then((m) => m.mcpRouter(oauth, config.undoWindowMs));
       mcp.then((handler) => handler(req, res, next), next);
     });

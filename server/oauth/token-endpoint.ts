@@ -1,9 +1,12 @@
 /**
  * POST /oauth/token: the authorization_code grant for public clients (no client secret; PKCE is
- * the proof). Answers RFC 6749 JSON errors, never our error body, and is never cached.
+ * the proof). Answers RFC 6749 JSON errors, never our error body, and is never cached. Limited
+ * per client address before the body is read and per client_id after (server/oauth/limits.ts):
+ * 429 with Retry-After and `error: "rate_limited"`.
  */
-import express, { Router, type Response } from "express";
+import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
+import { RateLimitedError } from "../http/errors.js";
 import { ACCESS_TOKEN_SECONDS } from "./access-tokens.js";
 import type { OAuthContext } from "./context.js";
 import { redeemCode } from "./grants.js";
@@ -21,9 +24,25 @@ function oauthError(res: Response, status: number, error: string, description: s
   res.status(status).json({ error, error_description: description });
 }
 
+/** Runs a limit; a refusal is answered here (429, OAuth-style body), anything else goes to `next`. */
+function limited(res: Response, next: NextFunction, hit: Promise<void>, then: () => void): void {
+  hit.then(then, (err: unknown) => {
+    if (!(err instanceof RateLimitedError)) return next(err);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Retry-After", String(err.retryAfterSeconds));
+    oauthError(res, 429, "rate_limited", err.message);
+  });
+}
+
 export function tokenRouter(ctx: OAuthContext): Router {
   const router = Router();
-  router.post("/oauth/token", express.urlencoded({ extended: false, limit: 16 * 1024, parameterLimit: 20 }), (req, res, next) => {
+  const perAddress = (req: Request, res: Response, next: NextFunction) => limited(res, next, ctx.limits.hitToken(req.clientIp), next);
+  const perClient = (req: Request, res: Response, next: NextFunction) => {
+    const clientId = (req.body as Record<string, unknown> | undefined)?.client_id;
+    if (typeof clientId !== "string" || !clientId || clientId.length > 2000) return next();
+    limited(res, next, ctx.limits.hitTokenClient(clientId), next);
+  };
+  router.post("/oauth/token", perAddress, express.urlencoded({ extended: false, limit: 16 * 1024, parameterLimit: 20 }), perClient, (req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Pragma", "no-cache");
     const raw = (req.body ?? {}) as Record<string, unknown>;

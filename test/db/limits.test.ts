@@ -4,9 +4,11 @@
  * Every refusal is 429 with Retry-After. Addresses come from the socket (spec "Sessions and
  * cookies" 4). Where a test needs "a minute later", it clears that one counter in the limiter.
  */
+import { request as httpRequest } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { failureKey, ipKey, SIGN_IN_FAILURES } from "../../server/auth/limits.js";
+import { MCP_REQUESTS_PER_IP, TOKEN_REQUESTS_PER_CLIENT, TOKEN_REQUESTS_PER_IP } from "../../server/oauth/limits.js";
 import { rows, sql } from "../../server/db/client.js";
 import { startService, type HttpClient, type HttpResponse, type TestService } from "../support/app.js";
 import { enableTotp, expectError, PASSWORD } from "../support/auth.js";
@@ -161,5 +163,84 @@ describe("mailed-token redemptions: 30 an hour per IP", () => {
     }
     expect429(await device.post("/api/v1/auth/reset-password", { token: "another", newPassword: "a new long password" }), 3600);
     expect((await svc.client().post("/api/v1/auth/reset-password", { token: "x", newPassword: "a new long password" })).status).toBe(400);
+  });
+});
+
+describe("OAuth token endpoint and /mcp (our choice): per address, and per client at the token endpoint", () => {
+  // The authorization server and /mcp exist only with an https public URL (spec "OAuth for MCP clients").
+  let oauth: TestService;
+  beforeAll(async () => {
+    oauth = await startService({ SVC_PUBLIC_URL: "https://inventory.test" });
+  });
+  afterAll(async () => {
+    await oauth?.close();
+  });
+
+  /** POST /oauth/token with a form body, from the given loopback address. */
+  function tokenRequest(address: string, form: Record<string, string>): Promise<HttpResponse> {
+    const body = new URLSearchParams(form).toString();
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        `${oauth.url}/oauth/token`,
+        { method: "POST", localAddress: address, headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const headers = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") headers.set(k, v);
+            resolve({ status: res.statusCode ?? 0, headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  const grant = (clientId: string) => ({
+    grant_type: "authorization_code",
+    code: "not-a-code",
+    redirect_uri: "https://client.example/callback",
+    client_id: clientId,
+    code_verifier: "v".repeat(43),
+    resource: "https://inventory.test/mcp",
+  });
+
+  function expectOAuth429(res: HttpResponse, max: number) {
+    expect({ status: res.status, error: res.body?.error }).toEqual({ status: 429, error: "rate_limited" });
+    const after = Number(res.headers.get("retry-after"));
+    expect(after).toBeGreaterThanOrEqual(1);
+    expect(after).toBeLessThanOrEqual(max);
+  }
+
+  test(`the token endpoint takes ${TOKEN_REQUESTS_PER_IP.points} requests a minute from one address, then 429 with Retry-After`, async () => {
+    const device = oauth.client();
+    for (let i = 0; i < TOKEN_REQUESTS_PER_IP.points; i++) {
+      const res = await tokenRequest(device.address, grant(`https://client${i}.example/meta.json`));
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: "invalid_grant" });
+    }
+    expectOAuth429(await tokenRequest(device.address, grant("https://another.example/meta.json")), 60);
+    expect((await tokenRequest(oauth.client().address, grant("https://another.example/meta.json"))).status).toBe(400);
+  });
+
+  test(`one client gets ${TOKEN_REQUESTS_PER_CLIENT.points} token requests a minute, from whatever addresses`, async () => {
+    const clientId = "https://busy-client.example/meta.json";
+    const perAddress = 20;
+    for (let sent = 0; sent < TOKEN_REQUESTS_PER_CLIENT.points; sent += perAddress) {
+      const address = oauth.client().address;
+      for (let i = 0; i < perAddress; i++) expect((await tokenRequest(address, grant(clientId))).status).toBe(400);
+    }
+    const fresh = oauth.client().address;
+    expectOAuth429(await tokenRequest(fresh, grant(clientId)), 60);
+    expect((await tokenRequest(fresh, grant("https://quiet-client.example/meta.json"))).status).toBe(400);
+  });
+
+  test(`/mcp takes ${MCP_REQUESTS_PER_IP.points} requests a minute from one address, then 429 rate_limited with Retry-After, before any token check`, async () => {
+    const device = oauth.client();
+    const call = () => device.request("POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: "Bearer not-a-token", accept: "application/json, text/event-stream" });
+    for (let i = 0; i < MCP_REQUESTS_PER_IP.points; i++) expect((await call()).status).toBe(401);
+    expect429(await call(), 60);
+    expect((await oauth.client().request("POST", "/mcp", {}, { authorization: "Bearer not-a-token" })).status).toBe(401);
   });
 });
