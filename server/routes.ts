@@ -27,7 +27,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes(deps),
-    ...authRoutes({ ...deps, limits: services.limits }),
+    ...authRoutes({ ...deps, limits: services.limits, logger: services.logger }),
     ...inboxRoutes(deps),
     ...fileRoutes(deps),
     ...pushRoutes(deps),

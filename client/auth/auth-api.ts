@@ -50,6 +50,11 @@ export function resetPassword(token: string, newPassword: string): Promise<unkno
   return api("POST", "/api/v1/auth/reset-password", { token, newPassword });
 }
 
+/** The link mailed to a new sign-in address opens /confirm-email#token=..., and the page confirms it with a POST. */
+export function confirmEmailChange(token: string): Promise<{ email: string }> {
+  return api("POST", "/api/v1/auth/email-change/confirm", { token });
+}
+
 /** A managed account's person sets their password with the code an admin handed over. */
 export function redeemResetCode(username: string, code: string, password: string): Promise<unknown> {
   return api("POST", "/api/v1/auth/reset-code", { username: username.trim(), code: code.trim(), password });

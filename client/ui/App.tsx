@@ -15,11 +15,11 @@ import { SignUpScreen } from "./screens/SignUp.js";
 import { SyncScreen } from "./screens/Sync.js";
 import { ThingDetailScreen } from "./screens/ThingDetail.js";
 import { ThingsScreen } from "./screens/Things.js";
-import { InviteScreen, MagicLinkScreen, ResetPasswordScreen } from "./screens/TokenLinks.js";
+import { ConfirmEmailScreen, InviteScreen, MagicLinkScreen, ResetPasswordScreen } from "./screens/TokenLinks.js";
 import { TwoFactorScreen } from "./screens/TwoFactor.js";
 
 /** Pages that work without a session. */
-const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/invite"];
+const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
@@ -33,6 +33,7 @@ function Routes() {
 
   if (path === "/magic") return <MagicLinkScreen />;
   if (path === "/reset") return <ResetPasswordScreen />;
+  if (path === "/confirm-email") return <ConfirmEmailScreen />;
   if (path === "/invite") return <InviteScreen />;
   if (state.kind === "loading") return <p role="status">{t("common.loading")}</p>;
   if (state.kind === "mfa") return path === "/two-factor" ? <TwoFactorScreen /> : <Redirect to="/two-factor" />;

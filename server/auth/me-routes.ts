@@ -5,24 +5,19 @@
 import { eq } from "drizzle-orm";
 import {
   emailChangeBody,
-  emailChangedSchema,
   reauthenticateBody,
   reauthenticatedSchema,
   recoveryKitSchema,
 } from "../../shared/reauth.js";
 import type { Config } from "../config.js";
 import { users } from "../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError } from "../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../http/errors.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
-import { isSyntheticEmail } from "../mail/mailer.js";
+import { isSyntheticEmail, type Mailer } from "../mail/mailer.js";
+import { emailChangePendingSchema, requestEmailChange } from "./email-change.js";
 import { reauthenticate, requireFreshAuth, type ReauthDeps } from "./reauth.js";
 
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code === "23505" || e.cause?.code === "23505";
-}
-
-export function meRoutes(deps: ReauthDeps & { config: Config }): RouteDef[] {
+export function meRoutes(deps: ReauthDeps & { config: Config; mailer: Mailer }): RouteDef[] {
   const { db, auth, config } = deps;
   return [
     defineRoute({
@@ -40,10 +35,12 @@ export function meRoutes(deps: ReauthDeps & { config: Config }): RouteDef[] {
     defineRoute({
       method: "post",
       path: "/api/v1/me/email",
-      summary: "Change the sign-in email (needs the password, or a very recent sign-in without one)",
+      summary:
+        "Change the sign-in email (needs the password, or a very recent sign-in without one): 202, a link goes to the new address and a notice to the current one; the address changes when the link is confirmed",
       tag: "me",
       body: emailChangeBody,
-      response: emailChangedSchema,
+      response: emailChangePendingSchema,
+      status: 202,
       async handler({ actor, body, req }) {
         if (body.password !== undefined) await reauthenticate(deps, actor, body.password, req.clientIp);
         else await requireFreshAuth(deps, actor);
@@ -52,15 +49,13 @@ export function meRoutes(deps: ReauthDeps & { config: Config }): RouteDef[] {
         if (isSyntheticEmail(me.email)) throw new ForbiddenError("A managed account signs in with its username and has no email address.");
         const email = body.email.trim().toLowerCase();
         if (isSyntheticEmail(email)) throw new ConflictError("This address cannot be used for your account.");
-        if (email === me.email) return { email };
-        try {
-          // The new address is not proven until a mailed link or reset is used with it.
-          await db.update(users).set({ email, emailVerified: false, updatedAt: new Date() }).where(eq(users.id, actor.userId));
-        } catch (err) {
-          if (isUniqueViolation(err)) throw new ConflictError("This address cannot be used for your account.");
-          throw err;
-        }
-        return { email };
+        if (email === me.email) throw new ValidationError("This is already your sign-in address.");
+        const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+        if (taken) throw new ConflictError("This address cannot be used for your account.");
+        // Two mails per request: the per-address mail limit keeps anyone from being mail-bombed.
+        await deps.limits.hitMailRequest(email);
+        await requestEmailChange(deps, { id: actor.userId, email: me.email }, email);
+        return { status: "confirmation_sent" as const, email };
       },
     }),
     defineRoute({

@@ -32,7 +32,7 @@ export const SIGN_IN_ATTEMPT_ROUTES = new Set([
 ]);
 
 /** Spending a token that was mailed or handed out: 30 an hour per IP. */
-export const REDEMPTION_ROUTES = new Set([`POST ${P}/magic-link/verify`, `POST ${P}/reset-password`, `POST ${P}/reset-code`]);
+export const REDEMPTION_ROUTES = new Set([`POST ${P}/magic-link/verify`, `POST ${P}/reset-password`, `POST ${P}/reset-code`, `POST ${P}/email-change/confirm`]);
 
 /** Library routes where a wrong secret counts as a failure for the account it names. */
 const bodyText = (req: Parameters<RequestHandler>[0], key: string): string => {

@@ -54,6 +54,8 @@ export const ar: Record<MessageKey, string> = {
   "auth.signUpDone": "حسابك جاهز إن أمكن استخدام هذا العنوان. جارٍ تسجيل دخولك…",
   "auth.failed": "تعذّر تسجيل الدخول: {message}",
   "auth.checkingLink": "جارٍ التحقق من رابط الدخول…",
+  "auth.confirmEmail": "تأكيد عنوان الدخول الجديد",
+  "auth.emailChanged": "تم: أصبحت تسجّل الدخول بـ {email}.",
   "auth.twoFactor": "التحقق بخطوتين",
   "auth.twoFactorHelp": "أدخل الرمز المكوّن من ٦ أرقام من تطبيق المصادقة.",
   "auth.totp": "رمز المصادقة",

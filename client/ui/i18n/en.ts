@@ -52,6 +52,8 @@ export const en = {
   "auth.signUpDone": "Your account is ready if this address could be used. Signing you in…",
   "auth.failed": "Sign-in failed: {message}",
   "auth.checkingLink": "Checking your sign-in link…",
+  "auth.confirmEmail": "Confirm your new sign-in address",
+  "auth.emailChanged": "Done: you now sign in with {email}.",
   "auth.twoFactor": "Two-step verification",
   "auth.twoFactorHelp": "Enter the 6-digit code from your authenticator app.",
   "auth.totp": "Authenticator code",

@@ -1,10 +1,11 @@
 /**
- * Pages opened from links: /magic#token= (sign in), /reset#token= (new password) and
- * /invite#token= (join a location). Tokens travel in the URL fragment, which browsers never send
- * to a server; the page posts them and then removes them from the address bar.
+ * Pages opened from links: /magic#token= (sign in), /reset#token= (new password),
+ * /confirm-email#token= (a new sign-in address) and /invite#token= (join a location). Tokens
+ * travel in the URL fragment, which browsers never send to a server; the page posts them and then
+ * removes them from the address bar.
  */
 import { useEffect, useRef, useState } from "react";
-import { acceptInvite, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
+import { acceptInvite, confirmEmailChange, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { useSubmit } from "../parts/useSubmit.js";
@@ -58,6 +59,27 @@ export function ResetPasswordScreen() {
       </form>
       <Notice>{done ? t("auth.passwordSet") : null}</Notice>
       <Notice kind="error">{error}</Notice>
+      <Link to="/sign-in">{t("auth.signIn")}</Link>
+    </main>
+  );
+}
+
+export function ConfirmEmailScreen() {
+  const { t } = useI18n();
+  const [email, setEmail] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const token = takeToken();
+    if (!token) return setError("no token");
+    confirmEmailChange(token).then((r) => setEmail(r.email), (err: unknown) => setError(errorText(err)));
+  }, []);
+  return (
+    <main id="main" className="auth">
+      <h1>{t("auth.confirmEmail")}</h1>
+      {error ? <Notice kind="error">{error}</Notice> : <p role="status">{email ? t("auth.emailChanged", { email }) : t("auth.checkingLink")}</p>}
       <Link to="/sign-in">{t("auth.signIn")}</Link>
     </main>
   );
