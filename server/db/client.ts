@@ -29,8 +29,11 @@ export const MIGRATIONS_DIR = ["../../migrations", "../../../migrations"]
 export interface Database {
   kind: "pglite" | "postgres";
   db: Db;
-  /** Subscribe to a NOTIFY channel; returns the unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribe to a NOTIFY channel; returns the unsubscribe function. `onLost` is called once if
+   * the subscription's connection dies (PostgreSQL restarted): subscribe again to go on.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onLost?: (err: unknown) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -50,17 +53,31 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on("error", () => undefined);
+    // Nor one on a client in use (a transaction, the LISTEN connection) when the server goes away:
+    // its queries fail with the error, and the pool drops it when it is released.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       kind: "postgres",
       db,
-      async listen(channel, onPayload) {
+      async listen(channel, onPayload, onLost) {
         const client = await pool.connect();
         client.on("notification", (n) => {
           if (n.channel === channel) onPayload(n.payload ?? "");
         });
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        let lost: unknown;
+        client.once("error", (err) => {
+          lost = err;
+          onLost?.(err);
+        });
+        try {
+          await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (err) {
+          client.release(err as Error);
+          throw err;
+        }
         return async () => {
+          if (lost !== undefined) return client.release(lost as Error);
           await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`);
           client.release();
         };

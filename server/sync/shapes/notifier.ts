@@ -1,8 +1,13 @@
 /**
  * Wakes live shape requests when a commit touched the change log (sync/SPEC.md SH6): one LISTEN
- * per process on the `sync_log` channel that the log trigger NOTIFYs after each commit.
+ * per process on the `sync_log` channel that the log trigger NOTIFYs after each commit. When the
+ * LISTEN connection dies (PostgreSQL restarted), every waiter is woken (it reads the log again, so
+ * a commit missed meanwhile is not lost) and the LISTEN is made again, every RELISTEN_MS until it
+ * works.
  */
 import type { Database } from "../../db/client.js";
+
+export const RELISTEN_MS = 1000;
 
 export class ChangeNotifier {
   /** Bumped on every notification; a waiter that saw an older value returns at once. */
@@ -12,13 +17,39 @@ export class ChangeNotifier {
   private waiters = new Set<() => void>();
   private stop: (() => Promise<void>) | null = null;
   private started: Promise<void> | null = null;
+  private relisten: NodeJS.Timeout | undefined;
 
   /** Starts listening; waiters wait for this before they count on being woken. */
   start(database: Database): Promise<void> {
-    this.started ??= database.listen("sync_log", () => this.bump()).then((stop) => {
-      this.stop = stop;
-    });
+    this.started ??= this.subscribe(database);
     return this.started;
+  }
+
+  private async subscribe(database: Database): Promise<void> {
+    const stop = await database.listen(
+      "sync_log",
+      () => this.bump(),
+      () => {
+        if (this.stop !== stop) return;
+        this.stop = null;
+        this.bump();
+        void stop();
+        this.scheduleRelisten(database);
+      },
+    );
+    if (this.closed) return stop();
+    this.stop = stop;
+  }
+
+  private scheduleRelisten(database: Database): void {
+    if (this.closed) return;
+    this.relisten = setTimeout(() => {
+      this.subscribe(database).then(
+        // Commits made while no one listened: waiters read the log again.
+        () => this.bump(),
+        () => this.scheduleRelisten(database),
+      );
+    }, RELISTEN_MS);
   }
 
   bump(): void {
@@ -50,6 +81,7 @@ export class ChangeNotifier {
    */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.relisten);
     this.bump();
     await this.started?.catch(() => undefined);
     const stop = this.stop;
