@@ -2,7 +2,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
-import { AppError, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError, ValidationError } from "./errors.js";
+import { AppError, databaseUnavailable, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError, ValidationError } from "./errors.js";
 
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new NotFoundError("route"));
@@ -49,8 +49,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (err instanceof AppError) e = err;
     else {
       const mapped = libraryClientError(err);
+      const unavailable = mapped ? null : databaseUnavailable(err);
       if (mapped) e = mapped;
-      else {
+      else if (unavailable) {
+        logger.warn({ err, reqId: req.id }, "database unavailable");
+        e = unavailable;
+      } else {
         logger.error({ err, reqId: req.id }, "unhandled error");
         e = new AppError(500, "internal", "Something went wrong on our side; it has been logged.");
       }
