@@ -8,6 +8,7 @@ import path from "node:path";
 import { createApp, createServices } from "./app.js";
 import { withSignInProviders } from "./auth/providers.js";
 import { loadConfig } from "./config.js";
+import { answerClientError } from "./http/client-error.js";
 import { migrate, openDatabase, sql, type Database } from "./db/client.js";
 import { startJobs } from "./jobs/index.js";
 import type { ChangeNotifier } from "./sync/shapes/notifier.js";
@@ -26,6 +27,8 @@ async function main() {
     logger.info(`Inventory service listening on ${config.publicUrl.origin} (${where})`);
     console.log(`Inventory service: ${config.publicUrl.origin}`);
   });
+  // What Node's HTTP parser refuses (headers past its limit, bytes that are not HTTP) in our error body.
+  server.on("clientError", answerClientError);
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;

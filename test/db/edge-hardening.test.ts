@@ -5,6 +5,7 @@
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -102,6 +103,28 @@ describe("malformed percent-encoding", () => {
     const res = await alice.get(`/api/v1/locations/${home}/things?q=${BAD}`);
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual([]);
+  });
+});
+
+describe("requests Node's HTTP parser refuses", () => {
+  test("a request line and headers past Node's limit (a megabyte of query) answer 431 in our error body", async () => {
+    const res = await send(svc.url, "GET", `/api/v1/me?q=${"a".repeat(1024 * 1024)}`, { client: alice });
+    expectError(res, 431, "payload_too_large");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  test("bytes that are not HTTP answer 400 validation_failed in our error body", async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const url = new URL(svc.url);
+      const socket = connect(Number(url.port), url.hostname, () => socket.write("HELLO THERE\r\n\r\n"));
+      let data = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (d: string) => (data += d));
+      socket.on("end", () => resolve(data));
+      socket.on("error", reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expectError({ status: 400, body: JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4)) }, 400, "validation_failed");
   });
 });
 

@@ -11,6 +11,7 @@ import { pino, type DestinationStream } from "pino";
 import { createApp, createServices, type Services } from "../../server/app.js";
 import { withSignInProviders } from "../../server/auth/providers.js";
 import { loadConfig, type Config } from "../../server/config.js";
+import { answerClientError } from "../../server/http/client-error.js";
 import type { Database } from "../../server/db/client.js";
 import { resetBootstrapCache } from "../../server/modules/locations/bootstrap.js";
 import { freshDatabase } from "./db.js";
@@ -69,6 +70,7 @@ export async function startService(env: Record<string, string> = {}, database?: 
   // Bind first, so the public URL (and so the expected Origin and the auth library's base URL)
   // is the real address before the app is built.
   const server: Server = createServer();
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
