@@ -4,21 +4,20 @@
  * fresh data directory. SIGTERM while a keep-alive connection idles and a live shape request
  * waits must end the process promptly and cleanly.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { liveThingsPath, send as sendTo, type SendOptions } from "../support/device-load.js";
+import { serverProcess, type ServerProcess } from "../support/server-process.js";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const dbName = `svc_shutdown_${Date.now()}_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-shutdown-"));
-let child: ChildProcess | undefined;
-let origin = "";
+let server: ServerProcess | undefined;
 
 async function admin(statement: string): Promise<void> {
   const c = new pg.Client({ connectionString: adminUrl });
@@ -30,73 +29,22 @@ async function admin(statement: string): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-function send(method: string, url: string, opts: { body?: unknown; cookie?: string; agent?: Agent } = {}): Promise<Answer> {
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const headers: Record<string, string> = { origin };
-  if (payload !== undefined) headers["content-type"] = "application/json";
-  if (opts.cookie) headers.cookie = opts.cookie;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(origin + url, { method, headers, agent: opts.agent ?? false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
+const send = (method: string, url: string, opts: SendOptions = {}) => sendTo(server!.origin, method, url, opts);
 
 beforeAll(async () => {
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    SVC_DATA_DIR: dataDir,
-    SVC_CLIENT_DIR: path.join(dataDir, "no-client"),
-    SVC_SECRET: "shutdown-test-secret-shutdown-test-secret",
-    SVC_SIGNUP_OPEN: "1",
-    SVC_LOG_LEVEL: "warn",
-    HOST: "127.0.0.1",
-  };
-  delete env.DATABASE_URL;
+  let databaseUrl: string | undefined;
   if (adminUrl) {
     await admin(`CREATE DATABASE ${dbName}`);
     const u = new URL(adminUrl);
     u.pathname = `/${dbName}`;
-    env.DATABASE_URL = u.toString();
+    databaseUrl = u.toString();
   }
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  env.PORT = String(port);
-  env.SVC_PUBLIC_URL = origin;
-  child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(`Inventory service: ${origin}`)) resolve();
-    };
-    child!.stdout!.on("data", onData);
-    child!.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child!.on("exit", (code) => reject(new Error(`the server exited (${code}) before listening:\n${output}`)));
-  });
+  server = await serverProcess({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  await server.start();
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await server?.stop("SIGKILL");
   if (adminUrl) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -108,13 +56,7 @@ test("SIGTERM ends the process within 2 s with exit code 0, while a keep-alive c
   const signIn = await send("POST", "/api/v1/auth/sign-in/email", { body: { email, password: "correct horse battery" } });
   expect(signIn.status).toBe(200);
   const cookie = (signIn.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
-  let page = await send("GET", "/api/v1/sync/shape/things?offset=-1", { cookie });
-  for (let i = 0; page.headers["electric-up-to-date"] === undefined && i < 10; i++) {
-    expect(page.status).toBe(200);
-    page = await send("GET", `/api/v1/sync/shape/things?offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`, { cookie });
-  }
-  expect(page.headers["electric-up-to-date"]).toBeDefined();
-  const livePath = `/api/v1/sync/shape/things?live=true&offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`;
+  const livePath = await liveThingsPath(server!.origin, { cookie });
   const live = send("GET", livePath, { cookie }).then(
     () => "answered",
     () => "connection closed",
@@ -129,10 +71,8 @@ test("SIGTERM ends the process within 2 s with exit code 0, while a keep-alive c
 
   // The live request is waiting at the server (its 20 s long poll) when the signal comes.
   await new Promise((r) => setTimeout(r, 300));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.once("exit", (code, signal) => resolve({ code, signal })));
   const started = Date.now();
-  child!.kill("SIGTERM");
-  const { code, signal } = await exited;
+  const { code, signal } = await server!.stop("SIGTERM");
   const elapsed = Date.now() - started;
   expect({ code, signal }).toEqual({ code: 0, signal: null });
   expect(elapsed, `exited after ${elapsed} ms`).toBeLessThan(2000);

@@ -13,7 +13,7 @@ import path from "node:path";
 import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Ledger, NoAnswer, landed, planOutbox, pushBody, seeded, send, signedInDevice, sleep, type Answer, type Device } from "../support/device-load.js";
+import { Ledger, NoAnswer, landed, liveThingsPath, planOutbox, pushBody, seeded, send, signedInDevice, sleep, type Answer, type Device } from "../support/device-load.js";
 import { clusterToolsMissing, startCluster, type Cluster } from "../support/pg-cluster.js";
 import { serverProcess, type ServerProcess } from "../support/server-process.js";
 
@@ -119,8 +119,8 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
     };
 
     // A live request waiting when the database goes away ends with an answer, not a hang or a 500.
-    const liveDuring = await upToDate(origin, devices[0]!);
-    const waitingLive = send(origin, "GET", liveDuring.livePath, { cookie: devices[0]!.cookie, address: devices[0]!.address });
+    const liveDuring = await liveThingsPath(origin, devices[0]!);
+    const waitingLive = send(origin, "GET", liveDuring, { cookie: devices[0]!.cookie, address: devices[0]!.address });
 
     const restart = async () => {
       while (answered < DEVICES * 2) await sleep(20);
@@ -142,8 +142,7 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
     // A live request made after the restart is woken by a write made after it, well before its
     // 20 s wait ends: the server listens for commits again.
     const watcher = await signedInDevice(origin, "Watcher");
-    const live = await upToDate(origin, watcher);
-    const liveAnswer = send(origin, "GET", live.livePath, { cookie: watcher.cookie, address: watcher.address });
+    const liveAnswer = send(origin, "GET", await liveThingsPath(origin, watcher), { cookie: watcher.cookie, address: watcher.address });
     await sleep(1500);
     const thingId = uuidv7();
     const write = await send(origin, "POST", "/api/v1/sync/push", {
@@ -183,19 +182,6 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
     expect(woken!.body).toContain(thingId);
   });
 });
-
-/** Follows the things shape to up-to-date and returns the live request that waits for the next change. */
-async function upToDate(origin: string, device: Device): Promise<{ livePath: string }> {
-  let page = await send(origin, "GET", "/api/v1/sync/shape/things?offset=-1", { cookie: device.cookie, address: device.address });
-  for (let i = 0; page.headers["electric-up-to-date"] === undefined; i++) {
-    if (page.status !== 200 || i > 20) throw new Error(`shape: ${page.status} ${page.body.slice(0, 200)}`);
-    page = await send(origin, "GET", `/api/v1/sync/shape/things?offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`, {
-      cookie: device.cookie,
-      address: device.address,
-    });
-  }
-  return { livePath: `/api/v1/sync/shape/things?live=true&offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}` };
-}
 
 async function onCluster(url: string, devices: Device[]) {
   const c = new pg.Client({ connectionString: url });

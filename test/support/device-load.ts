@@ -5,7 +5,7 @@
  * thing.update ops with distinct op ids; updates carry no baseVersion (last writer wins, VE4), so an
  * op applied twice shows as one rowVersion and one history entry too many.
  */
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { request as httpRequest, type Agent, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { v7 as uuidv7 } from "uuid";
 import { PROTOCOL, type OpResult, type PushOp } from "../../sync/protocol.js";
 
@@ -20,6 +20,8 @@ export interface SendOptions {
   cookie?: string;
   /** The loopback address to connect from (each person gets one, so per-IP limits see people). */
   address?: string;
+  /** A keep-alive agent to send through; by default each request has a connection of its own. */
+  agent?: Agent;
   /** Called with the answer's head; returning true abandons the answer, as a device whose connection broke would. */
   onHead?: (res: IncomingMessage) => boolean;
 }
@@ -34,7 +36,7 @@ export function send(origin: string, method: string, path: string, opts: SendOpt
   if (payload !== undefined) headers["content-type"] = "application/json";
   if (opts.cookie) headers.cookie = opts.cookie;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(origin + path, { method, headers, agent: false, ...(opts.address ? { localAddress: opts.address } : {}) }, (res) => {
+    const req = httpRequest(origin + path, { method, headers, agent: opts.agent ?? false, ...(opts.address ? { localAddress: opts.address } : {}) }, (res) => {
       if (opts.onHead?.(res)) {
         res.destroy();
         reject(new NoAnswer("the answer was abandoned"));
@@ -216,6 +218,16 @@ export async function landed(query: Query, devices: Device[]): Promise<Landed> {
     if (Number(drops!.n)) out.details.push(`${d.name}: ${String(drops!.n)} ops were dropped`);
   }
   return out;
+}
+
+/** Follows the things shape to up-to-date; returns the path of the live request that waits for its next change (SH6). */
+export async function liveThingsPath(origin: string, opts: Pick<SendOptions, "cookie" | "address">): Promise<string> {
+  let page = await send(origin, "GET", "/api/v1/sync/shape/things?offset=-1", opts);
+  for (let i = 0; page.headers["electric-up-to-date"] === undefined; i++) {
+    if (page.status !== 200 || i > 20) throw new Error(`shape: ${page.status} ${page.body.slice(0, 200)}`);
+    page = await send(origin, "GET", `/api/v1/sync/shape/things?offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`, opts);
+  }
+  return `/api/v1/sync/shape/things?live=true&offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`;
 }
 
 /** A seeded generator (mulberry32), so a run's random choices can be told apart and repeated. */
