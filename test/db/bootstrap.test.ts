@@ -228,3 +228,41 @@ describe("repairBootstraps", () => {
     expect(row).toEqual({ role: "owner", is_personal: true });
   });
 });
+
+describe("creating a location with a device-made id", () => {
+  const counts = async () =>
+    (
+      await rows<{ locations: number; memberships: number; history: number; places: number }>(
+        db,
+        sql`SELECT (SELECT count(*)::int FROM locations) AS locations, (SELECT count(*)::int FROM memberships) AS memberships,
+                   (SELECT count(*)::int FROM history_entries) AS history, (SELECT count(*)::int FROM places) AS places`,
+      )
+    )[0]!;
+
+  test("an id that is taken, by one's own location or by someone else's, is 409 conflict and writes nothing; a new one creates", async () => {
+    const signUp = async (name: string) => {
+      const c = svc.client();
+      const email = `maker${++n}-${Date.now()}@example.test`;
+      expect((await c.post("/api/v1/auth/sign-up", { email, password: PASSWORD, name })).status).toBe(200);
+      expect((await c.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+      return c;
+    };
+    const alice = await signUp("Alice Maker");
+    const bob = await signUp("Bob Maker");
+    const aliceHome = (await alice.get("/api/v1/me")).body.locations[0].id as string;
+    const bobHome = (await bob.get("/api/v1/me")).body.locations[0].id as string;
+    const before = await counts();
+    for (const [who, id] of [[bob, aliceHome], [bob, bobHome]] as const) {
+      const res = await who.post("/api/v1/locations", { id, name: "Taken" });
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 409, code: "conflict" });
+    }
+    expect(await counts()).toEqual(before);
+    // Alice's location is untouched: Bob is no member of it, and its name is hers.
+    expect((await bob.get(`/api/v1/locations/${aliceHome}`)).status).toBe(404);
+    expect((await alice.get(`/api/v1/locations/${aliceHome}`)).body.name).not.toBe("Taken");
+    const id = randomUUID();
+    const made = await bob.post("/api/v1/locations", { id, name: "Garage" });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ id, name: "Garage", role: "owner", isPersonal: false });
+  });
+});

@@ -6,7 +6,7 @@ import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
 import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type Verdict } from "../../commands/types.js";
 import { accounts, historyEntries, locations } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError, VersionConflictError } from "../../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../http/errors.js";
 import { seedLocation } from "./seed.js";
 
 export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>({
@@ -25,7 +25,11 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
         continue;
       }
       const id = input.locationId;
-      await seedLocation(ctx.tx, { id, accountId: account.id, name: args.name, isPersonal: false, ownerUserId: ctx.actor.userId, now: ctx.now });
+      // A device-made id that is taken is a conflict, whoever's location has it; nothing is written.
+      if ((await seedLocation(ctx.tx, { id, accountId: account.id, name: args.name, isPersonal: false, ownerUserId: ctx.actor.userId, now: ctx.now })) === null) {
+        verdicts.push(rejected(new ConflictError("A record with this id or code already exists.")));
+        continue;
+      }
       ctx.roles.set(id, "owner");
       const h = historyRow(ctx, {
         locationId: id,

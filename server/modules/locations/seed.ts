@@ -51,14 +51,18 @@ export interface NewLocation {
 
 /**
  * Inserts the location and its starting records. Returns the location id that exists afterwards
- * (for a personal location that lost a race, the winner's id).
+ * (for a personal location that lost a race, the winner's id), or null, having written nothing,
+ * when a new location's id is taken: by another of the actor's locations or by anyone else's,
+ * which the caller may not even see (the inserts after this one would then seed that location).
  */
-export async function seedLocation(tx: Tx, l: NewLocation): Promise<string> {
+export async function seedLocation(tx: Tx, l: NewLocation): Promise<string | null> {
   const stamps = { rowVersion: 1, createdAt: l.now, updatedAt: l.now };
-  await tx
+  const inserted = await tx
     .insert(locations)
     .values({ id: l.id, accountId: l.accountId, name: l.name, isPersonal: l.isPersonal, ...stamps })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: locations.id });
+  if (!inserted.length && !l.isPersonal) return null;
   const id = l.isPersonal ? await personalLocationId(tx, l.accountId) : l.id;
   // The owner membership comes before anything RLS checks against it.
   await tx
