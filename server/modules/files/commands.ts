@@ -25,7 +25,7 @@ export const fileCreate = defineCommand<FileCreateArgs>({
         verdicts.push(
           found.sha256 === args.sha256 && found.locationId === input.locationId
             ? applied(ctx, found.id, found.rowVersion, null)
-            : rejected(new ConflictError("Another file already has this id.")),
+            : rejected(new ConflictError("A record with this id or code already exists.")),
         );
         continue;
       }
