@@ -1,0 +1,611 @@
+/**
+ * Shared by the hostile-input suites (test/db/fuzz-openapi.test.ts, test/db/cross-tenant.test.ts):
+ * requests with exactly the bytes and headers given, a snapshot of the database's state to prove a
+ * refused request wrote nothing, the kinds of id the routes take, and a tenant holding a real row
+ * of each kind.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import fc from "fast-check";
+import { v7 as uuidv7 } from "uuid";
+import { UUID_PATTERN } from "../../shared/ids.js";
+import { rows, sql, type Db } from "../../server/db/client.js";
+import { brands, memberships } from "../../server/db/schema/index.js";
+import { grantAndCode } from "../../server/oauth/grants.js";
+import { PROTOCOL } from "../../sync/protocol.js";
+import type { HttpClient, TestService } from "./app.js";
+
+export const PASSWORD = "correct horse battery";
+export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Sent as is: percent-encoding (good or bad) is the caller's. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Cookies to send (a signed-in client's); none for an anonymous request. */
+  cookies?: Map<string, string>;
+  /** Loopback address to connect from (a client's own, so per-IP limits see distinct people). */
+  address?: string;
+}
+
+/** One request with exactly these bytes; our Origin is sent as a browser on our page would. Fails after `timeoutMs` without an answer. */
+export function sendRaw(svc: TestService, r: RawRequest, timeoutMs = 15_000): Promise<RawResponse> {
+  const h: Record<string, string> = { origin: svc.config.publicUrl.origin, ...r.headers };
+  if (r.cookies?.size) h.cookie = [...r.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  if (r.body !== undefined) h["content-length"] = String(Buffer.byteLength(r.body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(svc.url + r.path, { method: r.method, headers: h, ...(r.address ? { localAddress: r.address } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString("utf8");
+        let body: unknown = text;
+        try {
+          body = text ? JSON.parse(text) : null;
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+      });
+      res.on("error", reject);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(r.body);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database state
+
+export type Snapshot = Record<string, string | number | null>;
+
+/**
+ * Tables whose rows change on refused requests by design: the rate limiters count failures.
+ * Everything else in the public schema is in the snapshot, so a new table is watched by default.
+ */
+const LIMIT_TABLES = new Set(["rate_limits", "auth_rate_limits"]);
+/**
+ * Columns a request writes whatever its answer: a session's last sighting (server/auth/sessions.ts)
+ * and its re-authentication stamp, set once the password is proven even when the change that came
+ * with it is then refused (server/auth/reauth.ts).
+ */
+const TOUCHED_COLUMNS: Record<string, string[]> = { auth_sessions: ["last_seen_at", "updated_at", "reauthenticated_at"] };
+
+interface TableInfo {
+  name: string;
+  columns: string[];
+}
+
+async function publicTables(db: Db): Promise<TableInfo[]> {
+  const found = await rows<{ table_name: string; column_name: string }>(
+    db,
+    sql`SELECT c.table_name, c.column_name FROM information_schema.columns c
+        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.table_name NOT LIKE '\\_\\_%'
+        ORDER BY c.table_name, c.ordinal_position`,
+  );
+  const byTable = new Map<string, string[]>();
+  for (const r of found) (byTable.get(r.table_name) ?? byTable.set(r.table_name, []).get(r.table_name)!).push(r.column_name);
+  return [...byTable].map(([name, columns]) => ({ name, columns })).filter((t) => !LIMIT_TABLES.has(t.name));
+}
+
+const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/**
+ * The state of every table in one query: row count, sum of row_version and latest updated_at where
+ * the table has them, the head of sync_log, and for tables with neither (tokens, grants, sessions,
+ * invites, ...) a hash of every row, so a revocation or a changed secret shows too.
+ */
+export async function snapshotter(db: Db): Promise<() => Promise<Snapshot>> {
+  const tables = await publicTables(db);
+  const parts: string[] = [];
+  for (const t of tables) {
+    const T = ident(t.name);
+    parts.push(`'${t.name}.count', (SELECT count(*) FROM ${T})`);
+    const versioned = t.columns.includes("row_version") || t.columns.includes("updated_at");
+    if (t.columns.includes("row_version")) parts.push(`'${t.name}.row_version', (SELECT sum(row_version) FROM ${T})`);
+    if (t.columns.includes("updated_at") && !TOUCHED_COLUMNS[t.name]?.includes("updated_at")) parts.push(`'${t.name}.updated_at', (SELECT max(updated_at)::text FROM ${T})`);
+    if (t.name === "sync_log") parts.push(`'sync_log.head', (SELECT max(seq) FROM sync_log)`);
+    else if (!versioned || TOUCHED_COLUMNS[t.name]) {
+      const cols = t.columns.filter((c) => !TOUCHED_COLUMNS[t.name]?.includes(c)).map(ident);
+      parts.push(`'${t.name}.rows', (SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM (SELECT ${cols.join(", ")} FROM ${T}) r)`);
+    }
+  }
+  // json_build_object takes at most 100 arguments: one object per chunk of 50 pairs.
+  const chunks: string[] = [];
+  for (let i = 0; i < parts.length; i += 50) chunks.push(`json_build_object(${parts.slice(i, i + 50).join(", ")})`);
+  const query = sql.raw(`SELECT ${chunks.map((c, i) => `${c} AS s${i}`).join(", ")}`);
+  // Every write takes a transaction id. While none was handed out since the last snapshot (and
+  // none is in progress), nothing can have changed: the last snapshot stands, at the cost of one
+  // tiny query instead of reading every table.
+  const xids = sql`SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() s`;
+  let last: { xmax: string; snapshot: Snapshot } | undefined;
+  return async () => {
+    const [x] = await rows<{ xmin: string; xmax: string }>(db, xids);
+    if (last && x!.xmin === x!.xmax && last.xmax === x!.xmax) return last.snapshot;
+    const [row] = await rows<Record<string, Snapshot>>(db, query);
+    const snapshot = Object.assign({}, ...Object.values(row!)) as Snapshot;
+    last = x!.xmin === x!.xmax ? { xmax: x!.xmax, snapshot } : undefined;
+    return snapshot;
+  };
+}
+
+/**
+ * Every row that belongs to the given locations or users (by location_id, user_id or the row's own
+ * id), hashed per table: "changed nothing of A's" is a comparison of two of these.
+ */
+export async function scopedSnapshotter(db: Db, scope: { locationIds: string[]; userIds: string[] }): Promise<() => Promise<Snapshot>> {
+  const tables = await publicTables(db);
+  const locs = `ARRAY[${scope.locationIds.map((id) => `'${id}'`).join(",")}]::uuid[]`;
+  const users = `ARRAY[${scope.userIds.map((id) => `'${id}'`).join(",")}]::uuid[]`;
+  const parts: string[] = [];
+  for (const t of tables) {
+    const where: string[] = [];
+    // A pushed op's record is its pusher's, whichever location the op named.
+    if (t.columns.includes("location_id") && !USER_RECORDS.has(t.name)) where.push(`location_id = ANY(${locs})`);
+    if (t.columns.includes("user_id")) where.push(`user_id = ANY(${users})`);
+    if (t.name === "locations") where.push(`id = ANY(${locs})`);
+    if (t.name === "users") where.push(`id = ANY(${users})`);
+    if (!where.length) continue;
+    const cols = t.columns.filter((c) => !TOUCHED_COLUMNS[t.name]?.includes(c)).map(ident);
+    parts.push(`'${t.name}', (SELECT count(*) || ':' || md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM (SELECT ${cols.join(", ")} FROM ${ident(t.name)} WHERE ${where.join(" OR ")}) r)`);
+  }
+  const chunks: string[] = [];
+  for (let i = 0; i < parts.length; i += 50) chunks.push(`json_build_object(${parts.slice(i, i + 50).join(", ")})`);
+  const query = sql.raw(`SELECT ${chunks.map((c, i) => `${c} AS s${i}`).join(", ")}`);
+  return async () => {
+    const [row] = await rows<Record<string, Snapshot>>(db, query);
+    return Object.assign({}, ...Object.values(row!)) as Snapshot;
+  };
+}
+
+/** Tables whose rows belong to the user who made them, whatever location they name. */
+const USER_RECORDS = new Set(["sync_ops"]);
+
+/** The metrics that differ between two snapshots. */
+export function changedMetrics(a: Snapshot, b: Snapshot): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).sort();
+}
+
+/** How each metric moved: counts by how many rows, anything else as "changed". */
+export function delta(a: Snapshot, b: Snapshot): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const k of changedMetrics(a, b)) out[k] = k.endsWith(".count") ? Number(b[k]) - Number(a[k]) : "changed";
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ids the routes take
+
+/** Every kind of row a route names by id. A route naming an id of another kind fails the suites until it is added here. */
+export const ID_KINDS = [
+  "location",
+  "place",
+  "placeKind",
+  "thing",
+  "container",
+  "type",
+  "brand",
+  "file",
+  "inboxItem",
+  "batch",
+  "historyEvent",
+  "token",
+  "grant",
+  "session",
+  "memberUser",
+  "managedUser",
+  "opId",
+] as const;
+export type IdKind = (typeof ID_KINDS)[number];
+
+/**
+ * An id a request carries: the kind of row it names, and whether the request makes that row with
+ * this id (a device-made id: the row must not exist yet) instead of naming an existing one.
+ */
+export interface IdRef {
+  kind: IdKind;
+  fresh: boolean;
+}
+
+/** The kind of row a path segment's parameter names: `/things/{id}` names a thing. */
+const PATH_KINDS: Record<string, IdKind> = {
+  locations: "location",
+  places: "place",
+  things: "thing",
+  history: "historyEvent",
+  inbox: "inboxItem",
+  files: "file",
+  tokens: "token",
+  grants: "grant",
+  sessions: "session",
+  members: "memberUser",
+  "managed-accounts": "managedUser",
+};
+
+/** The kind of row a query or body field names, by its name. */
+const FIELD_KINDS: Record<string, IdKind> = {
+  locationId: "location",
+  locationIds: "location",
+  placeId: "place",
+  parentId: "place",
+  kindId: "placeKind",
+  containerId: "container",
+  into: "thing",
+  typeId: "type",
+  brandId: "brand",
+  photoFileIds: "file",
+  batchId: "batch",
+};
+
+/** What a create route makes, for the `id` it may be given (a device-made id). */
+const CREATES: [RegExp, IdKind][] = [
+  [/^POST \/api\/v1\/locations$/, "location"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/things$/, "thing"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/places$/, "place"],
+  [/^POST \/api\/v1\/files$/, "file"],
+];
+
+/** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
+export const MCP_TOOL_TARGETS: Record<string, IdKind> = { get_thing: "thing", update_thing: "thing", move_thing: "thing", review_inbox_item: "inboxItem" };
+
+/** What each pushed op's `args.id` names (sync/ops.ts), fresh for the ops that create. */
+export function opTargetKind(opName: string): IdRef | undefined {
+  const [domain, verb] = opName.split(".");
+  const kind: IdKind | undefined = domain === "thing" ? "thing" : domain === "place" ? "place" : domain === "inbox" ? "inboxItem" : undefined;
+  return kind && { kind, fresh: verb === "create" || verb === "capture" };
+}
+
+/**
+ * The kind of id a route's parameter holds, or undefined when there is no rule for it (the suites
+ * then fail: a new kind must be added on purpose). `where` is path, query or body; `name` the
+ * parameter's or field's name (for a path parameter, the segment before it decides).
+ */
+export function idKindOf(method: string, path: string, where: "path" | "query" | "body", name: string): IdRef | undefined {
+  const route = `${method.toUpperCase()} ${path}`;
+  if (where === "path") {
+    const segments = path.split("/");
+    const i = segments.indexOf(`{${name}}`);
+    const kind = PATH_KINDS[segments[i - 1] ?? ""];
+    return kind && { kind, fresh: false };
+  }
+  if (name === "id") {
+    const made = CREATES.find(([re]) => re.test(route))?.[1];
+    return made && { kind: made, fresh: true };
+  }
+  const kind = FIELD_KINDS[name];
+  return kind && { kind, fresh: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A tenant with a real row of every kind
+
+export type Client = HttpClient & { email: string; userId: string };
+
+export interface Tenant {
+  name: string;
+  owner: Client;
+  /** One live row of each kind, renewed by `renew()` when a request used it up. */
+  ids: Record<IdKind, string>;
+  /** Every location and user this tenant's rows hang from (for scoped snapshots). */
+  scope: { locationIds: string[]; userIds: string[] };
+  /** Makes a new row of each kind whose current one was deleted, revoked, resolved or undone. */
+  renew(): Promise<IdKind[]>;
+  /** The rowVersion a write to this row must carry (things, places, locations, memberships). */
+  rowVersion(kind: IdKind, id: string): Promise<number>;
+}
+
+/** An access token for /mcp of a grant of `userId`'s to the given locations (as the consent page would make), on a service started over https. */
+export async function mcpToken(https: TestService, userId: string, locationIds: string[], scopes: ("svc:read" | "svc:write")[] = ["svc:read", "svc:write"]): Promise<string> {
+  const oauth = https.services.oauth;
+  if (!oauth) throw new Error("/mcp needs a service whose SVC_PUBLIC_URL is https");
+  const clientId = "https://client.example/app.json";
+  const clientName = `client ${uuidv7()}`;
+  await grantAndCode(
+    https.database.db,
+    { userId, clientName, scopes, locationIds, mfaProven: false },
+    { clientId, redirectUri: "https://client.example/cb", codeChallenge: "x".repeat(43), resource: oauth.resource },
+  );
+  const [grant] = await rows<{ id: string }>(https.database.db, sql`SELECT id FROM oauth_grants WHERE client_name = ${clientName}`);
+  return oauth.tokens.issue({ sub: userId, clientId, scope: scopes.join(" "), grantId: grant!.id });
+}
+
+/** A JSON-RPC call to /mcp with an access token. */
+export function mcpCall(https: TestService, token: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return sendRaw(https, {
+    method: "POST",
+    path: "/mcp",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    address: https.client().address,
+  });
+}
+
+async function ok<T = any>(res: Promise<{ status: number; body: T }>, what: string, expected = [200, 201]): Promise<T> {
+  const r = await res;
+  if (!expected.includes(r.status)) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r.body;
+}
+
+async function upload(svc: TestService, c: Client, locationId: string): Promise<string> {
+  const res = await sendRaw(svc, { method: "POST", path: `/api/v1/files?locationId=${locationId}`, cookies: c.cookies, address: c.address, headers: { "content-type": "image/png" }, body: PNG });
+  if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.text.slice(0, 200)}`);
+  return (res.body as { id: string }).id;
+}
+
+/**
+ * A person with their personal location and, in it, a row of every kind the routes name: places,
+ * things (one a container), a brand, a file, a captured draft in the inbox (with its batch and op),
+ * history, a personal token, an OAuth grant, a second session, a member and a managed account.
+ */
+export async function seedTenant(svc: TestService, name: string): Promise<Tenant> {
+  const db = svc.database.db;
+  const owner = await svc.signedIn(`${name} Owner`);
+  const me = await ok(owner.get("/api/v1/me"), "me");
+  const location = me.locations[0].id as string;
+  const [type] = await rows<{ id: string }>(db, sql`SELECT id FROM types WHERE location_id = ${location} ORDER BY builtin_key LIMIT 1`);
+  const [placeKind] = await rows<{ id: string }>(db, sql`SELECT id FROM place_kinds WHERE location_id = ${location} ORDER BY builtin_key LIMIT 1`);
+  // Brands have no route of their own yet: a row as a future one would make it.
+  const brand = uuidv7();
+  await db.insert(brands).values({ id: brand, locationId: location, name: `${name} Brand` });
+  const member = await svc.signedIn(`${name} Member`);
+  await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: member.userId, role: "member" });
+  // A second device of the owner: its session can be signed out without signing the owner out.
+  const device = svc.client();
+  await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "second sign-in");
+  let n = 0;
+  const ids = { location, type: type!.id, placeKind: placeKind!.id, brand } as Record<IdKind, string>;
+  const scope = { locationIds: [location], userIds: [owner.userId, member.userId] };
+
+  const makers: Partial<Record<IdKind, () => Promise<void>>> = {
+    place: async () => {
+      ids.place = (await ok(owner.post(`/api/v1/locations/${location}/places`, { name: `${name} Shelf ${++n}` }), "place")).id;
+    },
+    container: async () => {
+      ids.container = (await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Box ${++n}`, isContainer: true }), "container")).id;
+    },
+    thing: async () => {
+      ids.thing = (await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Drill ${++n}` }), "thing")).id;
+      const [event] = await rows<{ id: string }>(db, sql`SELECT id FROM history_entries WHERE entity_id = ${ids.thing} ORDER BY at DESC LIMIT 1`);
+      ids.historyEvent = event!.id;
+    },
+    historyEvent: async () => makers.thing!(),
+    file: async () => {
+      ids.file = await upload(svc, owner, location);
+    },
+    inboxItem: async () => {
+      const opId = uuidv7();
+      const batch = uuidv7();
+      const pushed = await ok(
+        owner.post("/api/v1/sync/push", {
+          clientId: `${name}-device`,
+          protocol: PROTOCOL,
+          ops: [{ id: opId, name: "thing.capture", locationId: location, at: new Date().toISOString(), args: { id: uuidv7(), name: `${name} Capture ${++n}`, batchId: batch } }],
+        }),
+        "capture",
+      );
+      if (pushed.results[0].status !== "applied") throw new Error(`capture: ${JSON.stringify(pushed.results[0])}`);
+      const [item] = await rows<{ id: string; batch_id: string }>(db, sql`SELECT id, batch_id FROM inbox_items WHERE location_id = ${location} AND kind = 'draft' AND status = 'open' AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+      ids.inboxItem = item!.id;
+      ids.batch = item!.batch_id;
+      ids.opId = opId;
+    },
+    batch: async () => makers.inboxItem!(),
+    opId: async () => makers.inboxItem!(),
+    token: async () => {
+      ids.token = (await ok(owner.post("/api/v1/tokens", { name: `${name} script ${++n}`, scope: "read", locationIds: [location] }), "token")).id;
+    },
+    grant: async () => {
+      await grantAndCode(
+        db,
+        { userId: owner.userId, clientName: `${name} app ${++n}`, scopes: ["svc:read"], locationIds: [location], mfaProven: false },
+        { clientId: "https://client.example/app.json", redirectUri: "https://client.example/cb", codeChallenge: "x".repeat(43), resource: `${svc.config.publicUrl.origin}/mcp` },
+      );
+      const [grant] = await rows<{ id: string }>(db, sql`SELECT id FROM oauth_grants WHERE user_id = ${owner.userId} AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+      ids.grant = grant!.id;
+    },
+    session: async () => {
+      if (ids.session) await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "another sign-in");
+      // The newest session that is not the one the owner's client uses: the second device's.
+      const sessions = (await ok(owner.get("/api/v1/me/sessions"), "sessions")).items as { id: string; current: boolean }[];
+      ids.session = sessions.find((s) => !s.current)!.id;
+    },
+    memberUser: async () => {
+      const m = await svc.signedIn(`${name} Member ${++n}`);
+      await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: m.userId, role: "member" });
+      ids.memberUser = m.userId;
+      scope.userIds.push(m.userId);
+    },
+    managedUser: async () => {
+      ids.managedUser = (await ok(owner.post(`/api/v1/locations/${location}/managed-accounts`, { username: `${name.toLowerCase()}_kid_${++n}_${uuidv7().slice(-6)}`, displayName: `${name} Kid` }), "managed account")).id;
+      scope.userIds.push(ids.managedUser);
+    },
+  };
+  ids.memberUser = member.userId;
+  for (const kind of ["place", "container", "thing", "file", "inboxItem", "token", "grant", "session", "managedUser"] as IdKind[]) await makers[kind]!();
+
+  /** Whether each kind's current row can still be acted on. */
+  const alive = async (): Promise<Record<IdKind, boolean>> => {
+    const [r] = await rows<Record<string, boolean>>(
+      db,
+      sql`SELECT
+        EXISTS (SELECT 1 FROM places WHERE id = ${ids.place} AND deleted_at IS NULL) AS place,
+        EXISTS (SELECT 1 FROM things WHERE id = ${ids.container} AND deleted_at IS NULL AND is_container) AS container,
+        EXISTS (SELECT 1 FROM things WHERE id = ${ids.thing} AND deleted_at IS NULL) AS thing,
+        EXISTS (SELECT 1 FROM history_entries WHERE id = ${ids.historyEvent} AND undone_at IS NULL AND undoable_until > now() + interval '1 minute') AS "historyEvent",
+        EXISTS (SELECT 1 FROM files WHERE id = ${ids.file} AND deleted_at IS NULL) AS file,
+        EXISTS (SELECT 1 FROM inbox_items WHERE id = ${ids.inboxItem} AND deleted_at IS NULL AND status = 'open') AS "inboxItem",
+        EXISTS (SELECT 1 FROM personal_tokens WHERE id = ${ids.token} AND revoked_at IS NULL) AS token,
+        EXISTS (SELECT 1 FROM oauth_grants WHERE id = ${ids.grant} AND revoked_at IS NULL) AS grant,
+        EXISTS (SELECT 1 FROM auth_sessions WHERE id = ${ids.session}) AS session,
+        EXISTS (SELECT 1 FROM memberships WHERE user_id = ${ids.memberUser} AND location_id = ${location} AND deleted_at IS NULL AND role = 'member') AS "memberUser",
+        EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser"`,
+    );
+    return { location: true, type: true, placeKind: true, brand: true, batch: true, opId: true, ...r } as Record<IdKind, boolean>;
+  };
+
+  return {
+    name,
+    owner,
+    ids,
+    scope,
+    async renew() {
+      const state = await alive();
+      const dead = ID_KINDS.filter((k) => !state[k]);
+      // A thing made anew brings its own history event; a capture its item, batch and op.
+      for (const kind of dead) if (kind !== "historyEvent" || !dead.includes("thing")) await makers[kind]!();
+      return dead;
+    },
+    async rowVersion(kind, id) {
+      const table = { location: "locations", place: "places", thing: "things", container: "things" }[kind as string];
+      if (kind === "memberUser") {
+        const [m] = await rows<{ v: number }>(db, sql`SELECT row_version AS v FROM memberships WHERE user_id = ${id} AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+        return m?.v ?? 1;
+      }
+      if (!table) return 1;
+      const [r] = await rows<{ v: number }>(db, sql`SELECT row_version AS v FROM ${sql.identifier(table)} WHERE id = ${id}`);
+      return r?.v ?? 1;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operations of the OpenAPI document, and valid values for their schemas
+
+/** The seed of every random choice the hostile suites make. */
+export const SEED = 20_240_611;
+
+export type Schema = Record<string, any>;
+
+export interface Operation {
+  key: string;
+  method: string;
+  /** OpenAPI template: /api/v1/things/{id} */
+  path: string;
+  auth: "required" | "optional" | "none";
+  pathParams: string[];
+  query: { name: string; required: boolean; schema: Schema }[];
+  /** The JSON body's schema (with its own $defs), when the operation takes one. */
+  body?: Schema;
+  /** Id kinds of body fields this operation names its own way (an MCP tool's `id`). */
+  ids?: (name: string) => IdKind | undefined;
+}
+
+/** Every operation of the OpenAPI document at /api/v1/openapi.json. */
+export function operationsOf(doc: any): Operation[] {
+  const ops: Operation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, o] of Object.entries(methods)) {
+      const params = (o.parameters ?? []) as { name: string; in: string; required: boolean; schema: Schema }[];
+      ops.push({
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        auth: o["x-auth-mode"],
+        pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
+        query: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, required: p.required, schema: p.schema })),
+        ...(o.requestBody ? { body: o.requestBody.content["application/json"].schema } : {}),
+      });
+    }
+  }
+  return ops;
+}
+
+/** Follows a local $ref (#/$defs/X) against the schema that holds the $defs. */
+export function deref(s: Schema, root: Schema): Schema {
+  let out = s;
+  for (let i = 0; out?.$ref && i < 10; i++) out = root.$defs?.[String(out.$ref).replace("#/$defs/", "")] ?? {};
+  return out ?? {};
+}
+
+/** The non-null alternative of a nullable schema (anyOf [X, null]); the schema itself otherwise. */
+export function mainOf(s: Schema, root: Schema): Schema {
+  const d = deref(s, root);
+  const alts = (d.anyOf ?? d.oneOf) as Schema[] | undefined;
+  if (!alts) return d;
+  const first = alts.map((a) => deref(a, root)).find((a) => a.type !== "null");
+  return first ?? d;
+}
+
+export const nullable = (s: Schema, root: Schema) => ((deref(s, root).anyOf ?? []) as Schema[]).some((a) => deref(a, root).type === "null");
+export const isUuid = (s: Schema) => s?.type === "string" && s.pattern === UUID_PATTERN.source;
+
+export interface ExampleContext {
+  /** The schema holding the $defs. */
+  root: Schema;
+  /** The rowVersion a write must carry. */
+  rowVersion: number;
+  /** The id a uuid field named `name` gets. */
+  idFor(name: string): string;
+}
+
+let made = 0;
+
+/** A string that matches the schema's pattern and lengths, the same one every run. */
+function matching(m: Schema): string {
+  const found = fc.sample(
+    fc.stringMatching(new RegExp(m.pattern as string)).filter((x) => x.length >= (m.minLength ?? 0) && x.length <= (m.maxLength ?? Infinity)),
+    { seed: SEED, numRuns: 1 },
+  )[0];
+  if (found === undefined) throw new Error(`no example for pattern ${m.pattern}`);
+  return found;
+}
+
+/** A valid value for `s`: required properties only (and one optional one when nothing else is required), ids from `cx.idFor`. */
+export function exampleOf(s: Schema, name: string, cx: ExampleContext): unknown {
+  const m = mainOf(s, cx.root);
+  if ("const" in m) return m.const;
+  if (m.enum) return m.enum[0];
+  switch (m.type) {
+    case "string": {
+      if (isUuid(m)) return cx.idFor(name);
+      if (m.format === "email") return `someone${++made}-${Date.now()}@example.test`;
+      if (m.format === "date-time") return new Date(Date.now() + 86_400_000).toISOString();
+      if (name === "password" || name === "currentPassword") return PASSWORD;
+      if (name === "newPassword") return `${PASSWORD} again`;
+      if (name === "username") return `someone_${++made}_${uuidv7().slice(-6)}`;
+      if (m.pattern) return matching(m);
+      const text = `Some ${name} ${++made}`;
+      return text.padEnd(m.minLength ?? 0, "x").slice(0, m.maxLength ?? text.length);
+    }
+    case "integer":
+      if (name === "rowVersion" || name === "baseVersion") return cx.rowVersion;
+      if (name === "protocol") return PROTOCOL;
+      return Math.max(m.minimum ?? 1, 1);
+    case "number":
+      return 1;
+    case "boolean":
+      return false;
+    case "array":
+      return Array.from({ length: Math.max(m.minItems ?? 0, 0) }, () => exampleOf(m.items ?? {}, name, cx));
+    case "object": {
+      const props = (m.properties ?? {}) as Record<string, Schema>;
+      const required = (m.required ?? []) as string[];
+      const out: Record<string, unknown> = {};
+      for (const k of required) out[k] = exampleOf(props[k]!, k, cx);
+      if (!required.some((k) => k !== "rowVersion")) {
+        const optional = Object.keys(props).find((k) => !required.includes(k) && mainOf(props[k]!, cx.root).type === "string");
+        if (optional) out[optional] = exampleOf(props[optional]!, optional, cx);
+      }
+      return out;
+    }
+    default:
+      return {};
+  }
+}
