@@ -13,7 +13,7 @@ import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
 import { findIllFormedText } from "../../shared/text.js";
 import type { Auth } from "./auth.js";
 import { AUTH_BASE_PATH } from "./auth.js";
-import { illFormedTextError, NotFoundError, zodToValidationError } from "../http/errors.js";
+import { illFormedTextError, NotFoundError, ValidationError, zodToValidationError } from "../http/errors.js";
 import { resetPasswordBody, resetPasswordQuery, updateUserBody } from "./input.js";
 import type { SignInLimits } from "./limits.js";
 
@@ -159,6 +159,9 @@ export function checkLibraryInput(req: Request): void {
     if (!query.success) throw zodToValidationError(query.error, "query");
   }
   if (rules?.body) {
+    // A route that takes a body needs one, as ours do (server/http/route.ts): the library reads a
+    // missing one as undefined and fails with a 500.
+    if (req.body === undefined) throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
     const body = rules.body.safeParse(req.body ?? {});
     if (!body.success) throw zodToValidationError(body.error, "body");
     req.body = body.data;

@@ -94,6 +94,13 @@ describe("malformed percent-encoding", () => {
     expectError(await alice.patch(`/api/v1/things/${BAD}`, { name: "x", rowVersion: 1 }), 400, "validation_failed");
   });
 
+  test("the library's update-user without a body answers 400 validation_failed (it read none as undefined: 500), anonymous or signed in", async () => {
+    for (const client of [undefined, alice]) {
+      expectError(await send(svc.url, "POST", "/api/v1/auth/update-user", { ...(client ? { client } : {}), origin: origin() }), 400, "validation_failed");
+      expectError(await send(svc.url, "POST", "/api/v1/auth/update-user", { ...(client ? { client } : {}), origin: origin(), headers: { "content-type": "application/json" }, body: "" }), 400, "validation_failed");
+    }
+  });
+
   test("a malformed path under the authentication library's mount answers 400 with our error body", async () => {
     expectError(await svc.client().get(`/api/v1/auth/${BAD}`), 400, "validation_failed");
     expectError(await svc.client().post(`/api/v1/auth/sign-in/${BAD}`, { email: "a@example.test", password: "x" }), 400, "validation_failed");
