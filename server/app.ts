@@ -111,7 +111,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
   mount(router, routes);
   app.use(router);
   // The library handles everything else under its mount; our sign-up is registered before it.
-  app.all(`${AUTH_BASE_PATH}/*splat`, authMount(auth, limits));
+  app.all(`${AUTH_BASE_PATH}/*splat`, authMount(auth, limits, database.db));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

@@ -11,9 +11,10 @@ import { toNodeHandler } from "better-auth/node";
 import type { z } from "zod";
 import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
 import { findIllFormedText } from "../../shared/text.js";
+import { sql, type Db } from "../db/client.js";
 import type { Auth } from "./auth.js";
 import { AUTH_BASE_PATH } from "./auth.js";
-import { illFormedTextError, NotFoundError, ValidationError, zodToValidationError } from "../http/errors.js";
+import { databaseUnavailable, illFormedTextError, NotFoundError, ValidationError, zodToValidationError } from "../http/errors.js";
 import { resetPasswordBody, resetPasswordQuery, updateUserBody } from "./input.js";
 import type { SignInLimits } from "./limits.js";
 
@@ -191,7 +192,20 @@ function oneAnswerForUnknownIdentity(response: Response): Response {
   return new Response(null, { status: response.status, headers });
 }
 
-export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
+/**
+ * The library answers 500 whatever went wrong inside it, a database it cannot reach included (it
+ * keeps the error). When a trivial query cannot reach the database either, the answer is ours for
+ * that case, as on our own routes: 503 `unavailable` with Retry-After (the device waits it out).
+ */
+async function refuseIfDatabaseUnreachable(db: Db): Promise<void> {
+  const unavailable = await db.execute(sql`SELECT 1`).then(
+    () => null,
+    (err: unknown) => databaseUnavailable(err),
+  );
+  if (unavailable) throw unavailable;
+}
+
+export function authMount(auth: Auth, limits: SignInLimits, db: Db): RequestHandler {
   return async (req, res, next) => {
     try {
       if (BLOCKED.some((re) => re.test(`${req.method} ${req.path}`))) throw new NotFoundError("route");
@@ -199,6 +213,7 @@ export function authMount(auth: Auth, limits: SignInLimits): RequestHandler {
       const onServerError = (reason: string | undefined) => req.log.error({ route: `${req.method} ${req.path}`, reason }, "the auth library failed to answer");
       const handle = toNodeHandler(async (request: globalThis.Request) => {
         const response = await auth.handler(request);
+        if (response.status >= 500) await refuseIfDatabaseUnreachable(db);
         const account = req.signInAccount;
         if (account !== undefined) {
           if (await isWrongSecret(response)) await limits.recordFailure(account, req.clientIp);
