@@ -2,6 +2,8 @@
  * Runs a batch of commands in one transaction as the actor: validate, authorize (deny by default),
  * then hand consecutive ops of the same command to its handler as one set-based segment. A segment
  * whose statement fails is retried op by op under savepoints, so one bad op cannot sink the rest.
+ * The write core knows no domain: the commands come in a registry (server/modules/registry.ts
+ * binds them with createExecutor).
  */
 import { roleAtLeast, type Role } from "../../shared/roles.js";
 import { findIllFormedText } from "../../shared/text.js";
@@ -20,8 +22,7 @@ import {
   ValidationError,
   zodToValidationError,
 } from "../http/errors.js";
-import { commandRegistry } from "./registry.js";
-import { rejected, type CommandContext, type CommandDef, type CommandInput, type Op, type Verdict } from "./types.js";
+import { rejected, type CommandContext, type CommandDef, type CommandInput, type CommandRegistry, type Op, type Verdict } from "./types.js";
 
 export interface ExecuteOptions {
   undoWindowMs: number;
@@ -39,8 +40,6 @@ export interface ExecuteOptions {
    */
   accepts?: (name: string) => boolean;
 }
-
-
 
 export interface BatchContext {
   txid: string;
@@ -172,8 +171,9 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints |
   return verdicts;
 }
 
-/** Runs `inputs` inside an already-open actor transaction. */
-export async function executeInTx(
+/** Runs `inputs` inside an already-open actor transaction, resolving their names in `registry`. */
+async function executeInTx(
+  registry: CommandRegistry,
   tx: Tx,
   actor: Actor,
   inputs: CommandInput[],
@@ -193,7 +193,7 @@ export async function executeInTx(
     if (def?.creates && typeof id === "string") droppedCreates.set(id, input.opId);
   };
   inputs.forEach((input, index) => {
-    const def = opts.accepts && !opts.accepts(input.name) ? undefined : commandRegistry.get(input.name);
+    const def = opts.accepts && !opts.accepts(input.name) ? undefined : registry.get(input.name);
     if (!def) return refuse(index, def, input, new UnknownCommandError(input.name));
     const parsed = def.args.safeParse(input.args);
     if (!parsed.success) return refuse(index, def, input, zodToValidationError(parsed.error));
@@ -239,35 +239,43 @@ export async function executeInTx(
   return verdicts;
 }
 
-export async function executeBatch(db: Db, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions): Promise<Verdict[]> {
-  return withActor(db, actor, (tx) => executeInTx(tx, actor, inputs, opts));
-}
-
 type Applied = Extract<Verdict, { status: "applied" }>;
 
-/**
- * A REST write: a batch of one whose rejection becomes the HTTP error. `then` reads the answer in
- * the same transaction (one round of BEGIN/settings/COMMIT instead of two).
- */
-export async function executeOne(db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions): Promise<Applied>;
-export async function executeOne<R>(
-  db: Db,
-  actor: Actor,
-  input: CommandInput,
-  opts: ExecuteOptions,
-  then: (tx: Tx, verdict: Applied) => Promise<R>,
-): Promise<{ verdict: Applied; result: R }>;
-export async function executeOne<R>(
-  db: Db,
-  actor: Actor,
-  input: CommandInput,
-  opts: ExecuteOptions,
-  then?: (tx: Tx, verdict: Applied) => Promise<R>,
-): Promise<Applied | { verdict: Applied; result: R }> {
-  return withActor(db, actor, async (tx) => {
-    const [verdict] = await executeInTx(tx, actor, [input], { ...opts, savepoints: false });
-    if (!verdict) throw new Error("executor returned no verdict");
-    if (verdict.status === "rejected") throw verdict.error;
-    return then ? { verdict, result: await then(tx, verdict) } : verdict;
-  });
+/** The write path over one registry of commands: what routes, services, push and MCP tools call. */
+export interface Executor {
+  /** Runs `inputs` inside an already-open actor transaction. */
+  executeInTx: (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
+  /** Runs `inputs` in a transaction of their own as the actor. */
+  executeBatch: (db: Db, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
+  /**
+   * A REST write: a batch of one whose rejection becomes the HTTP error. `then` reads the answer in
+   * the same transaction (one round of BEGIN/settings/COMMIT instead of two).
+   */
+  executeOne: {
+    (db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions): Promise<Applied>;
+    <R>(db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions, then: (tx: Tx, verdict: Applied) => Promise<R>): Promise<{ verdict: Applied; result: R }>;
+  };
+}
+
+export function createExecutor(registry: CommandRegistry): Executor {
+  const inTx = (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => executeInTx(registry, tx, actor, inputs, opts);
+  async function executeOne<R>(
+    db: Db,
+    actor: Actor,
+    input: CommandInput,
+    opts: ExecuteOptions,
+    then?: (tx: Tx, verdict: Applied) => Promise<R>,
+  ): Promise<Applied | { verdict: Applied; result: R }> {
+    return withActor(db, actor, async (tx) => {
+      const [verdict] = await inTx(tx, actor, [input], { ...opts, savepoints: false });
+      if (!verdict) throw new Error("executor returned no verdict");
+      if (verdict.status === "rejected") throw verdict.error;
+      return then ? { verdict, result: await then(tx, verdict) } : verdict;
+    });
+  }
+  return {
+    executeInTx: inTx,
+    executeBatch: (db, actor, inputs, opts) => withActor(db, actor, (tx) => inTx(tx, actor, inputs, opts)),
+    executeOne: executeOne as Executor["executeOne"],
+  };
 }

@@ -67,6 +67,19 @@ export function defineCommand<A>(def: CommandDef<A>): CommandDef<A> {
   return def;
 }
 
+/** Commands by name: what the executor resolves an op's name in (server/modules/registry.ts). */
+export type CommandRegistry = ReadonlyMap<string, CommandDef<unknown>>;
+
+/** A registry of `defs`; two commands of one name are a programming error. */
+export function commandRegistryOf<T extends unknown[]>(defs: { [K in keyof T]: CommandDef<T[K]> }): CommandRegistry {
+  const registry = new Map<string, CommandDef<unknown>>();
+  for (const def of defs as CommandDef<unknown>[]) {
+    if (registry.has(def.name)) throw new Error(`two commands are named ${def.name}`);
+    registry.set(def.name, def);
+  }
+  return registry;
+}
+
 export const applied = (ctx: CommandContext, entityId: string, rowVersion: number, eventId: string | null): Verdict => ({
   status: "applied",
   entityId,

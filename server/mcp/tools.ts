@@ -12,7 +12,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { thingCreateBody, thingPatchBody } from "../../shared/things.js";
 import type { Actor } from "../auth/actor.js";
-import { executeOne } from "../commands/executor.js";
+import { executeOne } from "../modules/registry.js";
 import { withActor } from "../db/actor.js";
 import { type Db, rows, sql, type Tx } from "../db/client.js";
 import { inboxItems, places } from "../db/schema/index.js";

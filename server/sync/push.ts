@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { isOpName } from "../../sync/ops.js";
 import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
-import { executeInTx, loadContext } from "../commands/executor.js";
+import { loadContext } from "../commands/executor.js";
 import { bulkInsert } from "../commands/bulk.js";
 import { newId } from "../commands/ids.js";
 import { withActor } from "../db/actor.js";
@@ -16,6 +16,7 @@ import { syncOps } from "../db/schema/index.js";
 import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../http/errors.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
 import type { RouteDeps } from "../modules/deps.js";
+import { executeInTx } from "../modules/registry.js";
 import { dropReason, recordDrops, type Drop } from "./drops.js";
 
 /** Pushes in flight in this process; beyond it the answer is 503 + Retry-After (PU3). */

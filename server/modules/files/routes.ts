@@ -11,7 +11,7 @@ import { z } from "zod";
 import { fileSchema, fileUploadQuery, MAX_FILE_BYTES, type FileRecord } from "../../../shared/files.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { roleAtLeast } from "../../../shared/roles.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import { files } from "../../db/schema/index.js";
 import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { historyEntrySchema, historyQuerySchema } from "../../../shared/history.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../http/errors.js";

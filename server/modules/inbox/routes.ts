@@ -4,7 +4,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { inboxItemSchema, inboxQuerySchema } from "../../../shared/inbox.js";
 import type { Actor } from "../../auth/actor.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import { inboxItems } from "../../db/schema/index.js";
 import { NotFoundError } from "../../http/errors.js";
 import { pageOf } from "../../../shared/paging.js";

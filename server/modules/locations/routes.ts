@@ -5,7 +5,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { locationCreateArgs, locationPatchBody, locationSchema, meSchema, type Location } from "../../../shared/locations.js";
 import type { Actor } from "../../auth/actor.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { locations, memberships, users } from "../../db/schema/index.js";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { placeCreateBody, placePatchBody, placeSchema, type Place } from "../../../shared/places.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { places } from "../../db/schema/index.js";

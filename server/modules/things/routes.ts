@@ -11,7 +11,7 @@ import {
   thingSummarySchema,
 } from "../../../shared/things.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";

@@ -1,0 +1,37 @@
+/**
+ * Every command the write path knows, by name, and the write core bound to them. Sync ops and REST
+ * routes both resolve here; push narrows it to the ops of sync/ops.ts (its `accepts`). The list
+ * lives with the modules so that server/commands/ knows no domain (DESIGN.md "Layout and
+ * dependency direction"); a new domain module adds its commands here.
+ */
+import { createExecutor } from "../commands/executor.js";
+import { commandRegistryOf } from "../commands/types.js";
+import { fileCreate } from "./files/commands.js";
+import { historyUndo } from "./history/undo.js";
+import { inboxAccept, inboxDismiss, inboxMerge } from "./inbox/commands.js";
+import { locationCreate, locationUpdate } from "./locations/commands.js";
+import { memberRemove, memberUpdate } from "./members/commands.js";
+import { placeCreate, placeUpdate } from "./places/commands.js";
+import { thingCapture } from "./things/capture.js";
+import { thingCreate, thingDelete, thingMove, thingUpdate } from "./things/commands.js";
+
+export const commandRegistry = commandRegistryOf([
+  locationCreate,
+  locationUpdate,
+  placeCreate,
+  placeUpdate,
+  thingCreate,
+  thingUpdate,
+  thingMove,
+  thingDelete,
+  thingCapture,
+  historyUndo,
+  memberUpdate,
+  memberRemove,
+  inboxAccept,
+  inboxDismiss,
+  inboxMerge,
+  fileCreate,
+]);
+
+export const { executeInTx, executeBatch, executeOne } = createExecutor(commandRegistry);
