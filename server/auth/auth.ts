@@ -183,7 +183,21 @@ export function createAuth(db: Db, config: Config, logger: Logger) {
         },
       },
     },
-    logger: { disabled: config.logLevel === "silent" },
+    // The library's own lines go to our logger: it would print to the console whole errors whose
+    // messages carry the SQL and its parameters (addresses, token hashes). Only an error among the
+    // arguments is kept, under `err`, where our serializer strips it (server/http/log.ts).
+    logger: {
+      disabled: config.logLevel === "silent",
+      level: "warn",
+      log: (level, message, ...args: unknown[]) => {
+        const err = args.find((a): a is object => a instanceof Error || (typeof a === "object" && a !== null && "stack" in a));
+        logger[level]({ ...(err ? { err } : {}), source: "auth-library" }, message);
+      },
+    },
+    // A failure that is not one of the library's own answers (a database error) is thrown to our
+    // mount instead of being printed to the console with its SQL and answered as a bare 500: the
+    // one error mapper logs it safely and answers 503 when the database is unreachable.
+    onAPIError: { throw: true },
     telemetry: { enabled: false },
   });
 }

@@ -4,8 +4,8 @@
  * with (a refusal, a switched-off or unknown route, its own failure) leaves in our error body,
  * never as plain text or an empty body.
  */
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { users } from "../../server/db/schema/index.js";
 import { startService, type HttpClient, type TestService } from "../support/app.js";
 import { expectError, freshEmail, PASSWORD } from "../support/auth.js";
@@ -233,5 +233,44 @@ describe("sign-up: the name", () => {
     } finally {
       api.signUpEmail = real;
     }
+  });
+});
+
+describe("the library's own log lines", () => {
+  test("a database failure inside the library is logged through our logger, without the SQL, the address or the session token", async () => {
+    const lines: string[] = [];
+    const logged = await startService({ SVC_LOG_LEVEL: "info" }, undefined, { log: { write: (line: string) => void lines.push(line) } });
+    const email = freshEmail("logged");
+    const up = await logged.client().post("/api/v1/auth/sign-up", { email, password: PASSWORD, name: "Lena Logged" });
+    expect(up.status).toBe(200);
+    // Sessions cannot be written: the library's sign-in fails inside its own code and logs it.
+    await logged.database.db.execute(
+      sql.raw(`CREATE FUNCTION probe_refuse_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'sessions are read-only' USING ERRCODE = '25006', DETAIL = 'row ' || NEW.token; END $$`),
+    );
+    await logged.database.db.execute(sql.raw(`CREATE TRIGGER probe_refuse_sessions BEFORE INSERT ON auth_sessions FOR EACH ROW EXECUTE FUNCTION probe_refuse_sessions()`));
+    // Whatever the library would print itself (console.*) is caught here too.
+    const spoken: string[] = [];
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void spoken.push(args.map((a) => (a instanceof Error ? `${a.message} ${String(a.cause)}` : String(a))).join(" "))),
+    );
+    try {
+      const res = await logged.client().post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(res.body.error.code).toBe("internal");
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await logged.database.db.execute(sql.raw(`DROP TRIGGER probe_refuse_sessions ON auth_sessions`));
+      await logged.database.db.execute(sql.raw(`DROP FUNCTION probe_refuse_sessions()`));
+      await logged.close();
+    }
+    // The failure reaches our log once, as its SQLSTATE and the query's name.
+    const logged500 = lines.map((l) => JSON.parse(l) as { err?: Record<string, unknown> }).filter((l) => l.err?.code === "25006");
+    expect(logged500.length).toBeGreaterThan(0);
+    expect(spoken).toEqual([]);
+    const everything = lines.join("") + spoken.join("");
+    expect(everything).not.toContain(email);
+    expect(everything).not.toMatch(/insert into/i);
+    expect(everything).not.toContain("sessions are read-only");
   });
 });
