@@ -78,8 +78,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         }
         return async () => {
           if (lost !== undefined) return client.release(lost as Error);
-          await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`);
-          client.release();
+          // Handed back whatever UNLISTEN does: a connection kept out would hold pool.end() (and
+          // so a shutdown) until its fallback timer; a failed one is dropped, not reused.
+          try {
+            await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`);
+            client.release();
+          } catch (err) {
+            client.release(err as Error);
+          }
         };
       },
       close: () => pool.end(),
