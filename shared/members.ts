@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { pageOf } from "./paging.js";
 import { roleSchema } from "./roles.js";
 
 export const memberSchema = z
@@ -27,7 +28,8 @@ export const inviteCreatedSchema = z
   .meta({ id: "InviteCreated" });
 export const inviteAcceptBody = z.object({ token: z.string().min(1).max(200) }).strict();
 
-export const memberListSchema = z.object({ items: z.array(memberSchema) }).meta({ id: "MemberList" });
+/** GET /locations/:id/members: a page of members, oldest membership first (query: shared/paging.ts pageQuerySchema). */
+export const memberListSchema = pageOf(memberSchema).meta({ id: "MemberList" });
 export type MemberList = z.infer<typeof memberListSchema>;
 
 /** PATCH /locations/:id/members/:userId. `rowVersion` is the member's version the caller last saw. */

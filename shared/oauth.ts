@@ -1,6 +1,7 @@
 /** OAuth for MCP clients (spec "OAuth for MCP clients"): scopes and the grants a person can list and revoke. */
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { pageOf } from "./paging.js";
 
 export const OAUTH_SCOPES = ["svc:read", "svc:write"] as const;
 export const oauthScopeSchema = z.enum(OAUTH_SCOPES);
@@ -19,4 +20,6 @@ export const oauthGrantSchema = z
   .meta({ id: "OAuthGrant" });
 export type OAuthGrant = z.infer<typeof oauthGrantSchema>;
 
-export const oauthGrantListSchema = z.object({ items: z.array(oauthGrantSchema) }).meta({ id: "OAuthGrantList" });
+/** GET /api/v1/oauth/grants: a page of grants, newest first (query: shared/paging.ts pageQuerySchema). */
+export const oauthGrantListSchema = pageOf(oauthGrantSchema).meta({ id: "OAuthGrantList" });
+export type OAuthGrantList = z.infer<typeof oauthGrantListSchema>;

@@ -8,3 +8,4 @@ export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(2048).optional(),
 });
+export type PageQuery = z.infer<typeof pageQuerySchema>;

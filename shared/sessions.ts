@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { pageOf } from "./paging.js";
 
 /** One signed-in device (GET /api/v1/me/sessions). Never carries the session token. */
 export const sessionItemSchema = z
@@ -14,7 +15,8 @@ export const sessionItemSchema = z
   .meta({ id: "SessionItem" });
 export type SessionItem = z.infer<typeof sessionItemSchema>;
 
-export const sessionListSchema = z.object({ items: z.array(sessionItemSchema) }).meta({ id: "SessionList" });
+/** GET /api/v1/me/sessions: a page of signed-in devices, newest first (query: shared/paging.ts pageQuerySchema). */
+export const sessionListSchema = pageOf(sessionItemSchema).meta({ id: "SessionList" });
 export type SessionList = z.infer<typeof sessionListSchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });

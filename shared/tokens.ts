@@ -1,6 +1,7 @@
 /** Personal tokens (spec "Personal tokens"): request and response shapes of /api/v1/tokens. */
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { pageOf } from "./paging.js";
 
 export const tokenScopeSchema = z.enum(["read", "write"]);
 export type TokenScope = z.infer<typeof tokenScopeSchema>;
@@ -39,4 +40,6 @@ export type Token = z.infer<typeof tokenSchema>;
 export const tokenCreatedSchema = tokenSchema.extend({ secret: z.string() }).meta({ id: "TokenCreated" });
 export type TokenCreated = z.infer<typeof tokenCreatedSchema>;
 
-export const tokenListSchema = z.object({ items: z.array(tokenSchema) }).meta({ id: "TokenList" });
+/** GET /api/v1/tokens: a page of tokens, newest first (query: shared/paging.ts pageQuerySchema). */
+export const tokenListSchema = pageOf(tokenSchema).meta({ id: "TokenList" });
+export type TokenList = z.infer<typeof tokenListSchema>;

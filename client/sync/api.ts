@@ -59,3 +59,19 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   const text = await response.text();
   return (text ? JSON.parse(text) : null) as T;
 }
+
+/**
+ * Every item of a paged list (spec conventions 6: `items` and `next_cursor`), following
+ * `next_cursor` until the server says there is no more. For screens that show a whole list.
+ */
+export async function apiAll<T>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = cursor === null ? path : `${path}${path.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}`;
+    const page: { items: T[]; next_cursor: string | null } = await api("GET", url);
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor !== null);
+  return items;
+}

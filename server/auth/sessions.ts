@@ -6,11 +6,13 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
+import { pageQuerySchema } from "../../shared/paging.js";
 import { okSchema, sessionListSchema } from "../../shared/sessions.js";
 import type { Db } from "../db/client.js";
 import { authSessions } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../http/errors.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
+import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
 import type { Actor } from "./actor.js";
 import type { Auth } from "./auth.js";
 
@@ -38,8 +40,9 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       path: "/api/v1/me/sessions",
       summary: "List the devices signed in to your account (never their tokens)",
       tag: "me",
+      query: pageQuerySchema,
       response: sessionListSchema,
-      async handler({ actor }) {
+      async handler({ actor, query }) {
         const me = sessionOwner(actor);
         const found = await db
           .select({
@@ -48,12 +51,22 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
             lastSeenAt: authSessions.lastSeenAt,
             ip: authSessions.ipAddress,
             userAgent: authSessions.userAgent,
+            key: exactTime(authSessions.createdAt),
           })
           .from(authSessions)
-          .where(and(eq(authSessions.userId, me.userId), gt(authSessions.expiresAt, new Date())))
-          .orderBy(desc(authSessions.createdAt), authSessions.id);
+          .where(
+            and(
+              eq(authSessions.userId, me.userId),
+              gt(authSessions.expiresAt, new Date()),
+              query.cursor ? afterTimeId(query.cursor, authSessions.createdAt, authSessions.id, "desc") : undefined,
+            ),
+          )
+          .orderBy(desc(authSessions.createdAt), desc(authSessions.id))
+          .limit(query.limit + 1);
+        const page = pageFrom(found, query.limit, (s) => [s.key, s.id]);
         return {
-          items: found.map((s) => ({
+          next_cursor: page.next_cursor,
+          items: page.rows.map((s) => ({
             id: s.id,
             current: s.id === me.sessionId,
             createdAt: s.createdAt.toISOString(),

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { oauthGrantListSchema, oauthGrantSchema } from "../../shared/oauth.js";
+import { pageQuerySchema } from "../../shared/paging.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
 import type { RouteDeps } from "../modules/deps.js";
 import { listGrants, revokeGrant } from "./grants.js";
@@ -13,8 +14,9 @@ export function grantRoutes({ db }: RouteDeps): RouteDef[] {
       path: "/api/v1/oauth/grants",
       summary: "Apps you connected over OAuth (MCP clients)",
       tag: "oauth",
+      query: pageQuerySchema,
       response: oauthGrantListSchema,
-      handler: async ({ actor }) => ({ items: await listGrants(db, actor) }),
+      handler: ({ actor, query }) => listGrants(db, actor, query),
     }),
     defineRoute({
       method: "delete",

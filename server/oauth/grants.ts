@@ -6,12 +6,14 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import type { OAuthGrant, OAuthScope } from "../../shared/oauth.js";
+import type { OAuthGrant, OAuthGrantList, OAuthScope } from "../../shared/oauth.js";
+import type { PageQuery } from "../../shared/paging.js";
 import type { Actor } from "../auth/actor.js";
 import { asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../http/errors.js";
+import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
 
 export const CODE_SECONDS = 60;
 
@@ -113,9 +115,19 @@ function requireSession(actor: Actor): void {
   if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Connected apps are managed from a signed-in session only.");
 }
 
-export async function listGrants(db: Db, actor: Actor): Promise<OAuthGrant[]> {
+/** A page of the actor's grants, newest first. */
+export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promise<OAuthGrantList> {
   requireSession(actor);
-  return withActor(db, actor, async (tx) => (await tx.select().from(oauthGrants).where(eq(oauthGrants.userId, actor.userId)).orderBy(desc(oauthGrants.createdAt))).map(grantOut));
+  return withActor(db, actor, async (tx) => {
+    const found = await tx
+      .select({ row: oauthGrants, key: exactTime(oauthGrants.createdAt) })
+      .from(oauthGrants)
+      .where(and(eq(oauthGrants.userId, actor.userId), query.cursor ? afterTimeId(query.cursor, oauthGrants.createdAt, oauthGrants.id, "desc") : undefined))
+      .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id))
+      .limit(query.limit + 1);
+    const page = pageFrom(found, query.limit, (r) => [r.key, r.row.id]);
+    return { items: page.rows.map((r) => grantOut(r.row)), next_cursor: page.next_cursor };
+  });
 }
 
 export async function revokeGrant(db: Db, actor: Actor, id: string, now = new Date()): Promise<OAuthGrant> {

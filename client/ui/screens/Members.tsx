@@ -2,7 +2,7 @@
 import { useEffect, useState } from "react";
 import type { InviteCreated, Member } from "../../../shared/members.js";
 import { ROLES, type Role } from "../../../shared/roles.js";
-import { api } from "../../sync/api.js";
+import { api, apiAll } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
@@ -21,8 +21,8 @@ export function MembersScreen({ locationId }: { locationId: string }) {
   const [invite, setInvite] = useState<string | null>(null);
 
   const load = () =>
-    api<{ items: Member[] }>("GET", `/api/v1/locations/${locationId}/members`).then(
-      (r) => setMembers(r.items),
+    apiAll<Member>(`/api/v1/locations/${locationId}/members?limit=200`).then(
+      (all) => setMembers(all),
       (err: unknown) => setError(errorText(err)),
     );
   useEffect(() => {

@@ -15,8 +15,9 @@ import {
   memberRemovedSchema,
   memberSchema,
 } from "../../../shared/members.js";
+import { pageQuerySchema } from "../../../shared/paging.js";
 import type { Actor } from "../../auth/actor.js";
-import { executeOne } from "../../commands/executor.js";
+import { executeOne } from "../registry.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { ForbiddenError } from "../../http/errors.js";
@@ -41,10 +42,9 @@ export function memberRoutes(deps: { db: Db; config: Config }): RouteDef[] {
       summary: "List the members of a location (any member may)",
       tag: "members",
       params: locationParams,
+      query: pageQuerySchema,
       response: memberListSchema,
-      async handler({ actor, params }) {
-        return { items: await listMembers(db, personOnly(actor), params.id) };
-      },
+      handler: ({ actor, params, query }) => listMembers(db, personOnly(actor), params.id, query),
     }),
     defineRoute({
       method: "patch",

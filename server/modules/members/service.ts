@@ -5,7 +5,8 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import type { InviteAccepted, InviteCreateBody, InviteCreated, Member } from "../../../shared/members.js";
+import type { InviteAccepted, InviteCreateBody, InviteCreated, Member, MemberList } from "../../../shared/members.js";
+import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
@@ -13,6 +14,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { invites, memberships, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../http/errors.js";
 import { locationAccess } from "../locations/access.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 
 /**
@@ -23,7 +25,8 @@ async function requireRole(tx: Tx, locationId: string): Promise<Role> {
   return (await locationAccess(tx, locationId)).role;
 }
 
-async function selectMembers(tx: Tx, locationId: string, userId?: string): Promise<Member[]> {
+async function selectMembers(tx: Tx, locationId: string, only: { userId: string } | PageQuery): Promise<{ rows: Member[]; next_cursor: string | null }> {
+  const limit = "limit" in only ? only.limit : 1;
   const found = await tx
     .select({
       userId: memberships.userId,
@@ -33,6 +36,7 @@ async function selectMembers(tx: Tx, locationId: string, userId?: string): Promi
       role: memberships.role,
       joinedAt: memberships.createdAt,
       rowVersion: memberships.rowVersion,
+      key: exactTime(memberships.createdAt),
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -40,18 +44,22 @@ async function selectMembers(tx: Tx, locationId: string, userId?: string): Promi
       and(
         eq(memberships.locationId, locationId),
         isNull(memberships.deletedAt),
-        userId === undefined ? undefined : eq(memberships.userId, userId),
+        "userId" in only ? eq(memberships.userId, only.userId) : undefined,
+        "cursor" in only && only.cursor ? afterTimeId(only.cursor, memberships.createdAt, memberships.userId, "asc") : undefined,
       ),
     )
-    .orderBy(memberships.createdAt, memberships.userId);
-  return found.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+    .orderBy(memberships.createdAt, memberships.userId)
+    .limit(limit + 1);
+  const page = pageFrom(found, limit, (m) => [m.key, m.userId]);
+  return { rows: page.rows.map(({ key: _key, ...m }) => ({ ...m, joinedAt: m.joinedAt.toISOString() })), next_cursor: page.next_cursor };
 }
 
-/** Every live member of a location the actor belongs to, oldest membership first. */
-export async function listMembers(db: Db, actor: Actor, locationId: string): Promise<Member[]> {
+/** A page of the live members of a location the actor belongs to, oldest membership first. */
+export async function listMembers(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<MemberList> {
   return withActor(db, actor, async (tx) => {
     await requireRole(tx, locationId);
-    return selectMembers(tx, locationId);
+    const page = await selectMembers(tx, locationId, query);
+    return { items: page.rows, next_cursor: page.next_cursor };
   });
 }
 
@@ -59,7 +67,7 @@ export async function listMembers(db: Db, actor: Actor, locationId: string): Pro
 export async function getMember(db: Db, actor: Actor, locationId: string, userId: string): Promise<Member> {
   return withActor(db, actor, async (tx) => {
     await requireRole(tx, locationId);
-    const [member] = await selectMembers(tx, locationId, userId);
+    const [member] = (await selectMembers(tx, locationId, { userId })).rows;
     if (!member) throw new NotFoundError("member");
     return member;
   });

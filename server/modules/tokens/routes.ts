@@ -1,6 +1,7 @@
 /** /api/v1/tokens: create (secret shown once), list and revoke personal tokens, from a session only. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
+import { pageQuerySchema } from "../../../shared/paging.js";
 import { tokenCreatedSchema, tokenCreateSchema, tokenListSchema, tokenSchema } from "../../../shared/tokens.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
@@ -28,8 +29,9 @@ export function tokenRoutes({ db }: RouteDeps, hasher: TokenHasher): RouteDef[] 
       path: "/api/v1/tokens",
       summary: "Your personal tokens (never their secrets)",
       tag: "tokens",
+      query: pageQuerySchema,
       response: tokenListSchema,
-      handler: async ({ actor }) => ({ items: await listTokens(db, actor) }),
+      handler: ({ actor, query }) => listTokens(db, actor, query),
     }),
     defineRoute({
       method: "delete",

@@ -5,12 +5,14 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
-import type { Token, TokenCreate, TokenCreated } from "../../../shared/tokens.js";
+import type { PageQuery } from "../../../shared/paging.js";
+import type { Token, TokenCreate, TokenCreated, TokenList } from "../../../shared/tokens.js";
 import type { Actor } from "../../auth/actor.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { type Db, rows, sql } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
 import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
 
 /** Everything but the HMAC, which app_role cannot read. */
@@ -87,11 +89,23 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
   });
 }
 
-export async function listTokens(db: Db, actor: Actor): Promise<Token[]> {
+/** A page of the actor's tokens, newest first. */
+export async function listTokens(db: Db, actor: Actor, query: PageQuery): Promise<TokenList> {
   requireSession(actor);
   return withActor(db, actor, async (tx) => {
-    const found = await tx.select(listed).from(personalTokens).where(eq(personalTokens.userId, actor.userId)).orderBy(desc(personalTokens.createdAt));
-    return found.map(tokenOut);
+    const found = await tx
+      .select({ row: listed, key: exactTime(personalTokens.createdAt) })
+      .from(personalTokens)
+      .where(
+        and(
+          eq(personalTokens.userId, actor.userId),
+          query.cursor ? afterTimeId(query.cursor, personalTokens.createdAt, personalTokens.id, "desc") : undefined,
+        ),
+      )
+      .orderBy(desc(personalTokens.createdAt), desc(personalTokens.id))
+      .limit(query.limit + 1);
+    const page = pageFrom(found, query.limit, (r) => [r.key, r.row.id]);
+    return { items: page.rows.map((r) => tokenOut(r.row)), next_cursor: page.next_cursor };
   });
 }
 

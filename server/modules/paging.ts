@@ -1,0 +1,52 @@
+/**
+ * Keyset cursors of the paged lists (spec conventions 6, shared/paging.ts): `next_cursor` is the
+ * sort key of the last row of a page, as JSON in base64url. Clients treat it as opaque; a cursor
+ * that does not decode to the key its list gives out is 400 validation_failed, never a database
+ * error. Every paged list encodes and decodes its cursors here.
+ */
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { uuidSchema } from "../../shared/ids.js";
+import { ValidationError } from "../http/errors.js";
+
+export const encodeCursor = (key: readonly string[]): string => Buffer.from(JSON.stringify(key)).toString("base64url");
+
+/** The key a cursor holds, checked against `shape` (a tuple of strings). */
+export function decodeCursor<T extends readonly string[]>(cursor: string, shape: z.ZodType<T>): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString());
+  } catch {
+    value = undefined;
+  }
+  const parsed = shape.safeParse(value);
+  if (!parsed.success) throw new ValidationError("cursor: not a cursor this list gave out.");
+  return parsed.data;
+}
+
+/** A timestamp and a row id: the key of lists ordered by when rows were made. */
+const timeIdKey = z.tuple([z.iso.datetime(), uuidSchema]);
+
+/**
+ * A timestamptz as the database holds it, to the microsecond (a JS Date keeps milliseconds only,
+ * and a cursor that rounds would skip or repeat rows made within the same millisecond).
+ */
+export const exactTime = (column: AnyColumn | SQL): SQL<string> => sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Rows after a (time, id) cursor in `order`, for a list ordered by `time` then `id` that way. */
+export function afterTimeId(cursor: string, time: AnyColumn, id: AnyColumn, order: "asc" | "desc"): SQL {
+  const [at, rowId] = decodeCursor(cursor, timeIdKey);
+  return order === "asc"
+    ? sql`(${time}, ${id}) > (${at}::timestamptz, ${rowId}::uuid)`
+    : sql`(${time}, ${id}) < (${at}::timestamptz, ${rowId}::uuid)`;
+}
+
+/**
+ * One page out of `limit + 1` rows read: the first `limit`, and a cursor to the rest when the
+ * extra row showed there is more. `key` is the last row's sort key, as the ORDER BY compares it.
+ */
+export function pageFrom<R>(rows: R[], limit: number, key: (row: R) => readonly string[]): { rows: R[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, next_cursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null };
+}
