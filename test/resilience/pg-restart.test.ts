@@ -182,6 +182,15 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
     expect(woken!.status).toBe(200);
     expect(woken!.body).toContain(thingId);
   });
+
+  test("SIGTERM while PostgreSQL is gone still ends cleanly: exit code 0, not the 10 s fallback's 1", async () => {
+    cluster!.stop("fast");
+    const started = Date.now();
+    const exit = await server!.stop("SIGTERM");
+    console.log(`SIGTERM with PostgreSQL stopped: exit code ${exit.code} after ${Date.now() - started} ms`);
+    cluster!.start();
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
 });
 
 async function onCluster(url: string, devices: Device[]) {
