@@ -1,60 +1,25 @@
 /**
  * Builds the Express application: the edge in DESIGN.md's order, the auth library's mount, the
- * API routes, then the one error mapper.
+ * API routes, then the one error mapper. The services it is built from are made in services.ts.
  */
 import express, { Router } from "express";
 import { pinoHttp } from "pino-http";
-import type { Logger } from "pino";
-import { AUTH_BASE_PATH, createAuth, type Auth } from "./auth/auth.js";
-import { createSignInLimits, type SignInLimits } from "./auth/limits.js";
+import { AUTH_BASE_PATH } from "./auth/auth.js";
 import { authMount, failureLimits, perIpSignInLimits } from "./auth/mount.js";
-import type { Config } from "./config.js";
-import type { Database } from "./db/client.js";
-import { SessionCache } from "./auth/session-cache.js";
 import { authenticate, bodyParser, clientAddress, sameSiteCheck, securityHeaders } from "./http/edge.js";
 import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
-import { safeErrorLogger, serializeError } from "./http/log.js";
+import { serializeError } from "./http/log.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
+import { ensureBootstrapped } from "./modules/locations/bootstrap.js";
 import { tokenAuthenticate, tokenGate } from "./modules/tokens/gate.js";
-import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
-import { TokenHasher } from "./modules/tokens/secret.js";
 import { authorizeRouter } from "./oauth/authorize.js";
-import { oauthContext, type OAuthContext } from "./oauth/context.js";
 import { mcpLimit } from "./oauth/limits.js";
 import { metadataRouter } from "./oauth/metadata.js";
 import { tokenRouter } from "./oauth/token-endpoint.js";
 import { apiRoutes } from "./routes.js";
-import { ChangeNotifier } from "./sync/shapes/notifier.js";
-
-export interface Services {
-  config: Config;
-  database: Database;
-  auth: Auth;
-  /** Sign-in limits (server/auth/limits.ts): in memory, or in PostgreSQL when replicas share it. */
-  limits: SignInLimits;
-  logger: Logger;
-  /** Wakes live shape requests on commits (one LISTEN per process). */
-  notifier: ChangeNotifier;
-  /** Personal tokens: the keyed hash of their secrets and their per-token rate limits. */
-  tokens: { hasher: TokenHasher; limits: TokenLimits };
-  /** The OAuth authorization server and /mcp: only when SVC_PUBLIC_URL is https (spec "OAuth for MCP clients"). */
-  oauth: OAuthContext | null;
-  /** Resolved sessions remembered for a few seconds (server/auth/session-cache.ts). */
-  sessions: SessionCache;
-}
-
-export function createServices(config: Config, database: Database, rootLogger: Logger): Services {
-  // Errors are logged without the SQL parameters and other request data they carry (server/http/log.ts).
-  const logger = safeErrorLogger(rootLogger);
-  const notifier = new ChangeNotifier();
-  notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
-  const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
-  const oauth = config.secure ? oauthContext(config, database) : null;
-  const sessions = new SessionCache(config.sessionCacheMs);
-  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth, sessions };
-}
+import type { Services } from "./services.js";
 
 export function createApp(services: Services): { app: express.Express; routes: RouteDef[] } {
   const { config, auth, logger, database, limits } = services;
@@ -96,7 +61,8 @@ export function createApp(services: Services): { app: express.Express; routes: R
     });
   }
   app.use(clientApp(config.clientDir));
-  app.use(authenticate(auth, database.db, services.sessions));
+  // Sign-up step 2 for a signed-in user who lacks it (spec Sign-up rule 5), run by the session lookup.
+  app.use(authenticate(auth, database.db, services.sessions, { onSignedIn: (user) => ensureBootstrapped(database.db, user) }));
   app.use(tokenAuthenticate(database.db, services.tokens.hasher));
   app.use(mfaGate());
   app.use(tokenGate(services.tokens.limits));

@@ -5,7 +5,8 @@
 import type { Server } from "node:http";
 import { pino } from "pino";
 import path from "node:path";
-import { createApp, createServices } from "./app.js";
+import { createApp } from "./app.js";
+import { createServices } from "./services.js";
 import { withSignInProviders } from "./auth/providers.js";
 import { loadConfig } from "./config.js";
 import { answerClientError } from "./http/client-error.js";

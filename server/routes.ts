@@ -1,5 +1,5 @@
 /** Every API route, by domain. The OpenAPI document is generated from this same list. */
-import type { Services } from "./app.js";
+import type { Services } from "./services.js";
 import { signUpRoute } from "./auth/signup.js";
 import type { RouteDef } from "./http/route.js";
 import { openApiRoute } from "./http/openapi.js";

@@ -9,13 +9,12 @@ import helmet from "helmet";
 import { fromNodeHeaders } from "better-auth/node";
 import type { Auth } from "../auth/auth.js";
 import { userActor } from "../auth/actor.js";
+import { bearerOf } from "../auth/bearer.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { isPending } from "../auth/second-factor.js";
 import { touchSession } from "../auth/sessions.js";
 import type { ResolvedSession, SessionCache } from "../auth/session-cache.js";
-import { ensureBootstrapped } from "../modules/locations/bootstrap.js";
-import { bearerOf } from "../modules/tokens/gate.js";
 import { AppError, ForbiddenError, PayloadTooLargeError, UnauthenticatedError, ValidationError } from "./errors.js";
 
 /** Spec Limits: ANONYMOUS_BODY_LIMIT. */
@@ -86,7 +85,7 @@ export function sameSiteCheck(config: Config): RequestHandler {
   const ours = config.publicUrl.origin;
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    if (/^bearer\s/i.test(req.headers.authorization ?? "")) {
+    if (bearerOf(req.headers.authorization) !== null) {
       // The request is authorised by its token alone; never by a cookie it may also carry.
       delete req.headers.cookie;
       return next();
@@ -101,12 +100,21 @@ export function sameSiteCheck(config: Config): RequestHandler {
   };
 }
 
+/** What the session lookup runs for every signed-in request before it goes on. */
+export interface AuthenticateHooks {
+  /**
+   * Sign-up step 2, re-run for a signed-in user who lacks it (spec Sign-up rule 5). app.ts passes
+   * the locations module's bootstrap: the edge knows no domain.
+   */
+  onSignedIn(user: { id: string; name: string }): Promise<void>;
+}
+
 /**
  * Resolves the session cookie to an actor. A sliding session's refreshed cookie is passed on.
- * Sign-up step 2 is re-run here for a signed-in user who lacks it (spec Sign-up rule 5).
+ * `hooks.onSignedIn` runs for each signed-in request (the bootstrap step, from app.ts).
  * Resolved sessions are remembered briefly per cookie header (server/auth/session-cache.ts).
  */
-export function authenticate(auth: Auth, db: Db, cache: SessionCache): RequestHandler {
+export function authenticate(auth: Auth, db: Db, cache: SessionCache, hooks: AuthenticateHooks): RequestHandler {
   return async (req, res, next) => {
     try {
       // A bearer request is its token's alone (server/modules/tokens/gate.ts), even a GET carrying a cookie.
@@ -123,7 +131,7 @@ export function authenticate(auth: Auth, db: Db, cache: SessionCache): RequestHa
       }
       if (!found) return next();
       const { user, session } = found;
-      await ensureBootstrapped(db, { id: user.id, name: user.name });
+      await hooks.onSignedIn({ id: user.id, name: user.name });
       const mfaProvenAt = (session as { mfaProvenAt?: Date | null }).mfaProvenAt ?? null;
       req.mfaPending = isPending(user, { mfaProvenAt });
       req.actor = userActor(user, { sessionId: session.id, mfaProven: mfaProvenAt !== null });

@@ -1,5 +1,5 @@
 /** In-process periodic jobs. Each is idempotent, so several replicas running it is harmless. */
-import type { Services } from "../app.js";
+import type { Services } from "../services.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
 
 const HOUR = 3600_000;

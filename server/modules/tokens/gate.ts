@@ -4,20 +4,13 @@
  * any cookie on an unsafe bearer request) and instead of the session lookup.
  */
 import type { RequestHandler } from "express";
+import { bearerOf } from "../../auth/bearer.js";
 import type { Db } from "../../db/client.js";
 import { ForbiddenError, UnauthenticatedError } from "../../http/errors.js";
 import { tokenMayReach } from "./allow-list.js";
 import type { TokenLimits } from "./limits.js";
 import type { TokenHasher } from "./secret.js";
 import { actorForToken } from "./service.js";
-
-const BEARER = /^bearer\s+(\S+)\s*$/i;
-
-/** The bearer credential of a request, if it sent one (any scheme word case). */
-export function bearerOf(authorization: string | undefined): string | null {
-  if (!authorization || !/^bearer\s/i.test(authorization)) return null;
-  return BEARER.exec(authorization)?.[1] ?? "";
-}
 
 /** Authenticates a bearer request as its personal token; every failure is the same 401. */
 export function tokenAuthenticate(db: Db, hasher: TokenHasher): RequestHandler {

@@ -1,0 +1,43 @@
+/**
+ * The running service's parts, made once per process from configuration and the database: what
+ * app.ts builds the Express application from, the route table reads and the jobs use.
+ */
+import type { Logger } from "pino";
+import { createAuth, type Auth } from "./auth/auth.js";
+import { createSignInLimits, type SignInLimits } from "./auth/limits.js";
+import { SessionCache } from "./auth/session-cache.js";
+import type { Config } from "./config.js";
+import type { Database } from "./db/client.js";
+import { safeErrorLogger } from "./http/log.js";
+import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
+import { TokenHasher } from "./modules/tokens/secret.js";
+import { oauthContext, type OAuthContext } from "./oauth/context.js";
+import { ChangeNotifier } from "./sync/shapes/notifier.js";
+
+export interface Services {
+  config: Config;
+  database: Database;
+  auth: Auth;
+  /** Sign-in limits (server/auth/limits.ts): in memory, or in PostgreSQL when replicas share it. */
+  limits: SignInLimits;
+  logger: Logger;
+  /** Wakes live shape requests on commits (one LISTEN per process). */
+  notifier: ChangeNotifier;
+  /** Personal tokens: the keyed hash of their secrets and their per-token rate limits. */
+  tokens: { hasher: TokenHasher; limits: TokenLimits };
+  /** The OAuth authorization server and /mcp: only when SVC_PUBLIC_URL is https (spec "OAuth for MCP clients"). */
+  oauth: OAuthContext | null;
+  /** Resolved sessions remembered for a few seconds (server/auth/session-cache.ts). */
+  sessions: SessionCache;
+}
+
+export function createServices(config: Config, database: Database, rootLogger: Logger): Services {
+  // Errors are logged without the SQL parameters and other request data they carry (server/http/log.ts).
+  const logger = safeErrorLogger(rootLogger);
+  const notifier = new ChangeNotifier();
+  notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
+  const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
+  const oauth = config.secure ? oauthContext(config, database) : null;
+  const sessions = new SessionCache(config.sessionCacheMs);
+  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth, sessions };
+}
