@@ -9,6 +9,51 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/**
+ * The import direction (DESIGN.md "Layout and dependency direction"): `shared <- sync <- {server,
+ * client}`, and inside server/ `routes -> service -> commands/read -> db`, nothing upward. Each
+ * entry is a folder and the imports it may not make, as regular expressions over the import's
+ * source as written (relative paths; the tree uses no path aliases). ESLint's own
+ * no-restricted-imports checks them, type-only imports and re-exports included.
+ * @type {{ folder: string, forbid: { regex: string, message: string }[] }[]}
+ */
+const importDirection = [
+  {
+    folder: "server/commands",
+    forbid: [{ regex: "(^|/)modules(/|$)", message: "server/commands/ is the write core and knows no domain: it takes the commands as a registry (server/modules/registry.ts)." }],
+  },
+  {
+    folder: "server/http",
+    forbid: [
+      { regex: "(^|/)commands(/|$)", message: "server/http/ is the edge and runs no command." },
+      { regex: "(^|/)modules(/|$)", message: "server/http/ is the edge and knows no domain: have app.ts pass in what it needs." },
+    ],
+  },
+  {
+    folder: "server/db",
+    forbid: [{ regex: "(^|/)modules(/|$)", message: "server/db/ is the data layer and knows no domain." }],
+  },
+  {
+    folder: "sync",
+    forbid: [
+      { regex: "^(\\.\\./)+(server|client)(/|$)", message: "sync/ is the protocol both sides share: it imports only shared/." },
+      { regex: "^node:", message: "sync/ is pure and isomorphic: no node imports." },
+    ],
+  },
+  {
+    // shared/ and sync/ are flat folders: any "../" from shared/ leaves it.
+    folder: "shared",
+    forbid: [
+      { regex: "^\\.\\./", message: "shared/ is the contract: it imports nothing outside shared/." },
+      { regex: "^node:", message: "shared/ does no I/O: no node imports." },
+    ],
+  },
+  {
+    folder: "client",
+    forbid: [{ regex: "^(\\.\\./)+server(/|$)", message: "The web app never imports the server: share through shared/ and sync/." }],
+  },
+];
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "scratch/**", "migrations/**", "data/**", "coverage/**"] },
   js.configs.recommended,
@@ -64,6 +109,10 @@ export default tseslint.config(
       "@typescript-eslint/unbound-method": "off",
     },
   },
+  ...importDirection.map(({ folder, forbid }) => ({
+    files: [`${folder}/**/*.ts`, `${folder}/**/*.tsx`],
+    rules: { "no-restricted-imports": ["error", { patterns: forbid }] },
+  })),
   {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     languageOptions: { sourceType: "module", globals: { process: "readonly", console: "readonly" } },
