@@ -24,6 +24,9 @@ export function decodeCursor<T extends readonly string[]>(cursor: string, shape:
   return parsed.data;
 }
 
+/** A text sort key and a row id (things by name). */
+export const textIdKey = z.tuple([z.string(), uuidSchema]);
+
 /** A timestamp and a row id: the key of lists ordered by when rows were made. */
 const timeIdKey = z.tuple([z.iso.datetime(), uuidSchema]);
 

@@ -11,6 +11,7 @@ import { rows, sql } from "../../server/db/client.js";
 import { startService, type TestService } from "../support/app.js";
 import type { Client } from "../support/members.js";
 import { expectMalformedCursorsRefused, walkPages } from "../support/paging.js";
+import { op, push } from "../support/push.js";
 
 let svc: TestService;
 beforeAll(async () => {
@@ -147,5 +148,48 @@ describe("GET /api/v1/me/sessions", () => {
     await expectWalk(c, "/api/v1/me/sessions", (s) => s.id, expected);
     // The device asking is marked on whichever page it falls.
     expect((await walkPages(c, "/api/v1/me/sessions", 2)).items.filter((s) => s.current)).toHaveLength(1);
+  });
+});
+
+/** Gives the rows `ids` (in that order) the STAMPS as `column` of `table`. */
+async function restamp(table: "history_entries" | "inbox_items", column: "at" | "created_at", ids: string[]) {
+  for (const [i, id] of ids.entries()) {
+    await svc.database.db.execute(sql`UPDATE ${sql.identifier(table)} SET ${sql.identifier(column)} = ${STAMPS[i]}::timestamptz WHERE id = ${id}`);
+  }
+}
+
+describe("the lists that paged before: history and inbox, on the same cursors", () => {
+  test("a thing's history pages through every entry once, newest first", async () => {
+    const c = await svc.signedIn("Paged Historian");
+    const loc = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const created = await c.post(`/api/v1/locations/${loc}/things`, { name: "Paged kettle" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    for (let v = 1; v < STAMPS.length; v++) {
+      const res = await c.patch(`/api/v1/things/${id}`, { rowVersion: v, name: `Paged kettle ${v}` });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const entries = await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM history_entries WHERE entity_id = ${id} ORDER BY at, id`);
+    expect(entries).toHaveLength(STAMPS.length);
+    await restamp("history_entries", "at", entries.map((e) => e.id));
+    const expected = (await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM history_entries WHERE entity_id = ${id} ORDER BY at DESC, id DESC`)).map((r) => r.id);
+    await expectWalk(c, `/api/v1/things/${id}/history`, (e) => e.id, expected);
+  });
+
+  test("the inbox pages through every open item once, newest first", async () => {
+    const c = await svc.signedIn("Paged Capturer");
+    const loc = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const res = await push(
+      c,
+      STAMPS.map((_, i) => op({ name: "thing.capture", locationId: loc, args: { id: uuidv7(), name: `Paged draft ${i}` } })),
+    );
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(STAMPS.map(() => "applied"));
+    const items = await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM inbox_items WHERE location_id = ${loc} ORDER BY created_at, id`);
+    expect(items).toHaveLength(STAMPS.length);
+    await restamp("inbox_items", "created_at", items.map((r) => r.id));
+    const expected = (
+      await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM inbox_items WHERE location_id = ${loc} ORDER BY created_at DESC, id DESC`)
+    ).map((r) => r.id);
+    await expectWalk(c, `/api/v1/inbox?locationId=${loc}`, (i) => i.id, expected);
   });
 });

@@ -2,11 +2,11 @@
  * History entries in the spec's shape. Values never leave the server raw: the diff says which
  * fields changed, summary lines show old and new values only for fields the reader may see.
  */
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { HistoryEntry } from "../../../shared/history.js";
 import type { Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
-import { ValidationError } from "../../http/errors.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 
 type Event = typeof historyEntries.$inferSelect;
 
@@ -94,29 +94,15 @@ export async function entityHistory(
 ): Promise<{ items: HistoryEntry[]; next_cursor: string | null }> {
   const where: SQL[] = [eq(historyEntries.entityType, entity.type), eq(historyEntries.entityId, entity.id)];
   if (q.kind) where.push(inArray(historyEntries.action, ACTIONS[q.kind] ?? []));
-  if (q.cursor) {
-    let at: string, id: string;
-    try {
-      [at, id] = JSON.parse(Buffer.from(q.cursor, "base64url").toString()) as [string, string];
-      if (typeof at !== "string" || typeof id !== "string" || Number.isNaN(Date.parse(at))) throw new Error();
-    } catch {
-      throw new ValidationError("cursor: not a cursor this list gave out.");
-    }
-    where.push(sql`(${historyEntries.at}, ${historyEntries.id}) < (${at}::timestamptz, ${id}::uuid)`);
-  }
-  const page = await tx
-    .select({ e: historyEntries, name: users.name })
+  if (q.cursor) where.push(afterTimeId(q.cursor, historyEntries.at, historyEntries.id, "desc"));
+  const found = await tx
+    .select({ e: historyEntries, name: users.name, key: exactTime(historyEntries.at) })
     .from(historyEntries)
     .leftJoin(users, eq(users.id, historyEntries.actorUserId))
     .where(and(...where))
     .orderBy(desc(historyEntries.at), desc(historyEntries.id))
     .limit(q.limit + 1);
-  const more = page.length > q.limit;
-  const items = page.slice(0, q.limit);
-  const last = items[items.length - 1];
+  const page = pageFrom(found, q.limit, (r) => [r.key, r.e.id]);
   const now = new Date();
-  return {
-    items: items.map((r) => historyOut(r.e, r.name, reader, now)),
-    next_cursor: more && last ? Buffer.from(JSON.stringify([last.e.at.toISOString(), last.e.id])).toString("base64url") : null,
-  };
+  return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now)), next_cursor: page.next_cursor };
 }

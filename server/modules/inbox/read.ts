@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { InboxItem } from "../../../shared/inbox.js";
 import type { Tx } from "../../db/client.js";
 import { historyEntries, inboxItems, things, users } from "../../db/schema/index.js";
-import { ValidationError } from "../../http/errors.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { summaries } from "../things/read.js";
 
 type Row = typeof inboxItems.$inferSelect;
@@ -68,27 +68,13 @@ export async function listInbox(
   const where: SQL[] = [eq(inboxItems.status, "open"), sql`${inboxItems.deletedAt} IS NULL`];
   if (q.locationId) where.push(eq(inboxItems.locationId, q.locationId));
   if (q.kind) where.push(eq(inboxItems.kind, q.kind as Row["kind"]));
-  if (q.cursor) {
-    let at: string, id: string;
-    try {
-      [at, id] = JSON.parse(Buffer.from(q.cursor, "base64url").toString()) as [string, string];
-      if (typeof id !== "string" || Number.isNaN(Date.parse(at))) throw new Error();
-    } catch {
-      throw new ValidationError("cursor: not a cursor this list gave out.");
-    }
-    where.push(sql`(${inboxItems.createdAt}, ${inboxItems.id}) < (${at}::timestamptz, ${id}::uuid)`);
-  }
-  const page = await tx
-    .select()
+  if (q.cursor) where.push(afterTimeId(q.cursor, inboxItems.createdAt, inboxItems.id, "desc"));
+  const found = await tx
+    .select({ row: inboxItems, key: exactTime(inboxItems.createdAt) })
     .from(inboxItems)
     .where(and(...where))
     .orderBy(desc(inboxItems.createdAt), desc(inboxItems.id))
     .limit(q.limit + 1);
-  const more = page.length > q.limit;
-  const items = page.slice(0, q.limit);
-  const last = items[items.length - 1];
-  return {
-    items: await inboxOut(tx, items),
-    next_cursor: more && last ? Buffer.from(JSON.stringify([last.createdAt.toISOString(), last.id])).toString("base64url") : null,
-  };
+  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
+  return { items: await inboxOut(tx, page.rows.map((r) => r.row)), next_cursor: page.next_cursor };
 }

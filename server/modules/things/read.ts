@@ -3,7 +3,8 @@ import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
 import { type Tx, namedRows, uuidArray } from "../../db/client.js";
 import { brands, things, types } from "../../db/schema/index.js";
-import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { NotFoundError } from "../../http/errors.js";
+import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
 import type { EffectiveField } from "../types/fields.js";
 import { locationAccess } from "../locations/access.js";
 import { loadRefs } from "./refs.js";
@@ -121,17 +122,6 @@ export async function findThing(tx: Tx, id: string, opts: { includeDeleted?: boo
   return row;
 }
 
-const encodeCursor = (k: string, id: string) => Buffer.from(JSON.stringify([k, id])).toString("base64url");
-function decodeCursor(c: string): [string, string] {
-  try {
-    const v = JSON.parse(Buffer.from(c, "base64url").toString()) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === "string" && typeof v[1] === "string") return [v[0], v[1]];
-  } catch {
-    /* fall through */
-  }
-  throw new ValidationError("cursor: not a cursor this list gave out.");
-}
-
 export interface ListQuery {
   q?: string | undefined;
   placeId?: string | undefined;
@@ -158,7 +148,7 @@ export async function listThings(tx: Tx, locationId: string, query: ListQuery): 
       SELECT id FROM inside)`);
   }
   if (query.cursor) {
-    const [k, id] = decodeCursor(query.cursor);
+    const [k, id] = decodeCursor(query.cursor, textIdKey);
     where.push(sql`(${sortKey}, ${things.id}) > (${k}, ${id}::uuid)`);
   }
   // The type is joined here (one round trip fewer than reading it after the page).
@@ -172,16 +162,14 @@ export async function listThings(tx: Tx, locationId: string, query: ListQuery): 
     // A named statement per combination of filters (each has its own text): planned once per connection.
     .prepare(`things_list_${query.typeId ? "t" : ""}${query.q ? "q" : ""}${query.placeId ? "p" : ""}${query.cursor ? "c" : ""}`)
     .execute();
-  const more = page.length > query.limit;
-  const items = page.slice(0, query.limit);
-  const last = items[items.length - 1];
+  // The sort key comes from the database, so the cursor compares exactly as the ORDER BY does.
+  const { rows: items, next_cursor } = pageFrom(page, query.limit, (r) => [r.k, r.t.id]);
   return {
     items: await summaries(
       tx,
       items.map((r) => r.t),
       new Map(items.flatMap((r) => (r.type ? [[r.type.id, r.type] as const] : []))),
     ),
-    // The sort key comes from the database, so the cursor compares exactly as the ORDER BY does.
-    next_cursor: more && last ? encodeCursor(last.k, last.t.id) : null,
+    next_cursor,
   };
 }
