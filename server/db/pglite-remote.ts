@@ -41,7 +41,7 @@ export interface RemoteTransaction {
 function startWorker(start: WorkerStart): Worker {
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./pglite-worker.js", import.meta.url), { workerData: start });
   const source = new URL("./pglite-worker.ts", import.meta.url).href;
-  const boot = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(source)}); })`;
+  const boot = 'import("tsx/esm/api").then((m) => { m.register(); return import(' + JSON.stringify(source) + "); })";
   return new Worker(boot, { eval: true, workerData: start });
 }
 
