@@ -9,12 +9,12 @@
 import type { Request, RequestHandler } from "express";
 import { toNodeHandler } from "better-auth/node";
 import type { z } from "zod";
-import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
+import type { ErrorBody } from "../../shared/errors.js";
 import { findIllFormedText } from "../../shared/text.js";
 import { sql, type Db } from "../db/client.js";
 import type { Auth } from "./auth.js";
 import { AUTH_BASE_PATH } from "./auth.js";
-import { databaseUnavailable, illFormedTextError, NotFoundError, ValidationError, zodToValidationError } from "../http/errors.js";
+import { databaseUnavailable, errorCodeForStatus, illFormedTextError, NotFoundError, ValidationError, zodToValidationError } from "../http/errors.js";
 import { resetPasswordBody, resetPasswordQuery, updateUserBody } from "./input.js";
 import type { SignInLimits } from "./limits.js";
 
@@ -94,18 +94,6 @@ export function failureLimits(limits: SignInLimits): RequestHandler {
   };
 }
 
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: "validation_failed",
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  410: "gone",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  422: "validation_failed",
-  429: "rate_limited",
-};
 
 const INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged.";
 
@@ -128,7 +116,7 @@ async function inOurShape(response: Response, onServerError: (reason: string | u
   } else if (!body && response.status === 404) {
     error = { code: "not_found", message: new NotFoundError("route").message };
   } else {
-    const code = CODE_BY_STATUS[response.status] ?? "validation_failed";
+    const code = errorCodeForStatus(response.status);
     const message = body && typeof body.message === "string" && body.message ? body.message : "The request was refused.";
     error = { code, message, ...(reason ? { details: { reason } } : {}) };
   }

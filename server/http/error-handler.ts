@@ -1,24 +1,13 @@
 /** The one place where errors become HTTP answers: `{"error": {"code", "message", "details"?}}`. */
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
-import type { ErrorBody, ErrorCode } from "../../shared/errors.js";
-import { AppError, databaseUnavailable, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError, ValidationError } from "./errors.js";
+import type { ErrorBody } from "../../shared/errors.js";
+import { AppError, databaseUnavailable, errorCodeForStatus, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError, ValidationError } from "./errors.js";
 
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new NotFoundError("route"));
 }
 
-/** Our code for a client error (4xx) that a library raised with only a status. */
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  410: "gone",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-};
 
 /**
  * Errors raised by the libraries under us that are the caller's fault, as ours: Express's router
@@ -39,8 +28,8 @@ function libraryClientError(err: unknown): AppError | null {
     return new AppError(415, "unsupported_media_type", "The body's charset or Content-Encoding is not supported: send UTF-8 JSON, plain or gzip, deflate or br.");
   }
   if (e.expose !== true) return null;
-  const code = CODE_BY_STATUS[status];
-  return code ? new AppError(status, code, "The request was refused.") : new ValidationError("The request is malformed.");
+  const code = errorCodeForStatus(status);
+  return code === "validation_failed" ? new ValidationError("The request is malformed.") : new AppError(status, code, "The request was refused.");
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

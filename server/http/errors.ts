@@ -180,3 +180,17 @@ export function illFormedTextError(path: (string | number)[], prefix: string): V
   const at = [prefix, ...path.map(String)].filter(Boolean).join(".");
   return new ValidationError(`${at || "body"}: ${ILL_FORMED_TEXT_MESSAGE}.`, { issues: [{ path: at, message: ILL_FORMED_TEXT_MESSAGE }] });
 }
+
+/** Our code for a 4xx a library answered with only a status; anything else it refused is a malformed request. */
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  410: "gone",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+export const errorCodeForStatus = (status: number): ErrorCode => CODE_BY_STATUS[status] ?? "validation_failed";
