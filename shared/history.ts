@@ -3,8 +3,13 @@ import { timestampSchema, uuidSchema } from "./ids.js";
 
 export const diffEntrySchema = z.object({ class: z.string(), changed: z.boolean(), hidden: z.boolean() });
 
+/** Who made a history entry (the `actor_type` column of history_entries). */
+export const HISTORY_ACTOR_TYPES = ["user", "token", "mcp", "system"] as const;
+export const historyActorTypeSchema = z.enum(HISTORY_ACTOR_TYPES);
+export type HistoryActorType = z.infer<typeof historyActorTypeSchema>;
+
 export const historyActorSchema = z.object({
-  type: z.enum(["user", "token", "mcp", "system"]),
+  type: historyActorTypeSchema,
   id: uuidSchema.nullable(),
   displayName: z.string(),
 });

@@ -4,6 +4,11 @@ import { thingSummarySchema } from "./things.js";
 
 export const INBOX_KINDS = ["draft", "reading", "label_claim", "currency", "duplicate", "receipt", "sync_drop"] as const;
 export const inboxKindSchema = z.enum(INBOX_KINDS);
+export type InboxKind = z.infer<typeof inboxKindSchema>;
+/** Ours: `open` until reviewed, then `accepted`, `dismissed` or `merged`. */
+export const INBOX_STATUSES = ["open", "accepted", "dismissed", "merged"] as const;
+export const inboxStatusSchema = z.enum(INBOX_STATUSES);
+export type InboxStatus = z.infer<typeof inboxStatusSchema>;
 
 const batchPlacePathEntry = z.object({ id: uuidSchema, name: z.string(), kind: z.enum(["place", "container"]), isUnplaced: z.boolean() });
 
@@ -25,8 +30,7 @@ export const inboxItemSchema = z
     createdAt: timestampSchema,
     createdBy: z.object({ displayName: z.string() }),
     rowVersion: z.number(),
-    /** Ours: `open` until reviewed, then `accepted`, `dismissed` or `merged`. */
-    status: z.enum(["open", "accepted", "dismissed", "merged"]).optional(),
+    status: inboxStatusSchema.optional(),
     batch: z.object({ id: uuidSchema, capturedAt: timestampSchema, placePath: z.array(batchPlacePathEntry), count: z.number() }),
     thing: thingSummarySchema
       .extend({

@@ -5,8 +5,10 @@ import { placePathEntrySchema } from "./places.js";
 /** The spec leaves lifecycle values open; these are ours. `draft` and `ended` show in derivedState. */
 export const LIFECYCLES = ["draft", "active", "in_repair", "ended"] as const;
 export const lifecycleSchema = z.enum(LIFECYCLES);
+export type Lifecycle = z.infer<typeof lifecycleSchema>;
 export const CONDITIONS = ["new", "good", "fair", "poor", "broken"] as const;
 export const conditionSchema = z.enum(CONDITIONS);
+export type Condition = z.infer<typeof conditionSchema>;
 export const DERIVED_STATES = ["uncertain", "draft", "ended", "lent", "borrowed", "in_repair"] as const;
 export const derivedStateSchema = z.enum(DERIVED_STATES);
 
@@ -16,6 +18,7 @@ export const typeRefSchema = z.object({
   name: z.string().nullable(),
   builtinKey: z.string().nullable(),
 });
+export type TypeRef = z.infer<typeof typeRefSchema>;
 
 /** Thing summary (spec "Thing summary"), plus rowVersion so clients can write back. */
 export const thingSummarySchema = z

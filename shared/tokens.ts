@@ -3,7 +3,8 @@ import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
 import { pageOf } from "./paging.js";
 
-export const tokenScopeSchema = z.enum(["read", "write"]);
+export const TOKEN_SCOPES = ["read", "write"] as const;
+export const tokenScopeSchema = z.enum(TOKEN_SCOPES);
 export type TokenScope = z.infer<typeof tokenScopeSchema>;
 
 export const tokenCreateSchema = z

@@ -1,6 +1,8 @@
 /** History entries, inbox items and the change log that feeds shape streams. */
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { HISTORY_ACTOR_TYPES } from "../../../shared/history.js";
+import { INBOX_KINDS, INBOX_STATUSES } from "../../../shared/inbox.js";
 import { users } from "./auth.js";
 import { idColumn, syncedColumns, ts } from "./columns.js";
 import { locations } from "./locations.js";
@@ -23,7 +25,7 @@ export const historyEntries = pgTable(
     /** Entity name at the time of the event, for summaries of deleted things. */
     entityName: text("entity_name"),
     action: text("action").notNull(),
-    actorType: text("actor_type", { enum: ["user", "token", "mcp", "system"] }).notNull(),
+    actorType: text("actor_type", { enum: HISTORY_ACTOR_TYPES }).notNull(),
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     actorTokenId: uuid("actor_token_id"),
     at: ts("at").notNull().defaultNow(),
@@ -45,9 +47,6 @@ export const historyEntries = pgTable(
     index("history_location_idx").on(t.locationId, t.at),
   ],
 );
-
-export const INBOX_KINDS = ["draft", "reading", "label_claim", "currency", "duplicate", "receipt", "sync_drop"] as const;
-export const INBOX_STATUSES = ["open", "accepted", "dismissed", "merged"] as const;
 
 export const inboxItems = pgTable(
   "inbox_items",

@@ -13,6 +13,8 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import { FIELD_KINDS } from "../../../shared/fields.js";
+import { CONDITIONS, LIFECYCLES } from "../../../shared/things.js";
 import { users } from "./auth.js";
 import { idColumn, syncedColumns, ts } from "./columns.js";
 import { locations } from "./locations.js";
@@ -84,20 +86,6 @@ export const types = pgTable(
   ],
 );
 
-export const FIELD_KINDS = [
-  "text",
-  "number",
-  "date",
-  "select",
-  "multi_select",
-  "boolean",
-  "url",
-  "money",
-  "person",
-  "vendor",
-  "file",
-] as const;
-
 /** Fields defined on a type or on a place kind (exactly one of the two owners is set). */
 export const typeFields = pgTable(
   "type_fields",
@@ -154,10 +142,6 @@ export const files = pgTable(
   },
   (t) => [index("files_location_idx").on(t.locationId)],
 );
-
-/** Lifecycle values we decided (the spec leaves them open): see shared/things.ts. */
-export const LIFECYCLES = ["draft", "active", "in_repair", "ended"] as const;
-export const CONDITIONS = ["new", "good", "fair", "poor", "broken"] as const;
 
 export const things = pgTable(
   "things",

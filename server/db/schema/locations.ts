@@ -1,6 +1,7 @@
 /** Owner accounts, locations, memberships, invites and instance-wide settings. */
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { ROLES } from "../../../shared/roles.js";
 import { users } from "./auth.js";
 import { idColumn, syncedColumns, ts } from "./columns.js";
 
@@ -35,8 +36,6 @@ export const locations = pgTable(
     uniqueIndex("locations_one_personal_per_account").on(t.accountId).where(sql`${t.isPersonal}`),
   ],
 );
-
-export const ROLES = ["owner", "admin", "member", "viewer"] as const;
 
 export const memberships = pgTable(
   "memberships",

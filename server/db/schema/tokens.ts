@@ -7,10 +7,9 @@
  */
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { TOKEN_SCOPES } from "../../../shared/tokens.js";
 import { users } from "./auth.js";
 import { idColumn, ts } from "./columns.js";
-
-export const TOKEN_SCOPES = ["read", "write"] as const;
 
 export const personalTokens = pgTable(
   "personal_tokens",
