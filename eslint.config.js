@@ -20,7 +20,19 @@ import tseslint from "typescript-eslint";
 const importDirection = [
   {
     folder: "server/commands",
-    forbid: [{ regex: "(^|/)modules(/|$)", message: "server/commands/ is the write core and knows no domain: it takes the commands as a registry (server/modules/registry.ts)." }],
+    forbid: [
+      { regex: "(^|/)modules(/|$)", message: "server/commands/ is the write core and knows no domain: it takes the commands as a registry (server/modules/registry.ts)." },
+      { regex: "(^|/)http(/|$)", message: "server/commands/ runs under the edge, not on it: take error classes and mappings from server/errors/." },
+    ],
+  },
+  {
+    // The error classes and their mappings sit under everything else in server/: they import only
+    // shared/ (codes, text rules), sync/protocol.ts (the drop reasons) and zod.
+    folder: "server/errors",
+    forbid: [
+      { regex: "^\\.\\./(?!\\.\\./(shared|sync)/)", message: "server/errors/ imports only shared/, sync/ and zod, nothing else in server/." },
+      { regex: "^(?!\\.|zod$)", message: "server/errors/ imports no package but zod." },
+    ],
   },
   {
     folder: "server/http",

@@ -13,7 +13,7 @@ import { emailChangedSchema } from "../../shared/reauth.js";
 import type { Config } from "../config.js";
 import { isUniqueViolation, type Db } from "../db/client.js";
 import { authVerifications, users } from "../db/schema/index.js";
-import { ConflictError, ValidationError } from "../http/errors.js";
+import { ConflictError, ValidationError } from "../errors/classes.js";
 import { defineRoute } from "../http/route.js";
 import { isSyntheticEmail, type Mailer } from "../mail/mailer.js";
 

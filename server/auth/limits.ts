@@ -11,7 +11,7 @@ import { isIPv6 } from "node:net";
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Database } from "../db/client.js";
 import { rateLimits } from "../db/schema/index.js";
-import { RateLimitedError } from "../http/errors.js";
+import { RateLimitedError } from "../errors/classes.js";
 
 export const SIGN_IN_ATTEMPTS = { points: 5, duration: 60 };
 export const SIGN_IN_FAILURES = { points: 20, duration: 3600 };

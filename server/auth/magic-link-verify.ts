@@ -7,7 +7,7 @@
 import { fromNodeHeaders } from "better-auth/node";
 import { z } from "zod";
 import type { Db } from "../db/client.js";
-import { ValidationError } from "../http/errors.js";
+import { ValidationError } from "../errors/classes.js";
 import { defineRoute } from "../http/route.js";
 import type { Auth } from "./auth.js";
 import { stripTokens } from "./auth.js";

@@ -11,7 +11,7 @@ import {
 } from "../../shared/reauth.js";
 import type { Config } from "../config.js";
 import { users } from "../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors/classes.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
 import { isSyntheticEmail, type Mailer } from "../mail/mailer.js";
 import { emailChangePendingSchema, requestEmailChange } from "./email-change.js";

@@ -14,7 +14,9 @@ import { findIllFormedText } from "../../shared/text.js";
 import { sql, type Db } from "../db/client.js";
 import type { Auth } from "./auth.js";
 import { AUTH_BASE_PATH } from "./auth.js";
-import { databaseUnavailable, errorCodeForStatus, illFormedTextError, NotFoundError, ValidationError, zodToValidationError } from "../http/errors.js";
+import { NotFoundError, ValidationError } from "../errors/classes.js";
+import { databaseUnavailable, errorCodeForStatus } from "../errors/http.js";
+import { illFormedTextError, zodToValidationError } from "../errors/zod.js";
 import { resetPasswordBody, resetPasswordQuery, updateUserBody } from "./input.js";
 import type { SignInLimits } from "./limits.js";
 

@@ -11,7 +11,7 @@ import type { Actor } from "./actor.js";
 import type { Auth } from "./auth.js";
 import type { Db } from "../db/client.js";
 import { authAccounts, authSessions } from "../db/schema/index.js";
-import { ForbiddenError, ReauthRequiredError } from "../http/errors.js";
+import { ForbiddenError, ReauthRequiredError } from "../errors/classes.js";
 import type { SignInLimits } from "./limits.js";
 
 export const REAUTH_WINDOW_MS = 5 * 60_000;

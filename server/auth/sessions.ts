@@ -10,7 +10,7 @@ import { pageQuerySchema } from "../../shared/paging.js";
 import { okSchema, sessionListSchema } from "../../shared/sessions.js";
 import type { Db } from "../db/client.js";
 import { authSessions } from "../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../http/errors.js";
+import { ForbiddenError, NotFoundError } from "../errors/classes.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
 import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
 import type { Actor } from "./actor.js";

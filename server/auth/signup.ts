@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { instanceSettings, users } from "../db/schema/index.js";
-import { SignupClosedError } from "../http/errors.js";
+import { SignupClosedError } from "../errors/classes.js";
 import { defineRoute } from "../http/route.js";
 import { acceptInviteForUser, findLiveInvite } from "../modules/members/invites.js";
 import type { Auth } from "./auth.js";

@@ -10,18 +10,9 @@ import { findIllFormedText } from "../../shared/text.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
 import { type Db, type Tx, namedRows, sql } from "../db/client.js";
-import {
-  AppError,
-  ConflictError,
-  DependsOnDroppedError,
-  ForbiddenError,
-  illFormedTextError,
-  LocationNotVisibleError,
-  NotFoundError,
-  UnknownCommandError,
-  ValidationError,
-  zodToValidationError,
-} from "../http/errors.js";
+import { AppError, DependsOnDroppedError, ForbiddenError, LocationNotVisibleError, NotFoundError, UnknownCommandError } from "../errors/classes.js";
+import { dbErrorToAppError } from "../errors/database.js";
+import { illFormedTextError, zodToValidationError } from "../errors/zod.js";
 import { rejected, type CommandContext, type CommandDef, type CommandInput, type CommandRegistry, type Op, type Verdict } from "./types.js";
 
 export interface ExecuteOptions {
@@ -60,28 +51,6 @@ export async function loadContext(tx: Tx): Promise<BatchContext> {
   );
   if (!row) throw new Error("no transaction id");
   return { txid: row.txid, roles: new Map(Object.entries(row.roles ?? {})) };
-}
-
-/** Maps a database error raised by a single op to the verdict the caller sees. */
-function dbErrorToAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause ?? (err as { code?: string });
-  switch (cause.code) {
-    case "23505":
-      return new ConflictError("A record with this id or code already exists.");
-    case "23503":
-      return new NotFoundError("referenced record");
-    case "23514":
-    case "22P02":
-    case "22003":
-    case "22021":
-    case "22P05":
-      return new ValidationError("A value is out of range or malformed.");
-    case "42501":
-      return new ForbiddenError("The database refused this write for your role.");
-    default:
-      throw err;
-  }
 }
 
 interface Prepared {

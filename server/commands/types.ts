@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Role } from "../../shared/roles.js";
 import type { Actor } from "../auth/actor.js";
 import type { Tx } from "../db/client.js";
-import type { AppError } from "../http/errors.js";
+import type { AppError } from "../errors/classes.js";
 
 export interface CommandInput {
   /** Device-made op id (sync push); REST writes have none. */

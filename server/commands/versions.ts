@@ -4,7 +4,7 @@
  */
 import type { CommandContext, Op } from "./types.js";
 import { rows, sql } from "../db/client.js";
-import { VersionConflictError } from "../http/errors.js";
+import { VersionConflictError } from "../errors/classes.js";
 
 /** For each target whose op carries an older baseVersion, the fields changed after that version. */
 export async function fieldsChangedSince(

@@ -15,7 +15,7 @@ import type { Db } from "../db/client.js";
 import { isPending } from "../auth/second-factor.js";
 import { touchSession } from "../auth/sessions.js";
 import type { ResolvedSession, SessionCache } from "../auth/session-cache.js";
-import { AppError, ForbiddenError, PayloadTooLargeError, UnauthenticatedError, ValidationError } from "./errors.js";
+import { AppError, ForbiddenError, PayloadTooLargeError, UnauthenticatedError, ValidationError } from "../errors/classes.js";
 
 /** Spec Limits: ANONYMOUS_BODY_LIMIT. */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;

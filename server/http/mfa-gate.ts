@@ -7,7 +7,7 @@
  */
 import type { RequestHandler } from "express";
 import { AUTH_BASE_PATH } from "../auth/auth.js";
-import { MfaRequiredError } from "./errors.js";
+import { MfaRequiredError } from "../errors/classes.js";
 
 export const FINISH_OR_ABANDON_SIGN_IN = new Set(
   [

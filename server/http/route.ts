@@ -7,7 +7,8 @@ import type { NextFunction, Request, Response, Router } from "express";
 import type { z } from "zod";
 import type { Actor } from "../auth/actor.js";
 import { findIllFormedText } from "../../shared/text.js";
-import { illFormedTextError, UnauthenticatedError, ValidationError, zodToValidationError } from "./errors.js";
+import { UnauthenticatedError, ValidationError } from "../errors/classes.js";
+import { illFormedTextError, zodToValidationError } from "../errors/zod.js";
 
 /** Spec "Route authentication modes": required (default), optional or none. */
 export type AuthMode = "required" | "optional" | "none";

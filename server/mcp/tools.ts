@@ -16,7 +16,9 @@ import { executeOne } from "../modules/registry.js";
 import { withActor } from "../db/actor.js";
 import { type Db, rows, sql, type Tx } from "../db/client.js";
 import { inboxItems, places } from "../db/schema/index.js";
-import { AppError, NotFoundError, zodToValidationError } from "../http/errors.js";
+import { AppError, NotFoundError } from "../errors/classes.js";
+import { mcpToolError } from "../errors/mcp.js";
+import { zodToValidationError } from "../errors/zod.js";
 import { entityHistory } from "../modules/history/read.js";
 import { inboxOut, listInbox } from "../modules/inbox/read.js";
 import { placeOut } from "../modules/places/routes.js";
@@ -35,7 +37,7 @@ async function run(fn: () => Promise<unknown>): Promise<CallToolResult> {
   try {
     return ok(await fn());
   } catch (err) {
-    if (err instanceof AppError) return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}` }] };
+    if (err instanceof AppError) return mcpToolError(err);
     throw err;
   }
 }

@@ -7,7 +7,7 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
-import { ValidationError } from "../http/errors.js";
+import { ValidationError } from "../errors/classes.js";
 
 export const encodeCursor = (key: readonly string[]): string => Buffer.from(JSON.stringify(key)).toString("base64url");
 

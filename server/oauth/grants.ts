@@ -12,7 +12,7 @@ import type { Actor } from "../auth/actor.js";
 import { asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../http/errors.js";
+import { ForbiddenError, NotFoundError } from "../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
 
 export const CODE_SECONDS = 60;

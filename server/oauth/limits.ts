@@ -11,7 +11,7 @@ import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiter
 import { ipKey } from "../auth/limits.js";
 import type { Database } from "../db/client.js";
 import { rateLimits } from "../db/schema/index.js";
-import { RateLimitedError } from "../http/errors.js";
+import { RateLimitedError } from "../errors/classes.js";
 
 /** A person authorizes a connector now and then; a client exchanges one code per authorization. */
 export const TOKEN_REQUESTS_PER_IP = { points: 30, duration: 60 };

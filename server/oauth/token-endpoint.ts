@@ -6,7 +6,7 @@
  */
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
-import { RateLimitedError } from "../http/errors.js";
+import { RateLimitedError } from "../errors/classes.js";
 import { ACCESS_TOKEN_SECONDS } from "./access-tokens.js";
 import type { OAuthContext } from "./context.js";
 import { redeemCode } from "./grants.js";

@@ -6,37 +6,14 @@ import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import { toWellFormed, wellFormedText } from "../../shared/text.js";
-import type { DropReason, PushOp } from "../../sync/protocol.js";
+import type { PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
 import { bulkInsert, idIn } from "../commands/bulk.js";
 import type { Tx } from "../db/client.js";
 import { readableLocations } from "./shapes/visible.js";
 import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
-import {
-  type AppError,
-  ConflictError,
-  DependsOnDroppedError,
-  ForbiddenError,
-  GoneError,
-  LocationNotVisibleError,
-  NotFoundError,
-  UnknownCommandError,
-  ValidationError,
-  VersionConflictError,
-} from "../http/errors.js";
-
-export function dropReason(err: AppError): DropReason {
-  if (err instanceof UnknownCommandError) return "unknown_op";
-  if (err instanceof LocationNotVisibleError) return "not_visible";
-  if (err instanceof DependsOnDroppedError) return "depends_on_dropped";
-  if (err instanceof VersionConflictError) return "stale";
-  if (err instanceof ValidationError) return "invalid";
-  if (err instanceof ForbiddenError) return "forbidden";
-  if (err instanceof GoneError) return "deleted";
-  if (err instanceof NotFoundError) return "not_found";
-  if (err instanceof ConflictError) return "conflict";
-  return "conflict";
-}
+import type { AppError } from "../errors/classes.js";
+import { dropReason } from "../errors/drop-reason.js";
 
 export interface Drop {
   op: PushOp;

@@ -13,11 +13,12 @@ import { newId } from "../commands/ids.js";
 import { withActor } from "../db/actor.js";
 import { type Db, dbErrorOf, isUniqueViolation, sql, uuidArray } from "../db/client.js";
 import { syncOps } from "../db/schema/index.js";
-import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../http/errors.js";
+import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../errors/classes.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
 import type { RouteDeps } from "../modules/deps.js";
 import { executeInTx } from "../modules/registry.js";
-import { dropReason, recordDrops, type Drop } from "./drops.js";
+import { dropReason } from "../errors/drop-reason.js";
+import { recordDrops, type Drop } from "./drops.js";
 
 /** Pushes in flight in this process; beyond it the answer is 503 + Retry-After (PU3). */
 const MAX_CONCURRENT_PUSHES = 4;

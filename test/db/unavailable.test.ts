@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { DATABASE_RETRY_AFTER_SECONDS } from "../../server/http/errors.js";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../server/errors/http.js";
 import { freshEmail, PASSWORD } from "../support/auth.js";
 import { startService, type TestService } from "../support/app.js";
 

@@ -4,7 +4,7 @@ import { fileCreateArgs, type FileCreateArgs } from "../../../shared/files.js";
 import { bulkInsert } from "../../commands/bulk.js";
 import { applied, defineCommand, rejected, type Verdict } from "../../commands/types.js";
 import { files } from "../../db/schema/index.js";
-import { ConflictError } from "../../http/errors.js";
+import { ConflictError } from "../../errors/classes.js";
 
 export const fileCreate = defineCommand<FileCreateArgs>({
   name: "file.create",

@@ -14,7 +14,7 @@ import { roleAtLeast } from "../../../shared/roles.js";
 import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import { files } from "../../db/schema/index.js";
-import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors.js";
+import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
 import { locationAccess } from "../locations/access.js";

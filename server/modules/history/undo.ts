@@ -11,7 +11,7 @@ import { bulkInsert } from "../../commands/bulk.js";
 import { historyRow, pick } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { historyEntries, places, things } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, UndoExpiredError } from "../../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, UndoExpiredError } from "../../errors/classes.js";
 import { readValues, writeValues } from "../things/values.js";
 
 type Event = typeof historyEntries.$inferSelect;

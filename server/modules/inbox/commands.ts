@@ -10,7 +10,7 @@ import { bulkInsert } from "../../commands/bulk.js";
 import { historyRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { historyEntries, inboxItems, things } from "../../db/schema/index.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { readValues, writeValues, type ThingRow } from "../things/values.js";
 
 type Item = typeof inboxItems.$inferSelect;

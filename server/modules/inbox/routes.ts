@@ -6,7 +6,7 @@ import { inboxItemSchema, inboxQuerySchema } from "../../../shared/inbox.js";
 import type { Actor } from "../../auth/actor.js";
 import { executeOne } from "../registry.js";
 import { inboxItems } from "../../db/schema/index.js";
-import { NotFoundError } from "../../http/errors.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { pageOf } from "../../../shared/paging.js";
 import { withActor } from "../../db/actor.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";

@@ -5,7 +5,7 @@
  */
 import type { Role } from "../../../shared/roles.js";
 import { type Tx, namedRows, sql } from "../../db/client.js";
-import { NotFoundError } from "../../http/errors.js";
+import { NotFoundError } from "../../errors/classes.js";
 
 export interface LocationAccess {
   role: Role;

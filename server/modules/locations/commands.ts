@@ -6,7 +6,7 @@ import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
 import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type Verdict } from "../../commands/types.js";
 import { accounts, historyEntries, locations } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../errors/classes.js";
 import { seedLocation } from "./seed.js";
 
 export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>({

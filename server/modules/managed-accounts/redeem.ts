@@ -10,7 +10,7 @@ import type { SignInLimits } from "../../auth/limits.js";
 import { asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { authAccounts, managedAccounts, users } from "../../db/schema/index.js";
-import { ValidationError } from "../../http/errors.js";
+import { ValidationError } from "../../errors/classes.js";
 import { codeMatches, hashCode } from "./codes.js";
 import { forgetPassword } from "./service.js";
 

@@ -13,7 +13,7 @@ import type { Actor } from "../../auth/actor.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { type Db, isUniqueViolation, type Tx } from "../../db/client.js";
 import { authAccounts, authSessions, historyEntries, locations, managedAccounts, memberships, users } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { SYNTHETIC_EMAIL_DOMAIN } from "../../mail/mailer.js";
 import { locationAccess } from "../locations/access.js";
 import { CODE_TTL_MS, hashCode, newCode } from "./codes.js";

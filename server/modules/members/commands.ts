@@ -9,7 +9,7 @@ import { bulkInsert } from "../../commands/bulk.js";
 import { historyRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { historyEntries, memberships, users } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from "../../http/errors.js";
+import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from "../../errors/classes.js";
 
 async function loadMember(ctx: CommandContext, locationId: string, userId: string) {
   const [m] = await ctx.tx

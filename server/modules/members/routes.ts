@@ -20,7 +20,7 @@ import type { Actor } from "../../auth/actor.js";
 import { executeOne } from "../registry.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { ForbiddenError } from "../../http/errors.js";
+import { ForbiddenError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import { acceptInvite, createInvite, getMember, listMembers } from "./service.js";
 

@@ -12,7 +12,7 @@ import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { invites, memberships, users } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../../http/errors.js";
+import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { locationAccess } from "../locations/access.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";

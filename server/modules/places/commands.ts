@@ -6,7 +6,7 @@ import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { historyEntries, placeKinds, places } from "../../db/schema/index.js";
-import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 
 type PlaceRow = typeof places.$inferSelect;

@@ -9,7 +9,7 @@ import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { places } from "../../db/schema/index.js";
-import { NotFoundError } from "../../http/errors.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
 import { locationAccess } from "../locations/access.js";

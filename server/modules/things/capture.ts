@@ -7,7 +7,7 @@ import { thingCaptureArgs, type ThingCaptureArgs } from "../../../shared/things.
 import { bulkInsert } from "../../commands/bulk.js";
 import { defineCommand, rejected, type Verdict } from "../../commands/types.js";
 import { files, inboxItems } from "../../db/schema/index.js";
-import { NotFoundError } from "../../http/errors.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { thingCreate } from "./commands.js";
 import { thingPaths } from "./paths.js";
 

@@ -6,7 +6,7 @@ import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
 import { historyEntries, things } from "../../db/schema/index.js";
-import type { AppError } from "../../http/errors.js";
+import type { AppError } from "../../errors/classes.js";
 import type { ThingTarget } from "./values.js";
 
 export interface ThingChange {

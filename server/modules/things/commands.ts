@@ -12,7 +12,7 @@ import { bulkInsert, idIn, lockRows } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Op, type Verdict } from "../../commands/types.js";
 import { historyEntries, things } from "../../db/schema/index.js";
-import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 import { fieldValueProblem } from "../types/fields.js";
 import { ThingChanges } from "./changes.js";

@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
 import { type Tx, namedRows, uuidArray } from "../../db/client.js";
 import { brands, things, types } from "../../db/schema/index.js";
-import { NotFoundError } from "../../http/errors.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
 import type { EffectiveField } from "../types/fields.js";
 import { locationAccess } from "../locations/access.js";

@@ -6,7 +6,7 @@
 import type { RequestHandler } from "express";
 import { bearerOf } from "../../auth/bearer.js";
 import type { Db } from "../../db/client.js";
-import { ForbiddenError, UnauthenticatedError } from "../../http/errors.js";
+import { ForbiddenError, UnauthenticatedError } from "../../errors/classes.js";
 import { tokenMayReach } from "./allow-list.js";
 import type { TokenLimits } from "./limits.js";
 import type { TokenHasher } from "./secret.js";

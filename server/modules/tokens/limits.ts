@@ -5,7 +5,7 @@
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Database } from "../../db/client.js";
 import { rateLimits } from "../../db/schema/index.js";
-import { RateLimitedError } from "../../http/errors.js";
+import { RateLimitedError } from "../../errors/classes.js";
 
 export const TOKEN_READS = { points: 120, duration: 60 };
 export const TOKEN_WRITES = { points: 30, duration: 60 };

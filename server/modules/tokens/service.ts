@@ -11,7 +11,7 @@ import type { Actor } from "../../auth/actor.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { type Db, rows, sql } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
-import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
 

@@ -12,7 +12,7 @@
  * In Electric's order `head_0 < head_<n> < head_inf`, and a page offset can never be taken for a
  * log offset (its op part is never 0). Nothing is kept per snapshot on the server.
  */
-import { ValidationError } from "../../http/errors.js";
+import { ValidationError } from "../../errors/classes.js";
 
 export type ShapeOffset =
   /** `-1`: the first page of a new snapshot. */

@@ -11,7 +11,7 @@ import type { Actor } from "../../auth/actor.js";
 import type { Config } from "../../config.js";
 import { withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
-import { UnavailableError } from "../../http/errors.js";
+import { UnavailableError } from "../../errors/classes.js";
 import type { ShapeDef } from "./definitions.js";
 import { shapeScope } from "./scope.js";
 import { readableLocations } from "./visible.js";

@@ -9,7 +9,7 @@ import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import { type Db, type Tx, sql } from "../../db/client.js";
-import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../../modules/deps.js";
 import { SHAPES, type ShapeDef } from "./definitions.js";

@@ -1,11 +1,10 @@
 /**
- * The error classes. Each failure has a stable snake_case code (shared/errors.ts) and a status;
- * they are mapped to HTTP in one place (errorHandler in server/http/app.ts). Messages tell the
- * caller how to fix the problem.
+ * The error classes. Each failure has a stable snake_case code (shared/errors.ts) and a status.
+ * What they become elsewhere is one file each beside this one: HTTP answers (http.ts), sync drop
+ * reasons (drop-reason.ts), MCP tool errors (mcp.ts); and what becomes them: zod issues (zod.ts),
+ * database error codes (database.ts). Messages tell the caller how to fix the problem.
  */
-import type { ZodError } from "zod";
 import type { ErrorCode } from "../../shared/errors.js";
-import { ILL_FORMED_TEXT_MESSAGE } from "../../shared/text.js";
 
 export class AppError extends Error {
   constructor(
@@ -135,62 +134,3 @@ export class UnavailableError extends AppError {
     super(503, "unavailable", message, { retryAfterSeconds });
   }
 }
-
-/** How long a device waits before trying again while the database cannot be reached. */
-export const DATABASE_RETRY_AFTER_SECONDS = 2;
-
-/** Socket failures on the way to the database. */
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
-/**
- * SQLSTATEs of a database that is going away, starting or full: class 08 (connection exception),
- * admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down) and
- * too_many_connections.
- */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
-/** node-postgres's own words for a connection that died under it. */
-const CONNECTION_LOST = /^Connection terminated\b|is not queryable/;
-
-/**
- * The database cannot be reached right now (it restarts, the network to it broke, it takes no
- * more connections): a 503 the device waits out, not a 500. Looks through the wrappers drizzle
- * and the libraries put around the driver's error (`cause`, `errors`).
- */
-export function databaseUnavailable(err: unknown): UnavailableError | null {
-  return connectionFailure(err, 0) ? new UnavailableError(DATABASE_RETRY_AFTER_SECONDS, "The database cannot be reached for the moment; try again shortly.") : null;
-}
-
-function connectionFailure(err: unknown, depth: number): boolean {
-  if (typeof err !== "object" || err === null || depth > 5) return false;
-  const { code, message, cause, errors } = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === "string" && (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  if (typeof message === "string" && CONNECTION_LOST.test(message)) return true;
-  if (Array.isArray(errors) && errors.some((e) => connectionFailure(e, depth + 1))) return true;
-  return connectionFailure(cause, depth + 1);
-}
-
-/** A zod failure as our 400, each issue with its dotted path under `prefix` (body, query, args...). */
-export function zodToValidationError(err: ZodError, prefix = ""): ValidationError {
-  const issues = err.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: i.message }));
-  const first = issues[0];
-  return new ValidationError(first ? `${first.path || "body"}: ${first.message}` : "Invalid input.", { issues });
-}
-
-/** Text the database cannot keep (shared/text.ts), at `path` under `prefix`. */
-export function illFormedTextError(path: (string | number)[], prefix: string): ValidationError {
-  const at = [prefix, ...path.map(String)].filter(Boolean).join(".");
-  return new ValidationError(`${at || "body"}: ${ILL_FORMED_TEXT_MESSAGE}.`, { issues: [{ path: at, message: ILL_FORMED_TEXT_MESSAGE }] });
-}
-
-/** Our code for a 4xx a library answered with only a status; anything else it refused is a malformed request. */
-const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  410: "gone",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-};
-
-export const errorCodeForStatus = (status: number): ErrorCode => CODE_BY_STATUS[status] ?? "validation_failed";
