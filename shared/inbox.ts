@@ -20,6 +20,7 @@ export const syncDropSchema = z.object({
   entity: z.object({ type: z.string(), id: uuidSchema, name: z.string() }).optional(),
   by: z.object({ displayName: z.string() }).optional(),
 });
+export type SyncDrop = z.infer<typeof syncDropSchema>;
 
 /** Inbox item as the spec shows it; kind-specific parts appear with their kinds. */
 export const inboxItemSchema = z

@@ -4,7 +4,13 @@
  * and uuids stay strings) and its snake_case -> camelCase column mapper. The server decides the
  * columns (server/sync/shapes/definitions.ts); these types name the ones the app reads.
  */
-import type { Role } from "../../shared/roles.js";
+import type { InboxKind, InboxStatus, SyncDrop } from "../../shared/inbox.js";
+import type { Location } from "../../shared/locations.js";
+import type { Member } from "../../shared/members.js";
+import type { Place } from "../../shared/places.js";
+import type { ThingDetail, TypeRef } from "../../shared/things.js";
+import type { PushOp } from "../../sync/protocol.js";
+import type { ShapeName } from "../../sync/shapes.js";
 
 interface Synced {
   id: string;
@@ -14,56 +20,46 @@ interface Synced {
   deletedAt?: string | null;
 }
 
-export interface LocationRow extends Synced {
-  name: string;
-  isPersonal: boolean;
-  requiresTwoFactor: boolean;
-  viewersSeeMoney: boolean;
-}
+/*
+ * Fields (and enums) that shared/ already describes are taken from there; what only the rows have
+ * (tombstones, decimal strings, ids the API shows as objects) is typed here.
+ */
+
+export type LocationRow = Synced & Pick<Location, "name" | "isPersonal" | "requiresTwoFactor" | "viewersSeeMoney">;
 
 /** Only the signed-in user's own memberships are in the shape: one per location, with the role. */
-export interface MembershipRow extends Synced {
+export interface MembershipRow extends Synced, Pick<Member, "userId" | "role"> {
   locationId: string;
-  userId: string;
-  role: Role;
 }
 
-export interface PlaceRow extends Synced {
-  locationId: string;
-  parentId: string | null;
-  kindId: string | null;
-  name: string;
-  isUnplaced: boolean;
-  shortCode: string | null;
-}
+export type PlaceRow = Synced & Pick<Place, "locationId" | "parentId" | "kindId" | "name" | "isUnplaced" | "shortCode">;
 
-export interface TypeRow extends Synced {
+export interface TypeRow extends Synced, Pick<TypeRef, "name" | "builtinKey" | "icon"> {
   locationId: string;
-  name: string | null;
-  builtinKey: string | null;
-  icon: string;
   isGroup: boolean;
   containerByDefault: boolean;
 }
 
-export interface ThingRow extends Synced {
-  locationId: string;
-  placeId: string | null;
-  containerId: string | null;
+type ThingFields =
+  | "locationId"
+  | "placeId"
+  | "containerId"
+  | "name"
+  | "description"
+  | "lifecycle"
+  | "condition"
+  | "model"
+  | "colour"
+  | "serial"
+  | "fields"
+  | "shortCode"
+  | "isContainer";
+
+export interface ThingRow extends Synced, Pick<ThingDetail, ThingFields> {
   typeId: string | null;
-  name: string | null;
-  description: string | null;
-  /** Decimal string. */
+  /** Decimal string (the API's summary gives a number). */
   quantity: string;
-  lifecycle: "draft" | "active" | "in_repair" | "ended";
-  condition: string | null;
   brandId: string | null;
-  model: string | null;
-  colour: string | null;
-  serial: string | null;
-  fields: Record<string, unknown>;
-  shortCode: string | null;
-  isContainer: boolean;
   coverFileId: string | null;
   createdBy: string | null;
   /**
@@ -86,8 +82,8 @@ export function thingNameKey(name: string | null | undefined): string {
 
 export interface InboxRow extends Synced {
   locationId: string;
-  kind: "draft" | "reading" | "label_claim" | "currency" | "duplicate" | "receipt" | "sync_drop";
-  status: string;
+  kind: InboxKind;
+  status: InboxStatus;
   thingId: string | null;
   batchId: string;
   capturedAt: string;
@@ -102,13 +98,8 @@ export interface InboxPayload {
   syncDrop?: SyncDropPayload;
 }
 
-export interface SyncDropPayload {
-  op: { id: string; name: string; locationId: string; args: unknown; baseVersion?: number; at: string };
-  reason: string;
-  message?: string;
-  entity?: { type: string; id: string; name: string };
-  by?: { displayName: string };
-}
+/** The shared `syncDrop`, whose op is the pushed op as the device sent it. */
+export type SyncDropPayload = Omit<SyncDrop, "op"> & { op: PushOp };
 
 /** Tables filled from shapes, by shape name (sync/shapes.ts SHAPE_NAMES that the app uses). */
 export interface SyncedTables {
@@ -120,4 +111,4 @@ export interface SyncedTables {
   inbox: InboxRow;
 }
 export type SyncedTableName = keyof SyncedTables;
-export const SYNCED_TABLES: readonly SyncedTableName[] = ["locations", "memberships", "places", "types", "things", "inbox"];
+export const SYNCED_TABLES: readonly SyncedTableName[] = ["locations", "memberships", "places", "types", "things", "inbox"] satisfies readonly ShapeName[];
