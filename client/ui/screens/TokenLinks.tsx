@@ -4,7 +4,7 @@
  * travel in the URL fragment, which browsers never send to a server; the page posts them and then
  * removes them from the address bar.
  */
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { acceptInvite, confirmEmailChange, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
@@ -19,9 +19,11 @@ function takeToken(): string | null {
   return token;
 }
 
-export function MagicLinkScreen() {
-  const { t } = useI18n();
-  const after = useAfterSignIn();
+/**
+ * Takes the link's token and redeems it, once (React's strict mode mounts twice, and a token
+ * works once). Answers the error to show, if any.
+ */
+function useRedeemOnce(redeem: (token: string) => Promise<void>): string | null {
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
   useEffect(() => {
@@ -29,8 +31,15 @@ export function MagicLinkScreen() {
     started.current = true;
     const token = takeToken();
     if (!token) return setError("no token");
-    verifyMagicLink(token).then(after, (err: unknown) => setError(errorText(err)));
-  }, [after]);
+    redeem(token).catch((err: unknown) => setError(errorText(err)));
+  }, [redeem]);
+  return error;
+}
+
+export function MagicLinkScreen() {
+  const { t } = useI18n();
+  const after = useAfterSignIn();
+  const error = useRedeemOnce(useCallback((token: string) => verifyMagicLink(token).then(after), [after]));
   return (
     <main id="main" className="auth">
       <h1>{t("auth.signIn")}</h1>
@@ -67,15 +76,7 @@ export function ResetPasswordScreen() {
 export function ConfirmEmailScreen() {
   const { t } = useI18n();
   const [email, setEmail] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const started = useRef(false);
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    const token = takeToken();
-    if (!token) return setError("no token");
-    confirmEmailChange(token).then((r) => setEmail(r.email), (err: unknown) => setError(errorText(err)));
-  }, []);
+  const error = useRedeemOnce(useCallback((token: string) => confirmEmailChange(token).then((r) => setEmail(r.email)), []));
   return (
     <main id="main" className="auth">
       <h1>{t("auth.confirmEmail")}</h1>
