@@ -17,6 +17,7 @@ import { PROTOCOL } from "../../sync/protocol.js";
 import type { Database } from "../../server/db/client.js";
 import { startService, type TestService } from "../support/app.js";
 import { freshDatabase } from "../support/db.js";
+import { seeded } from "../support/device-load.js";
 import {
   changedMetrics,
   deref,
@@ -322,17 +323,7 @@ function variantsOf(op: Operation): Variant[] {
 // ---------------------------------------------------------------------------------------------
 // Sending and checking
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded, so a failure can be replayed.
 const random = seeded(SEED);
 
 /** At most `max` of `items`, the same ones every run. */

@@ -17,6 +17,7 @@ import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PROTOCOL } from "../../sync/protocol.js";
+import { emptyDatabase } from "../support/pg-database.js";
 import { startS3, type TestS3 } from "../support/s3.js";
 
 const PG_URL = process.env.TEST_DATABASE_URL;
@@ -223,20 +224,9 @@ describe.skipIf(!PG_URL)(`two server processes behind one proxy${PG_URL ? "" : `
   let locationId: string;
 
   beforeAll(async () => {
-    const name = `svc_test_replicas_${randomBytes(4).toString("hex")}`;
-    const server = new pg.Client({ connectionString: PG_URL });
-    await server.connect();
-    await server.query(`CREATE DATABASE ${name}`);
-    await server.end();
-    cleanup.push(async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    });
-    const u = new URL(PG_URL!);
-    u.pathname = `/${name}`;
-    dbUrl = u.toString();
+    const empty = await emptyDatabase(PG_URL!, "svc_test_replicas");
+    cleanup.push(() => empty.drop());
+    dbUrl = empty.url;
     s3 = await startS3();
     cleanup.push(() => s3.close());
     const proxy = await startProxy();

@@ -4,48 +4,31 @@
  * fresh data directory. SIGTERM while a keep-alive connection idles and a live shape request
  * waits must end the process promptly and cleanly.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { liveThingsPath, send as sendTo, type SendOptions } from "../support/device-load.js";
+import { emptyDatabase } from "../support/pg-database.js";
 import { serverProcess, type ServerProcess } from "../support/server-process.js";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
-const dbName = `svc_shutdown_${Date.now()}_${randomBytes(4).toString("hex")}`;
+let empty: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-shutdown-"));
 let server: ServerProcess | undefined;
-
-async function admin(statement: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
 
 const send = (method: string, url: string, opts: SendOptions = {}) => sendTo(server!.origin, method, url, opts);
 
 beforeAll(async () => {
-  let databaseUrl: string | undefined;
-  if (adminUrl) {
-    await admin(`CREATE DATABASE ${dbName}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
-  server = await serverProcess({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  if (adminUrl) empty = await emptyDatabase(adminUrl, "svc_shutdown");
+  server = await serverProcess({ dataDir, ...(empty ? { databaseUrl: empty.url } : {}) });
   await server.start();
 });
 
 afterAll(async () => {
   await server?.stop("SIGKILL");
-  if (adminUrl) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await empty?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

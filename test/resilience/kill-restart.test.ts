@@ -7,18 +7,18 @@
  * again every batch it got no answer for, with the same op ids, as its outbox would. In the end
  * every op took effect exactly once.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { Ledger, NoAnswer, landed, planOutbox, pushBody, seeded, send, signedInDevice, sleep, type Device, type Query } from "../support/device-load.js";
+import { emptyDatabase } from "../support/pg-database.js";
 import { serverProcess, type ServerProcess } from "../support/server-process.js";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const mode = adminUrl ? "PostgreSQL" : "PGlite";
-const dbName = `svc_kill_${Date.now()}_${randomBytes(4).toString("hex")}`;
+let empty: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-kill-"));
 const DEVICES = 3;
 const BATCHES = Number(process.env.KILL_TEST_BATCHES ?? 4);
@@ -31,22 +31,10 @@ let server: ServerProcess;
 let databaseUrl: string | undefined;
 const devices: Device[] = [];
 
-async function admin(statement: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
-
 beforeAll(async () => {
   if (adminUrl) {
-    await admin(`CREATE DATABASE ${dbName}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
+    empty = await emptyDatabase(adminUrl, "svc_kill");
+    databaseUrl = empty.url;
   }
   server = await serverProcess({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
   await server.start();
@@ -59,7 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop("SIGKILL");
-  if (adminUrl) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await empty?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
