@@ -21,7 +21,10 @@ const importDirection = [
   {
     folder: "server/commands",
     forbid: [
-      { regex: "(^|/)modules(/|$)", message: "server/commands/ is the write core and knows no domain: it takes the commands as a registry (server/modules/registry.ts)." },
+      {
+        regex: "(^|/)modules(/|$)",
+        message: "server/commands/ is the write core and knows no domain: it takes the commands as a registry (server/modules/registry.ts).",
+      },
       { regex: "(^|/)http(/|$)", message: "server/commands/ runs under the edge, not on it: take error classes and mappings from server/errors/." },
     ],
   },

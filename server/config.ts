@@ -27,7 +27,10 @@ const envSchema = z.object({
   SVC_ELECTRIC_SECRET: z.string().optional(),
   SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
   SVC_SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-  SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "SVC_SMTP_URL must be an smtp:// or smtps:// URL").optional(),
+  SVC_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SVC_SMTP_URL must be an smtp:// or smtps:// URL")
+    .optional(),
   SVC_MAIL_FROM: z.string().min(3).optional(),
   SVC_OIDC_ISSUER: z.string().url().optional(),
   SVC_OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -121,7 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const e = parsed.data;
   const publicUrl = new URL(e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`);
-  const proxies = e.SVC_TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean);
+  const proxies = e.SVC_TRUSTED_PROXIES.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const dataDir = path.resolve(e.SVC_DATA_DIR);
   const oauthProviders: OAuthProviderConfig[] = [];
   if (e.SVC_OIDC_ISSUER) {
@@ -142,7 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         bucket: e.SVC_S3_BUCKET,
         region: e.SVC_S3_REGION,
         credentials:
-          e.SVC_S3_ACCESS_KEY_ID && e.SVC_S3_SECRET_ACCESS_KEY ? { accessKeyId: e.SVC_S3_ACCESS_KEY_ID, secretAccessKey: e.SVC_S3_SECRET_ACCESS_KEY } : undefined,
+          e.SVC_S3_ACCESS_KEY_ID && e.SVC_S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: e.SVC_S3_ACCESS_KEY_ID, secretAccessKey: e.SVC_S3_SECRET_ACCESS_KEY }
+            : undefined,
         forcePathStyle: e.SVC_S3_FORCE_PATH_STYLE,
       }
     : undefined;

@@ -35,7 +35,9 @@ export function createServices(config: Config, database: Database, rootLogger: L
   // Errors are logged without the SQL parameters and other request data they carry (server/http/log.ts).
   const logger = safeErrorLogger(rootLogger);
   const notifier = new ChangeNotifier();
-  notifier.start(database).catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
+  notifier
+    .start(database)
+    .catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
   const oauth = config.secure ? oauthContext(config, database) : null;
   const sessions = new SessionCache(config.sessionCacheMs);

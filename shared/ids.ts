@@ -11,6 +11,4 @@ export type Uuid = z.infer<typeof uuidSchema>;
 export const timestampSchema = z.string().meta({ format: "date-time" });
 
 /** Decimal strings for quantities, amounts and readings (DESIGN.md data conventions). */
-export const decimalSchema = z
-  .string()
-  .regex(/^-?\d{1,11}(\.\d{1,3})?$/, "must be a decimal number with at most 3 decimals");
+export const decimalSchema = z.string().regex(/^-?\d{1,11}(\.\d{1,3})?$/, "must be a decimal number with at most 3 decimals");

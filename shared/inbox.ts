@@ -35,7 +35,9 @@ export const inboxItemSchema = z
     batch: z.object({ id: uuidSchema, capturedAt: timestampSchema, placePath: z.array(batchPlacePathEntry), count: z.number() }),
     thing: thingSummarySchema
       .extend({
-        brand: z.object({ id: uuidSchema, name: z.string(), model: z.string().nullable(), colour: z.string().nullable(), serial: z.string().nullable() }).optional(),
+        brand: z
+          .object({ id: uuidSchema, name: z.string(), model: z.string().nullable(), colour: z.string().nullable(), serial: z.string().nullable() })
+          .optional(),
         photos: z.array(z.object({ fileId: uuidSchema, thumbUrl: z.string().nullable() })).optional(),
         fieldStatus: z.record(z.string(), z.object({ state: z.enum(["manual", "extracted", "confirmed"]), confidence: z.number().optional() })).optional(),
       })

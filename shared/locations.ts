@@ -26,10 +26,7 @@ export const locationCreateArgs = z.object({
 export type LocationCreateArgs = z.infer<typeof locationCreateArgs>;
 
 /** Owner-only fields (requiresTwoFactor) are checked by the command, not by this schema. */
-const locationPatchShape = z
-  .object({ name: locationName, requiresTwoFactor: z.boolean(), viewersSeeMoney: z.boolean() })
-  .partial()
-  .strict();
+const locationPatchShape = z.object({ name: locationName, requiresTwoFactor: z.boolean(), viewersSeeMoney: z.boolean() }).partial().strict();
 export const locationPatchSchema = locationPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
 /** REST PATCH; rowVersion is optional for settings (last write wins when absent). */
 export const locationPatchBody = locationPatchShape

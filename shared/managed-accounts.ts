@@ -13,9 +13,7 @@ export const usernameSchema = z
   .regex(/^[a-zA-Z0-9_.]+$/, "letters, digits, _ and . only")
   .transform((u) => u.toLowerCase());
 
-export const managedAccountCreateBody = z
-  .object({ username: usernameSchema, displayName: z.string().trim().min(1).max(120) })
-  .strict();
+export const managedAccountCreateBody = z.object({ username: usernameSchema, displayName: z.string().trim().min(1).max(120) }).strict();
 
 /** The one-time code is shown here once, for the admin to hand over; only its keyed hash is kept. */
 export const managedAccountCodeSchema = z

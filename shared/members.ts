@@ -20,12 +20,8 @@ export type MemberUpdateArgs = z.infer<typeof memberUpdateArgs>;
 export const memberRemoveArgs = z.object({ userId: uuidSchema }).strict();
 export type MemberRemoveArgs = z.infer<typeof memberRemoveArgs>;
 
-export const inviteCreateBody = z
-  .object({ email: z.email().max(320).optional(), role: roleSchema.exclude(["owner"]) })
-  .strict();
-export const inviteCreatedSchema = z
-  .object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema })
-  .meta({ id: "InviteCreated" });
+export const inviteCreateBody = z.object({ email: z.email().max(320).optional(), role: roleSchema.exclude(["owner"]) }).strict();
+export const inviteCreatedSchema = z.object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema }).meta({ id: "InviteCreated" });
 export const inviteAcceptBody = z.object({ token: z.string().min(1).max(200) }).strict();
 
 /** GET /locations/:id/members: a page of members, oldest membership first (query: shared/paging.ts pageQuerySchema). */

@@ -3,9 +3,7 @@ import { timestampSchema } from "./ids.js";
 
 /** POST /api/v1/me/reauthenticate: the password again, for the sensitive routes that follow. */
 export const reauthenticateBody = z.object({ password: z.string().min(1).max(256) }).strict();
-export const reauthenticatedSchema = z
-  .object({ ok: z.literal(true), validUntil: timestampSchema })
-  .meta({ id: "Reauthenticated" });
+export const reauthenticatedSchema = z.object({ ok: z.literal(true), validUntil: timestampSchema }).meta({ id: "Reauthenticated" });
 
 /** POST /api/v1/me/email: a new sign-in address; the password unless re-authenticated just before. */
 export const emailChangeBody = z.object({ email: z.email().max(320), password: z.string().min(1).max(256).optional() }).strict();

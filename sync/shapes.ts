@@ -4,5 +4,16 @@ export type ShapeName = (typeof SHAPE_NAMES)[number];
 export const isShapeName = (name: string): name is ShapeName => (SHAPE_NAMES as readonly string[]).includes(name);
 
 /** Query parameters a client may send; anything that chooses data (table, where...) is refused. */
-export const PROTOCOL_PARAMS = ["offset", "handle", "live", "live_sse", "experimental_live_sse", "cursor", "log", "replica", "expired_handle", "cache-buster"] as const;
+export const PROTOCOL_PARAMS = [
+  "offset",
+  "handle",
+  "live",
+  "live_sse",
+  "experimental_live_sse",
+  "cursor",
+  "log",
+  "replica",
+  "expired_handle",
+  "cache-buster",
+] as const;
 export const FORBIDDEN_PARAMS = ["table", "where", "columns", "params"] as const;

@@ -16,7 +16,12 @@ export const PUSH_BACKOFF: BackoffOptions = { baseMs: 1_000, maxMs: 60_000 };
  * Delay before retry number `attempt` (0 for the first retry). `retryAfterMs` is the server's
  * floor, when it gave one; `random` is injectable for tests.
  */
-export function backoffDelay(attempt: number, retryAfterMs: number | undefined, opts: BackoffOptions = PUSH_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  opts: BackoffOptions = PUSH_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(opts.maxMs, opts.baseMs * 2 ** Math.max(0, attempt));
   const jittered = Math.floor(random() * ceiling);
   return Math.max(jittered, retryAfterMs ?? 0);

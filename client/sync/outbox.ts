@@ -47,9 +47,12 @@ export async function enqueue(db: InventoryDb, draft: OpDraft, blobIds: string[]
 /** The outbox reader: the oldest pending ops, in push order. */
 export async function nextBatch(db: InventoryDb, max: number): Promise<OutboxEntry[]> {
   const out: OutboxEntry[] = [];
-  await db.outbox.orderBy("seq").until(() => out.length >= max).each((e) => {
-    if (e.state === "pending") out.push(e);
-  });
+  await db.outbox
+    .orderBy("seq")
+    .until(() => out.length >= max)
+    .each((e) => {
+      if (e.state === "pending") out.push(e);
+    });
   return out;
 }
 
@@ -68,7 +71,12 @@ const SEEN_KEEP = 500;
  * ops leave the outbox: the server kept them in a sync_drop inbox item (DR2), which is where the
  * person sees and re-applies them.
  */
-export async function recordVerdicts(db: InventoryDb, entries: OutboxEntry[], results: OpResult[], now = Date.now()): Promise<{ applied: number; dropped: number }> {
+export async function recordVerdicts(
+  db: InventoryDb,
+  entries: OutboxEntry[],
+  results: OpResult[],
+  now = Date.now(),
+): Promise<{ applied: number; dropped: number }> {
   let applied = 0;
   let dropped = 0;
   await db.transaction("rw", db.outbox, db.meta, async () => {
@@ -111,9 +119,7 @@ export const CONFIRM_SLACK_MS = 5_000;
  * rows hold the op's effect, so its optimistic copy can go.
  */
 export async function retireApplied(db: InventoryDb, shape: SyncedTableName, upToDateAt: number): Promise<void> {
-  await db.outbox
-    .filter((e) => e.state === "applied" && (e.appliedAt ?? 0) < upToDateAt - CONFIRM_SLACK_MS && shapesOf(e.op).includes(shape))
-    .delete();
+  await db.outbox.filter((e) => e.state === "applied" && (e.appliedAt ?? 0) < upToDateAt - CONFIRM_SLACK_MS && shapesOf(e.op).includes(shape)).delete();
 }
 
 /** The server could not read this op at all (400 naming it): keep it visible, stop pushing it. */

@@ -97,7 +97,11 @@ export class Pusher {
   constructor(
     private readonly db: InventoryDb,
     private readonly clientId: string,
-    private readonly hooks: { pushed?: (shapes: SyncedTableName[]) => void; offline?: () => void; blocked?: (why: "signed_out" | "mfa_required" | "too_old") => void } = {},
+    private readonly hooks: {
+      pushed?: (shapes: SyncedTableName[]) => void;
+      offline?: () => void;
+      blocked?: (why: "signed_out" | "mfa_required" | "too_old") => void;
+    } = {},
   ) {}
 
   /** Runs until stop(): pushes while there is something to push, sleeps otherwise. */
@@ -157,4 +161,3 @@ export class Pusher {
     });
   }
 }
-

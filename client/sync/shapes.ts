@@ -171,7 +171,10 @@ export class ShapeFollower {
       for (const resolve of this.waiting.splice(0)) resolve();
       if (!this.live) this.gate.set(false);
     } else if (puts.length) {
-      await updateStatus(this.db, (s) => ({ ...s, shapes: { ...s.shapes, [this.name]: { upToDate: s.shapes[this.name]?.upToDate ?? false, rows: this.rows } } }));
+      await updateStatus(this.db, (s) => ({
+        ...s,
+        shapes: { ...s.shapes, [this.name]: { upToDate: s.shapes[this.name]?.upToDate ?? false, rows: this.rows } },
+      }));
     }
   }
 }

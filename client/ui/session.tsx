@@ -73,7 +73,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (!(err instanceof ApiError)) throw err;
       const stored = await currentUser();
       if (err.code === "mfa_required") setState({ kind: "mfa" });
-      else if (err.status === 401) setState(stored ? (s) => (s.kind === "ready" ? { ...s, sessionLost: true } : { kind: "signed_out" }) : { kind: "signed_out" });
+      else if (err.status === 401)
+        setState(stored ? (s) => (s.kind === "ready" ? { ...s, sessionLost: true } : { kind: "signed_out" }) : { kind: "signed_out" });
       else if (stored) open(stored, false);
       else setState({ kind: "signed_out" });
     }

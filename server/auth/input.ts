@@ -15,14 +15,16 @@ export const displayNameSchema = z.string().trim().min(1).max(120).refine(isWell
 export const IMAGE_URL_MAX = 2048;
 
 /** A profile picture: an https URL, or empty/null to remove it (stored as null). No javascript:, data: or http:. */
-export const imageUrlSchema = z.union([
-  z.literal(""),
-  z.null(),
-  z
-    .url({ protocol: /^https$/, error: "must be an https URL" })
-    .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i, "must be an https URL")
-    .max(IMAGE_URL_MAX),
-]).transform((v) => v || null);
+export const imageUrlSchema = z
+  .union([
+    z.literal(""),
+    z.null(),
+    z
+      .url({ protocol: /^https$/, error: "must be an https URL" })
+      .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i, "must be an https URL")
+      .max(IMAGE_URL_MAX),
+  ])
+  .transform((v) => v || null);
 
 /** The library makes reset tokens of 24 letters and digits; this bound leaves room for another format, never for arbitrary text. */
 export const resetTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "is not a reset token");

@@ -3,12 +3,7 @@
  * POST /api/v1/me/reauthenticate, POST /api/v1/me/email, GET /api/v1/me/recovery-kit.
  */
 import { eq } from "drizzle-orm";
-import {
-  emailChangeBody,
-  reauthenticateBody,
-  reauthenticatedSchema,
-  recoveryKitSchema,
-} from "../../shared/reauth.js";
+import { emailChangeBody, reauthenticateBody, reauthenticatedSchema, recoveryKitSchema } from "../../shared/reauth.js";
 import type { Config } from "../config.js";
 import { users } from "../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors/classes.js";

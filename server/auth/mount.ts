@@ -60,7 +60,10 @@ const FAILURE_ACCOUNT: Record<string, (req: Parameters<RequestHandler>[0]) => st
 async function isWrongSecret(response: Response): Promise<boolean> {
   if (response.status === 401) return true;
   if (response.status !== 400) return false;
-  const body = (await response.clone().json().catch(() => null)) as { code?: unknown } | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown } | null;
   return body?.code === "INVALID_PASSWORD";
 }
 
@@ -96,7 +99,6 @@ export function failureLimits(limits: SignInLimits): RequestHandler {
   };
 }
 
-
 const INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged.";
 
 /**
@@ -108,7 +110,12 @@ const INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged."
 async function inOurShape(response: Response, onServerError: (reason: string | undefined) => void): Promise<Response> {
   if (response.status < 400) return response;
   const json = response.headers.get("content-type")?.includes("application/json") ?? false;
-  const body = json ? ((await response.clone().json().catch(() => null)) as { code?: unknown; message?: unknown; error?: unknown } | null) : null;
+  const body = json
+    ? ((await response
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: unknown; message?: unknown; error?: unknown } | null)
+    : null;
   if (body && typeof body === "object" && typeof body.error === "object" && body.error !== null && response.status < 500) return response;
   const reason = body && typeof body.code === "string" ? body.code : undefined;
   let error: ErrorBody["error"];
@@ -140,7 +147,10 @@ const LIBRARY_INPUT: Record<string, { body?: z.ZodType; query?: z.ZodType }> = {
  * checked body is handed on as parsed (trimmed names, an empty image as null).
  */
 export function checkLibraryInput(req: Request): void {
-  for (const [where, value] of [["body", req.body], ["query", req.query]] as const) {
+  for (const [where, value] of [
+    ["body", req.body],
+    ["query", req.query],
+  ] as const) {
     const bad = findIllFormedText(value);
     if (bad) throw illFormedTextError(bad, where);
   }

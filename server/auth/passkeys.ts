@@ -70,7 +70,9 @@ export function passkeyPlugin(db: Db, config: Config) {
       passkeyRegisterOptions: createAuthEndpoint("/passkey/register/options", { method: "POST", use: [sessionMiddleware] }, async (ctx) => {
         const { user } = ctx.context.session;
         const existing = await db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id));
-        const options = await (await webauthn()).generateRegistrationOptions({
+        const options = await (
+          await webauthn()
+        ).generateRegistrationOptions({
           rpName: "Inventory",
           rpID,
           // What the authenticator shows; a managed account's synthetic address never is.
@@ -78,7 +80,7 @@ export function passkeyPlugin(db: Db, config: Config) {
           userDisplayName: user.name,
           userID: new TextEncoder().encode(user.id),
           attestationType: "none",
-          excludeCredentials: existing.map((c) => ({ id: c.id, transports: (c.transports?.split(",") ?? []) })),
+          excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports?.split(",") ?? [] })),
           authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
         });
         await saveChallenge(ctx, "register", options.challenge, user.id);
@@ -92,13 +94,17 @@ export function passkeyPlugin(db: Db, config: Config) {
           const { user } = ctx.context.session;
           const pending = await takeChallenge(ctx, "register");
           if (!pending || pending.userId !== user.id) throw refused("Start the passkey registration again.");
-          const result = await (await webauthn()).verifyRegistrationResponse({
-            response: ctx.body.response as unknown as RegistrationResponseJSON,
-            expectedChallenge: pending.challenge,
-            expectedOrigin,
-            expectedRPID: rpID,
-            requireUserVerification: false,
-          }).catch(() => null);
+          const result = await (
+            await webauthn()
+          )
+            .verifyRegistrationResponse({
+              response: ctx.body.response as unknown as RegistrationResponseJSON,
+              expectedChallenge: pending.challenge,
+              expectedOrigin,
+              expectedRPID: rpID,
+              requireUserVerification: false,
+            })
+            .catch(() => null);
           if (!result?.verified) throw refused("The passkey could not be verified.");
           const info = result.registrationInfo;
           const [saved] = await db
@@ -128,10 +134,12 @@ export function passkeyPlugin(db: Db, config: Config) {
         const own = session
           ? await db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, session.user.id))
           : [];
-        const options = await (await webauthn()).generateAuthenticationOptions({
+        const options = await (
+          await webauthn()
+        ).generateAuthenticationOptions({
           rpID,
           userVerification: "preferred",
-          allowCredentials: own.map((c) => ({ id: c.id, transports: (c.transports?.split(",") ?? []) })),
+          allowCredentials: own.map((c) => ({ id: c.id, transports: c.transports?.split(",") ?? [] })),
         });
         await saveChallenge(ctx, "authenticate", options.challenge, session?.user.id ?? null);
         return ctx.json(options);
@@ -146,19 +154,23 @@ export function passkeyPlugin(db: Db, config: Config) {
           if (!pending) throw refused("Start the passkey sign-in again.");
           const [key] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id));
           if (!key) throw refused("This passkey is not registered here.");
-          const result = await (await webauthn()).verifyAuthenticationResponse({
-            response,
-            expectedChallenge: pending.challenge,
-            expectedOrigin,
-            expectedRPID: rpID,
-            credential: {
-              id: key.credentialId,
-              publicKey: Buffer.from(key.publicKey, "base64url"),
-              counter: key.counter,
-              transports: (key.transports?.split(",") ?? []),
-            },
-            requireUserVerification: false,
-          }).catch(() => null);
+          const result = await (
+            await webauthn()
+          )
+            .verifyAuthenticationResponse({
+              response,
+              expectedChallenge: pending.challenge,
+              expectedOrigin,
+              expectedRPID: rpID,
+              credential: {
+                id: key.credentialId,
+                publicKey: Buffer.from(key.publicKey, "base64url"),
+                counter: key.counter,
+                transports: key.transports?.split(",") ?? [],
+              },
+              requireUserVerification: false,
+            })
+            .catch(() => null);
           if (!result?.verified) throw refused("The passkey could not be verified.");
           const { newCounter, userVerified } = result.authenticationInfo;
           const now = new Date();
@@ -170,7 +182,10 @@ export function passkeyPlugin(db: Db, config: Config) {
           if (current && current.user.id === user.id && pending.userId === user.id) {
             // Step-up of this user's own session: only a verified person proves the second factor.
             if (!userVerified) {
-              throw APIError.from("FORBIDDEN", { message: "This passkey did not verify you (no PIN or biometric); use your authenticator code.", code: "USER_VERIFICATION_REQUIRED" });
+              throw APIError.from("FORBIDDEN", {
+                message: "This passkey did not verify you (no PIN or biometric); use your authenticator code.",
+                code: "USER_VERIFICATION_REQUIRED",
+              });
             }
             await markFactorProven(db, { sessionId: current.session.id }, now);
             return ctx.json({ user: { id: user.id, name: user.name }, userVerified });
@@ -187,7 +202,14 @@ export function passkeyPlugin(db: Db, config: Config) {
 
       passkeyList: createAuthEndpoint("/passkey/list", { method: "GET", use: [sessionMiddleware] }, async (ctx) => {
         const found = await db
-          .select({ id: passkeys.id, name: passkeys.name, deviceType: passkeys.deviceType, backedUp: passkeys.backedUp, createdAt: passkeys.createdAt, lastUsedAt: passkeys.lastUsedAt })
+          .select({
+            id: passkeys.id,
+            name: passkeys.name,
+            deviceType: passkeys.deviceType,
+            backedUp: passkeys.backedUp,
+            createdAt: passkeys.createdAt,
+            lastUsedAt: passkeys.lastUsedAt,
+          })
           .from(passkeys)
           .where(eq(passkeys.userId, ctx.context.session.user.id))
           .orderBy(desc(passkeys.createdAt));
@@ -196,18 +218,14 @@ export function passkeyPlugin(db: Db, config: Config) {
         });
       }),
 
-      passkeyDelete: createAuthEndpoint(
-        "/passkey/delete",
-        { method: "POST", use: [sessionMiddleware], body: z.object({ id: z.uuid() }) },
-        async (ctx) => {
-          const gone = await db
-            .delete(passkeys)
-            .where(and(eq(passkeys.id, ctx.body.id), eq(passkeys.userId, ctx.context.session.user.id)))
-            .returning({ id: passkeys.id });
-          if (!gone.length) throw APIError.from("NOT_FOUND", { message: "No such passkey.", code: "PASSKEY_NOT_FOUND" });
-          return ctx.json({ status: true });
-        },
-      ),
+      passkeyDelete: createAuthEndpoint("/passkey/delete", { method: "POST", use: [sessionMiddleware], body: z.object({ id: z.uuid() }) }, async (ctx) => {
+        const gone = await db
+          .delete(passkeys)
+          .where(and(eq(passkeys.id, ctx.body.id), eq(passkeys.userId, ctx.context.session.user.id)))
+          .returning({ id: passkeys.id });
+        if (!gone.length) throw APIError.from("NOT_FOUND", { message: "No such passkey.", code: "PASSKEY_NOT_FOUND" });
+        return ctx.json({ status: true });
+      }),
     },
   } satisfies BetterAuthPlugin;
 }

@@ -3,9 +3,7 @@ import { z } from "zod";
 import type { Config } from "../config.js";
 import { defineRoute } from "../http/route.js";
 
-export const providersSchema = z
-  .object({ items: z.array(z.object({ id: z.enum(["oidc", "social"]), host: z.string() })) })
-  .meta({ id: "SignInProviders" });
+export const providersSchema = z.object({ items: z.array(z.object({ id: z.enum(["oidc", "social"]), host: z.string() })) }).meta({ id: "SignInProviders" });
 
 export function providersRoute(config: Config) {
   return defineRoute({

@@ -24,9 +24,7 @@ export const signUpBody = z
   })
   .strict();
 
-export const signUpResponse = z
-  .object({ status: z.literal("accepted"), message: z.string() })
-  .meta({ id: "SignUpAccepted" });
+export const signUpResponse = z.object({ status: z.literal("accepted"), message: z.string() }).meta({ id: "SignUpAccepted" });
 
 const ACCEPTED = {
   status: "accepted" as const,

@@ -46,7 +46,10 @@ export async function lockRows<T extends PgTable & { id: DrizzleColumn }, K exte
   if (!ids.length) return [];
   const all = columnsOf(table);
   const cols = keys ? all.filter((c) => c.name === "id" || (keys as readonly string[]).includes(c.key)) : all;
-  const list = sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `);
+  const list = sql.join(
+    cols.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
   const found = await runBulk<Record<string, unknown>>(
     tx,
     "lock_rows",
@@ -161,11 +164,20 @@ export function bulkInsert(tx: Tx, table: Table, values: Record<string, unknown>
   const name = sql.identifier(getTableName(table));
   const cols = columnsOf(table);
   const { shared, each, payload } = encode(cols, values);
-  const targets = sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `);
-  const sources = sql.join(cols.map((c) => source(c, shared, each)), sql`, `);
-  return runBulk(tx, "bulk_insert", shapeOf(table, cols, shared), sql`INSERT INTO ${name} (${targets}) SELECT ${sources} FROM jsonb_array_elements(${payload}::jsonb) AS e(v)`).then(
-    () => undefined,
+  const targets = sql.join(
+    cols.map((c) => sql.identifier(c.name)),
+    sql`, `,
   );
+  const sources = sql.join(
+    cols.map((c) => source(c, shared, each)),
+    sql`, `,
+  );
+  return runBulk(
+    tx,
+    "bulk_insert",
+    shapeOf(table, cols, shared),
+    sql`INSERT INTO ${name} (${targets}) SELECT ${sources} FROM jsonb_array_elements(${payload}::jsonb) AS e(v)`,
+  ).then(() => undefined);
 }
 
 /**
@@ -180,8 +192,14 @@ export function bulkUpdate(tx: Tx, table: Table, values: Record<string, unknown>
   const set = columnsOf(table).filter((c) => c.name !== "id" && (!only || only.has(c.key)));
   const id = columnsOf(table).find((c) => c.name === "id")!;
   const { shared, each, payload } = encode([id, ...set], values);
-  const targets = sql.join(set.map((c) => sql.identifier(c.name)), sql`, `);
-  const sources = sql.join(set.map((c) => source(c, shared, each)), sql`, `);
+  const targets = sql.join(
+    set.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
+  const sources = sql.join(
+    set.map((c) => source(c, shared, each)),
+    sql`, `,
+  );
   return runBulk<{ n: number }>(
     tx,
     "bulk_update",

@@ -111,7 +111,10 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints |
   const def = seg[0]!.def;
   if (!sp) {
     try {
-      return await def.run(ctx, seg.map((p) => p.op));
+      return await def.run(
+        ctx,
+        seg.map((p) => p.op),
+      );
     } catch (err) {
       return [rejected(dbErrorToAppError(err))];
     }
@@ -119,7 +122,10 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints |
   releaseOpen(ctx, sp);
   const savepoint = inFlight(ctx.tx.execute(sql`SAVEPOINT segment`));
   try {
-    const verdicts = await def.run(ctx, seg.map((p) => p.op));
+    const verdicts = await def.run(
+      ctx,
+      seg.map((p) => p.op),
+    );
     await savepoint;
     sp.open = 1;
     return verdicts;
@@ -141,13 +147,7 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints |
 }
 
 /** Runs `inputs` inside an already-open actor transaction, resolving their names in `registry`. */
-async function executeInTx(
-  registry: CommandRegistry,
-  tx: Tx,
-  actor: Actor,
-  inputs: CommandInput[],
-  opts: ExecuteOptions,
-): Promise<Verdict[]> {
+async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions): Promise<Verdict[]> {
   const savepoints = opts.savepoints ?? true;
   if (!savepoints && inputs.length > 1) throw new Error("a batch of more than one op needs savepoints");
   const { txid, roles } = await (opts.context ?? loadContext(tx));
@@ -222,7 +222,13 @@ export interface Executor {
    */
   executeOne: {
     (db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions): Promise<Applied>;
-    <R>(db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions, then: (tx: Tx, verdict: Applied) => Promise<R>): Promise<{ verdict: Applied; result: R }>;
+    <R>(
+      db: Db,
+      actor: Actor,
+      input: CommandInput,
+      opts: ExecuteOptions,
+      then: (tx: Tx, verdict: Applied) => Promise<R>,
+    ): Promise<{ verdict: Applied; result: R }>;
   };
 }
 

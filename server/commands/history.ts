@@ -78,6 +78,6 @@ export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & {
 /** The subset of `row` named by `keys`, for before/after snapshots. */
 export function pick(row: Record<string, unknown>, keys: Iterable<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = row[k] instanceof Date ? (row[k]).toISOString() : (row[k] ?? null);
+  for (const k of keys) out[k] = row[k] instanceof Date ? row[k].toISOString() : (row[k] ?? null);
   return out;
 }

@@ -25,8 +25,7 @@ export interface CommandInput {
 }
 
 export type Verdict =
-  | { status: "applied"; entityId: string; rowVersion: number; txid: string; eventId: string | null }
-  | { status: "rejected"; error: AppError };
+  { status: "applied"; entityId: string; rowVersion: number; txid: string; eventId: string | null } | { status: "rejected"; error: AppError };
 
 export interface CommandContext {
   tx: Tx;

@@ -43,7 +43,9 @@ async function handle(db: PGlite, req: WorkerRequest): Promise<unknown> {
     case "exec":
       return (await db.exec(req.sql)).map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
     case "listen": {
-      const unsubscribe = await db.listen(req.channel, (payload) => port.postMessage({ kind: "notify", listenId: req.listenId, payload } satisfies WorkerReply));
+      const unsubscribe = await db.listen(req.channel, (payload) =>
+        port.postMessage({ kind: "notify", listenId: req.listenId, payload } satisfies WorkerReply),
+      );
       listeners.set(req.listenId, unsubscribe);
       return null;
     }

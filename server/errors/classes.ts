@@ -130,7 +130,10 @@ export class ClientTooOldError extends AppError {
 }
 
 export class UnavailableError extends AppError {
-  constructor(readonly retryAfterSeconds: number, message = "The server is busy; try again shortly.") {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = "The server is busy; try again shortly.",
+  ) {
     super(503, "unavailable", message, { retryAfterSeconds });
   }
 }

@@ -44,7 +44,11 @@ export function libraryClientError(err: unknown): AppError | null {
   if (status < 400 || status > 499) return null;
   if (err instanceof URIError) return new ValidationError("The path holds malformed percent-encoding.");
   if (e.type === "charset.unsupported" || e.type === "encoding.unsupported") {
-    return new AppError(415, "unsupported_media_type", "The body's charset or Content-Encoding is not supported: send UTF-8 JSON, plain or gzip, deflate or br.");
+    return new AppError(
+      415,
+      "unsupported_media_type",
+      "The body's charset or Content-Encoding is not supported: send UTF-8 JSON, plain or gzip, deflate or br.",
+    );
   }
   if (e.expose !== true) return null;
   const code = errorCodeForStatus(status);
@@ -71,7 +75,9 @@ const CONNECTION_LOST = /^Connection terminated\b|is not queryable/;
  * and the libraries put around the driver's error (`cause`, `errors`).
  */
 export function databaseUnavailable(err: unknown): UnavailableError | null {
-  return connectionFailure(err, 0) ? new UnavailableError(DATABASE_RETRY_AFTER_SECONDS, "The database cannot be reached for the moment; try again shortly.") : null;
+  return connectionFailure(err, 0)
+    ? new UnavailableError(DATABASE_RETRY_AFTER_SECONDS, "The database cannot be reached for the moment; try again shortly.")
+    : null;
 }
 
 function connectionFailure(err: unknown, depth: number): boolean {

@@ -159,7 +159,8 @@ export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: the next byte is escaped (\" or \\), never the string's end
+      if (c === 0x5c)
+        i++; // a backslash: the next byte is escaped (\" or \\), never the string's end
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

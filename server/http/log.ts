@@ -76,7 +76,9 @@ export function serializeError(err: unknown, depth = 0): unknown {
   const failure = databaseFailure(e);
   if (failure) {
     const code = typeof failure.db?.code === "string" ? failure.db.code : undefined;
-    const schemaNames = failure.db ? { ...stringField(failure.db, "constraint"), ...stringField(failure.db, "table"), ...stringField(failure.db, "column") } : {};
+    const schemaNames = failure.db
+      ? { ...stringField(failure.db, "constraint"), ...stringField(failure.db, "table"), ...stringField(failure.db, "column") }
+      : {};
     return {
       type,
       message: `Database error${code ? ` ${code}` : ""}${failure.query ? ` in ${failure.query}` : ""}`,
@@ -88,7 +90,14 @@ export function serializeError(err: unknown, depth = 0): unknown {
   }
   if (typeof e.command === "string" || typeof e.responseCode === "number") {
     // nodemailer: the server's answer (message, `response`) quotes the recipient's address.
-    return { type, message: "SMTP error", ...stringField(e, "code"), ...stringField(e, "command"), ...stringField(e, "responseCode"), ...(stack !== undefined ? { stack } : {}) };
+    return {
+      type,
+      message: "SMTP error",
+      ...stringField(e, "code"),
+      ...stringField(e, "command"),
+      ...stringField(e, "responseCode"),
+      ...(stack !== undefined ? { stack } : {}),
+    };
   }
   const cause = e.cause !== undefined && depth < 5 ? { cause: serializeError(e.cause, depth + 1) } : {};
   return {

@@ -48,9 +48,7 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
 
 export const routes: RouteDef<any, any, any, any>[] = [];
 
-export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(
-  def: RouteDef<P, Q, B, R>,
-): RouteDef<P, Q, B, R> {
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
   return def;
 }
 

@@ -51,10 +51,19 @@ export function mcpRouter(ctx: OAuthContext, undoWindowMs: number): Router {
   const router = Router();
   router.all(
     "/mcp",
-    requireBearerAuth({ verifier, requiredScopes: ["svc:read"], resourceMetadataUrl: `${ctx.issuer}/.well-known/oauth-protected-resource/mcp`, expectedResource: new URL(ctx.resource) }),
+    requireBearerAuth({
+      verifier,
+      requiredScopes: ["svc:read"],
+      resourceMetadataUrl: `${ctx.issuer}/.well-known/oauth-protected-resource/mcp`,
+      expectedResource: new URL(ctx.resource),
+    }),
     (req, res, next) => {
       // Stateless: no sessions to resume (GET) or end (DELETE).
-      if (req.method !== "POST") return void res.status(405).set("Allow", "POST").json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
+      if (req.method !== "POST")
+        return void res
+          .status(405)
+          .set("Allow", "POST")
+          .json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
       next();
     },
     // UTF-8 and at most MAX_JSON_DEPTH levels deep, like every JSON body (server/http/edge.ts).
@@ -64,7 +73,7 @@ export function mcpRouter(ctx: OAuthContext, undoWindowMs: number): Router {
         const actor = (req.auth?.extra as GrantExtra | undefined)?.actor;
         if (!actor) throw new Error("requireBearerAuth passed without an actor");
         const server = mcpServer(actor, { db: ctx.db, undoWindowMs });
-        const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
+        const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
         res.on("close", () => {
           void transport.close();
           void server.close();

@@ -65,13 +65,19 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
   const server = new McpServer({ name: "inventory", version: "1.0.0" });
   const readOnly = { readOnlyHint: true } as const;
 
-  server.registerTool("list_locations", { description: "The locations (households, workshops, ...) this connection may see, with your role in each.", annotations: readOnly }, () =>
-    run(() => read(async (tx) => ({ items: await visibleLocations(tx) }))),
+  server.registerTool(
+    "list_locations",
+    { description: "The locations (households, workshops, ...) this connection may see, with your role in each.", annotations: readOnly },
+    () => run(() => read(async (tx) => ({ items: await visibleLocations(tx) }))),
   );
 
   server.registerTool(
     "search_things",
-    { description: "Search things in a location by name (or list them all without q).", inputSchema: { locationId: uuidSchema, q: z.string().max(200).optional(), limit: z.number().int().min(1).max(200).optional() }, annotations: readOnly },
+    {
+      description: "Search things in a location by name (or list them all without q).",
+      inputSchema: { locationId: uuidSchema, q: z.string().max(200).optional(), limit: z.number().int().min(1).max(200).optional() },
+      annotations: readOnly,
+    },
     (a) =>
       run(() =>
         read(async (tx) => {
@@ -81,56 +87,86 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
       ),
   );
 
-  server.registerTool("get_thing", { description: "One thing with its path (place and containers) and its latest history.", inputSchema: { id: uuidSchema }, annotations: readOnly }, (a) =>
-    run(() =>
-      read(async (tx) => {
-        const thing = await findThing(tx, a.id);
-        const reader = await locationAccess(tx, thing.locationId);
-        return { thing: await detail(tx, actor.userId, thing), history: (await entityHistory(tx, { type: "thing", id: thing.id }, { limit: 10 }, reader)).items };
-      }),
-    ),
+  server.registerTool(
+    "get_thing",
+    { description: "One thing with its path (place and containers) and its latest history.", inputSchema: { id: uuidSchema }, annotations: readOnly },
+    (a) =>
+      run(() =>
+        read(async (tx) => {
+          const thing = await findThing(tx, a.id);
+          const reader = await locationAccess(tx, thing.locationId);
+          return {
+            thing: await detail(tx, actor.userId, thing),
+            history: (await entityHistory(tx, { type: "thing", id: thing.id }, { limit: 10 }, reader)).items,
+          };
+        }),
+      ),
   );
 
-  server.registerTool("list_places", { description: "Every place of a location (parentId builds the tree).", inputSchema: { locationId: uuidSchema }, annotations: readOnly }, (a) =>
-    run(() =>
-      read(async (tx) => {
-        await locationAccess(tx, a.locationId);
-        const found = await tx.select().from(places).where(and(eq(places.locationId, a.locationId), isNull(places.deletedAt))).orderBy(asc(places.name), asc(places.id));
-        return { items: found.map(placeOut) };
-      }),
-    ),
+  server.registerTool(
+    "list_places",
+    { description: "Every place of a location (parentId builds the tree).", inputSchema: { locationId: uuidSchema }, annotations: readOnly },
+    (a) =>
+      run(() =>
+        read(async (tx) => {
+          await locationAccess(tx, a.locationId);
+          const found = await tx
+            .select()
+            .from(places)
+            .where(and(eq(places.locationId, a.locationId), isNull(places.deletedAt)))
+            .orderBy(asc(places.name), asc(places.id));
+          return { items: found.map(placeOut) };
+        }),
+      ),
   );
 
-  server.registerTool("where_is", { description: "Where is X? Finds things by name in every location and answers each with its path.", inputSchema: { q: z.string().trim().min(1).max(200) }, annotations: readOnly }, (a) =>
-    run(() =>
-      read(async (tx) => {
-        const hits = [];
-        for (const loc of await visibleLocations(tx)) {
-          const found = await listThings(tx, loc.id, { q: a.q, limit: 10 });
-          for (const t of found.items) {
-            const d = await show(tx, t.id);
-            hits.push({ id: d.id, name: d.name, location: loc.name, path: d.path.map((p) => p.name) });
+  server.registerTool(
+    "where_is",
+    {
+      description: "Where is X? Finds things by name in every location and answers each with its path.",
+      inputSchema: { q: z.string().trim().min(1).max(200) },
+      annotations: readOnly,
+    },
+    (a) =>
+      run(() =>
+        read(async (tx) => {
+          const hits = [];
+          for (const loc of await visibleLocations(tx)) {
+            const found = await listThings(tx, loc.id, { q: a.q, limit: 10 });
+            for (const t of found.items) {
+              const d = await show(tx, t.id);
+              hits.push({ id: d.id, name: d.name, location: loc.name, path: d.path.map((p) => p.name) });
+            }
           }
-        }
-        return { items: hits.slice(0, 20) };
-      }),
-    ),
+          return { items: hits.slice(0, 20) };
+        }),
+      ),
   );
 
-  server.registerTool("list_inbox", { description: "Open inbox items (captured drafts, sync problems), newest first.", inputSchema: { locationId: uuidSchema.optional() }, annotations: readOnly }, (a) =>
-    run(() =>
-      read(async (tx) => {
-        if (a.locationId) await locationAccess(tx, a.locationId);
-        return listInbox(tx, { locationId: a.locationId, limit: 50 });
-      }),
-    ),
+  server.registerTool(
+    "list_inbox",
+    {
+      description: "Open inbox items (captured drafts, sync problems), newest first.",
+      inputSchema: { locationId: uuidSchema.optional() },
+      annotations: readOnly,
+    },
+    (a) =>
+      run(() =>
+        read(async (tx) => {
+          if (a.locationId) await locationAccess(tx, a.locationId);
+          return listInbox(tx, { locationId: a.locationId, limit: 50 });
+        }),
+      ),
   );
 
   if (!actor.canWrite) return server;
 
   server.registerTool(
     "create_thing",
-    { description: "Create a thing in a location (optionally in a place or inside a container).", inputSchema: { locationId: uuidSchema, thing: z.record(z.string(), z.unknown()).describe("name, placeId or containerId, quantity, description, ...") } },
+    {
+      description: "Create a thing in a location (optionally in a place or inside a container).",
+      inputSchema: { locationId: uuidSchema, thing: z.record(z.string(), z.unknown()).describe("name, placeId or containerId, quantity, description, ...") },
+    },
     (a) =>
       run(async () => {
         const body = parse(thingCreateBody, a.thing);
@@ -142,22 +178,31 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
 
   server.registerTool(
     "update_thing",
-    { description: "Change fields of a thing; rowVersion is the version you last saw (get_thing).", inputSchema: { id: uuidSchema, rowVersion: z.number().int().min(1), patch: z.record(z.string(), z.unknown()) } },
+    {
+      description: "Change fields of a thing; rowVersion is the version you last saw (get_thing).",
+      inputSchema: { id: uuidSchema, rowVersion: z.number().int().min(1), patch: z.record(z.string(), z.unknown()) },
+    },
     (a) =>
       run(async () => {
         const { rowVersion, ...patch } = parse(thingPatchBody, { ...a.patch, rowVersion: a.rowVersion });
         const locationId = await locationOfThing(a.id);
-        const { result } = await executeOne(db, actor, { name: "thing.update", locationId, baseVersion: rowVersion, args: { id: a.id, patch } }, opts, (tx) => show(tx, a.id));
+        const { result } = await executeOne(db, actor, { name: "thing.update", locationId, baseVersion: rowVersion, args: { id: a.id, patch } }, opts, (tx) =>
+          show(tx, a.id),
+        );
         return result;
       }),
   );
 
   server.registerTool(
     "move_thing",
-    { description: "Move a thing to a place or into a container (give exactly one).", inputSchema: { id: uuidSchema, placeId: uuidSchema.optional(), containerId: uuidSchema.optional() } },
+    {
+      description: "Move a thing to a place or into a container (give exactly one).",
+      inputSchema: { id: uuidSchema, placeId: uuidSchema.optional(), containerId: uuidSchema.optional() },
+    },
     (a) =>
       run(async () => {
-        if ((a.placeId === undefined) === (a.containerId === undefined)) throw zodToValidationError(new z.ZodError([{ code: "custom", path: ["placeId"], message: "give exactly one of placeId or containerId", input: a }]));
+        if ((a.placeId === undefined) === (a.containerId === undefined))
+          throw zodToValidationError(new z.ZodError([{ code: "custom", path: ["placeId"], message: "give exactly one of placeId or containerId", input: a }]));
         const locationId = await locationOfThing(a.id);
         const dest = a.placeId !== undefined ? { placeId: a.placeId } : { containerId: a.containerId };
         const { result } = await executeOne(db, actor, { name: "thing.move", locationId, args: { id: a.id, ...dest } }, opts, (tx) => show(tx, a.id));
@@ -167,7 +212,10 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
 
   server.registerTool(
     "review_inbox_item",
-    { description: "Accept (a captured draft becomes an active thing) or dismiss an inbox item.", inputSchema: { id: uuidSchema, action: z.enum(["accept", "dismiss"]) } },
+    {
+      description: "Accept (a captured draft becomes an active thing) or dismiss an inbox item.",
+      inputSchema: { id: uuidSchema, action: z.enum(["accept", "dismiss"]) },
+    },
     (a) =>
       run(async () => {
         const item = async (tx: Tx) => {

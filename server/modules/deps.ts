@@ -8,4 +8,3 @@ export interface RouteDeps {
   config: Config;
   auth: Auth;
 }
-

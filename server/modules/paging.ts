@@ -39,9 +39,7 @@ export const exactTime = (column: AnyColumn | SQL): SQL<string> => sql<string>`t
 /** Rows after a (time, id) cursor in `order`, for a list ordered by `time` then `id` that way. */
 export function afterTimeId(cursor: string, time: AnyColumn, id: AnyColumn, order: "asc" | "desc"): SQL {
   const [at, rowId] = decodeCursor(cursor, timeIdKey);
-  return order === "asc"
-    ? sql`(${time}, ${id}) > (${at}::timestamptz, ${rowId}::uuid)`
-    : sql`(${time}, ${id}) < (${at}::timestamptz, ${rowId}::uuid)`;
+  return order === "asc" ? sql`(${time}, ${id}) > (${at}::timestamptz, ${rowId}::uuid)` : sql`(${time}, ${id}) < (${at}::timestamptz, ${rowId}::uuid)`;
 }
 
 /**

@@ -7,9 +7,24 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 const V4_SPECIAL: [string, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.31.196.0", 24], ["192.52.193.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16],
-  ["192.175.48.0", 24], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.31.196.0", 24],
+  ["192.52.193.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["192.175.48.0", 24],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
 ];
 const V4_LOOPBACK: [string, number] = ["127.0.0.0", 8];
 
@@ -22,7 +37,13 @@ const v6GlobalUnicast = new BlockList();
 v6GlobalUnicast.addSubnet("2000::", 3, "ipv6");
 /** Special blocks inside 2000::/3: IETF protocol assignments (Teredo among them), documentation, 6to4. */
 const v6SpecialInGlobal = new BlockList();
-for (const [net, bits] of [["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["3fff::", 20]] as const) v6SpecialInGlobal.addSubnet(net, bits, "ipv6");
+for (const [net, bits] of [
+  ["2001::", 23],
+  ["2001:db8::", 32],
+  ["2002::", 16],
+  ["3fff::", 20],
+] as const)
+  v6SpecialInGlobal.addSubnet(net, bits, "ipv6");
 
 /** The 16 bytes of an IPv6 address in any textual form, a trailing dotted quad included. */
 function v6Bytes(address: string): number[] | null {

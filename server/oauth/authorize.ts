@@ -96,7 +96,10 @@ export function authorizeRouter(ctx: OAuthContext): Router {
     const { client, redirectUri } = proven;
     // Browsers apply form-action to the redirect that answers the form too, so the Allow/Deny
     // post may end at the app's redirect URI, and nowhere else.
-    res.setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget(redirectUri)}; frame-ancestors 'none'`);
+    res.setHeader(
+      "Content-Security-Policy",
+      `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget(redirectUri)}; frame-ancestors 'none'`,
+    );
     const state = typeof p.state === "string" ? p.state : undefined;
     const fail = (error: string, description: string) => redirectWith(res, redirectUri, { error, error_description: description, state, iss: ctx.issuer });
     const request = requestSchema.safeParse(p);
@@ -109,7 +112,13 @@ export function authorizeRouter(ctx: OAuthContext): Router {
     const locations = await visibleLocations(ctx, actor);
     if (!decide) {
       const { state: _state, ...rest } = request.data;
-      const hidden: Record<string, string> = { client_id: client.clientId, redirect_uri: redirectUri, ...rest, scope: scopes.join(" "), ...(state !== undefined ? { state } : {}) };
+      const hidden: Record<string, string> = {
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        ...rest,
+        scope: scopes.join(" "),
+        ...(state !== undefined ? { state } : {}),
+      };
       const redirect = new URL(redirectUri);
       return void res.type("html").send(
         consentPage({

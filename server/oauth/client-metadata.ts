@@ -56,7 +56,12 @@ export class ClientMetadataStore {
     } catch {
       throw new ClientMetadataError("The client_id is not a URL.");
     }
-    if (!(await this.perHost.consume(host).then(() => true, () => false)))
+    if (
+      !(await this.perHost.consume(host).then(
+        () => true,
+        () => false,
+      ))
+    )
       throw new ClientMetadataError("Too many client metadata fetches for this host; try again in a minute.");
     let fetched;
     try {

@@ -18,7 +18,10 @@ export function errorPage(message: string): string {
 }
 
 export function signInPage(returnTo: string): string {
-  return page("Sign in first", `<h1>Sign in first</h1><p>Sign in to the inventory in this browser, then come back to this page.</p><p><a href="/?next=${encodeURIComponent(returnTo)}">Sign in</a></p>`);
+  return page(
+    "Sign in first",
+    `<h1>Sign in first</h1><p>Sign in to the inventory in this browser, then come back to this page.</p><p><a href="/?next=${encodeURIComponent(returnTo)}">Sign in</a></p>`,
+  );
 }
 
 export interface ConsentView {

@@ -36,7 +36,16 @@ export async function grantAndCode(
   const code = randomBytes(32).toString("base64url");
   await asSystem(db, async (tx) => {
     const id = uuidv7();
-    await tx.insert(oauthGrants).values({ id, userId: grant.userId, clientId: binding.clientId, clientName: grant.clientName, scopes: grant.scopes, locationIds: grant.locationIds, mfaProven: grant.mfaProven, createdAt: now });
+    await tx.insert(oauthGrants).values({
+      id,
+      userId: grant.userId,
+      clientId: binding.clientId,
+      clientName: grant.clientName,
+      scopes: grant.scopes,
+      locationIds: grant.locationIds,
+      mfaProven: grant.mfaProven,
+      createdAt: now,
+    });
     await tx.insert(oauthCodes).values({ codeHash: sha256(code), grantId: id, ...binding, expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000) });
   });
   return code;
@@ -55,7 +64,12 @@ function pkceMatches(verifier: string, challenge: string): boolean {
  * Spends a code. It is marked used before anything else is checked, so a wrong verifier also burns
  * it; a second use revokes the grant (the code may have leaked, RFC 9700 4.2.1).
  */
-export async function redeemCode(db: Db, code: string, presented: Omit<CodeBinding, "codeChallenge"> & { codeVerifier: string }, now = new Date()): Promise<Redeemed> {
+export async function redeemCode(
+  db: Db,
+  code: string,
+  presented: Omit<CodeBinding, "codeChallenge"> & { codeVerifier: string },
+  now = new Date(),
+): Promise<Redeemed> {
   return asSystem(db, async (tx) => {
     const hash = sha256(code);
     const [row] = await tx
@@ -65,13 +79,21 @@ export async function redeemCode(db: Db, code: string, presented: Omit<CodeBindi
       .returning();
     if (!row) {
       const [spent] = await tx.select({ grantId: oauthCodes.grantId, usedAt: oauthCodes.usedAt }).from(oauthCodes).where(eq(oauthCodes.codeHash, hash));
-      if (spent?.usedAt) await tx.update(oauthGrants).set({ revokedAt: now }).where(and(eq(oauthGrants.id, spent.grantId), isNull(oauthGrants.revokedAt)));
+      if (spent?.usedAt)
+        await tx
+          .update(oauthGrants)
+          .set({ revokedAt: now })
+          .where(and(eq(oauthGrants.id, spent.grantId), isNull(oauthGrants.revokedAt)));
       return { ok: false, reason: spent?.usedAt ? "The code was already used; its grant is revoked." : "The code is unknown or expired." };
     }
-    if (row.clientId !== presented.clientId || row.redirectUri !== presented.redirectUri) return { ok: false, reason: "The code was issued to another client or redirect URI." };
+    if (row.clientId !== presented.clientId || row.redirectUri !== presented.redirectUri)
+      return { ok: false, reason: "The code was issued to another client or redirect URI." };
     if (row.resource !== presented.resource) return { ok: false, reason: "The code was issued for another resource." };
     if (!pkceMatches(presented.codeVerifier, row.codeChallenge)) return { ok: false, reason: "The code verifier does not match the challenge." };
-    const [grant] = await tx.select().from(oauthGrants).where(and(eq(oauthGrants.id, row.grantId), isNull(oauthGrants.revokedAt)));
+    const [grant] = await tx
+      .select()
+      .from(oauthGrants)
+      .where(and(eq(oauthGrants.id, row.grantId), isNull(oauthGrants.revokedAt)));
     if (!grant) return { ok: false, reason: "The grant was revoked." };
     return { ok: true, grantId: grant.id, userId: grant.userId, scopes: grant.scopes as OAuthScope[] };
   });
@@ -97,7 +119,15 @@ export async function liveGrant(db: Db, id: string): Promise<LiveGrant | null> {
       .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
     if (!row || row.g.locationIds.length === 0) return null;
     const { g } = row;
-    return { id: g.id, userId: g.userId, userName: row.name, clientId: g.clientId, scopes: g.scopes as OAuthScope[], locationIds: g.locationIds, mfaProven: g.mfaProven };
+    return {
+      id: g.id,
+      userId: g.userId,
+      userName: row.name,
+      clientId: g.clientId,
+      scopes: g.scopes as OAuthScope[],
+      locationIds: g.locationIds,
+      mfaProven: g.mfaProven,
+    };
   });
 }
 
@@ -133,8 +163,14 @@ export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promis
 export async function revokeGrant(db: Db, actor: Actor, id: string, now = new Date()): Promise<OAuthGrant> {
   requireSession(actor);
   return withActor(db, actor, async (tx) => {
-    await tx.update(oauthGrants).set({ revokedAt: now }).where(and(eq(oauthGrants.id, id), eq(oauthGrants.userId, actor.userId), isNull(oauthGrants.revokedAt)));
-    const [row] = await tx.select().from(oauthGrants).where(and(eq(oauthGrants.id, id), eq(oauthGrants.userId, actor.userId)));
+    await tx
+      .update(oauthGrants)
+      .set({ revokedAt: now })
+      .where(and(eq(oauthGrants.id, id), eq(oauthGrants.userId, actor.userId), isNull(oauthGrants.revokedAt)));
+    const [row] = await tx
+      .select()
+      .from(oauthGrants)
+      .where(and(eq(oauthGrants.id, id), eq(oauthGrants.userId, actor.userId)));
     if (!row) throw new NotFoundError("grant");
     return grantOut(row);
   });

@@ -98,7 +98,8 @@ export async function guardedFetchJson(raw: string, opts: GuardOptions): Promise
     };
     const req = send(url, options, (res) => {
       if (res.statusCode !== 200) return (res.resume(), req.destroy(), fail(new GuardRefusal(`status ${res.statusCode ?? 0} (redirects are not followed)`)));
-      if (!/^application\/json\b/i.test(res.headers["content-type"] ?? "")) return (res.resume(), req.destroy(), fail(new GuardRefusal("not application/json")));
+      if (!/^application\/json\b/i.test(res.headers["content-type"] ?? ""))
+        return (res.resume(), req.destroy(), fail(new GuardRefusal("not application/json")));
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {

@@ -50,7 +50,10 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
       .where(and(eq(accounts.ownerUserId, actor.userId), eq(locations.isPersonal, true)));
     personal = row?.id;
   }
-  const names = await entityNames(tx, drops.map((d) => d.op));
+  const names = await entityNames(
+    tx,
+    drops.map((d) => d.op),
+  );
   const batchByLocation = new Map<string, string>();
   const items = [];
   for (const d of drops) {

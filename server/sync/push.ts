@@ -115,8 +115,7 @@ export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
       response: pushResponseSchema,
       async handler({ actor, body }) {
         if (body.protocol < MIN_PROTOCOL) throw new ClientTooOldError(MIN_PROTOCOL);
-        if (body.ops.length > MAX_OPS)
-          throw new PayloadTooLargeError(MAX_BODY_BYTES, { maxOps: MAX_OPS }, `A batch holds at most ${MAX_OPS} ops; split it.`);
+        if (body.ops.length > MAX_OPS) throw new PayloadTooLargeError(MAX_BODY_BYTES, { maxOps: MAX_OPS }, `A batch holds at most ${MAX_OPS} ops; split it.`);
         if (inFlight >= MAX_CONCURRENT_PUSHES) throw new UnavailableError(1);
         inFlight++;
         try {

@@ -42,14 +42,21 @@ export async function benchEmbedded(): Promise<EmbeddedResult> {
           body: JSON.stringify({ clientId: `bench-${d.userId.slice(-6)}`, protocol: PROTOCOL, ops }),
         });
         const body = (await res.json()) as { results?: { status: string }[] };
-        if (res.status !== 200 || body.results?.some((r) => r.status !== "applied")) throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        if (res.status !== 200 || body.results?.some((r) => r.status !== "applied"))
+          throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       }
     };
     // One warm-up batch per device (first plans, first pages of the tables), not measured.
-    await Promise.all(devices.map(async (d) => {
-      const ops = [{ id: uuidv7(), name: "thing.create", locationId: d.locationId, args: { id: uuidv7(), name: "warm" }, at: new Date().toISOString() }];
-      await fetch(`${svc.url}/api/v1/sync/push`, { method: "POST", headers: { cookie: d.cookie, origin: svc.url, "content-type": "application/json" }, body: JSON.stringify({ clientId: "warm", protocol: PROTOCOL, ops }) });
-    }));
+    await Promise.all(
+      devices.map(async (d) => {
+        const ops = [{ id: uuidv7(), name: "thing.create", locationId: d.locationId, args: { id: uuidv7(), name: "warm" }, at: new Date().toISOString() }];
+        await fetch(`${svc.url}/api/v1/sync/push`, {
+          method: "POST",
+          headers: { cookie: d.cookie, origin: svc.url, "content-type": "application/json" },
+          body: JSON.stringify({ clientId: "warm", protocol: PROTOCOL, ops }),
+        });
+      }),
+    );
 
     let storming = true;
     const latencies: number[] = [];

@@ -167,7 +167,9 @@ async function oneRun(url: string, email: string, password: string, userId: stri
     }
     const seconds = (syncedAt - t0) / 1000;
     const first = await firstScreen;
-    console.log(`initialSync run ${run + 1}: app ${seconds.toFixed(1)} s, first screen ${first.ms.toFixed(0)} ms${first.before ? " (sync still running)" : " (after sync)"}`);
+    console.log(
+      `initialSync run ${run + 1}: app ${seconds.toFixed(1)} s, first screen ${first.ms.toFixed(0)} ms${first.before ? " (sync still running)" : " (after sync)"}`,
+    );
     const raw = await rawIdbWrite(page, `raw-bench-${run}`);
     if (raw.rows < THINGS) throw new Error(`raw write: fetched ${raw.rows} rows, expected ${THINGS}`);
     console.log(`initialSync run ${run + 1}: raw IndexedDB ${raw.total.toFixed(1)} s (put ${raw.put.toFixed(1)} s)`);

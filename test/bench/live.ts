@@ -75,7 +75,16 @@ export async function benchLive(): Promise<LiveResult> {
     const changes = async (from: number, to: number, clients: number) => {
       const latencies: number[] = [];
       for (let v = from; v <= to; v++) {
-        await push([{ id: uuidv7(), name: "thing.update", locationId: owner.locationId, args: { id, patch: { name: `v${v}` } }, baseVersion: v - 1, at: new Date().toISOString() }]);
+        await push([
+          {
+            id: uuidv7(),
+            name: "thing.update",
+            locationId: owner.locationId,
+            args: { id, patch: { name: `v${v}` } },
+            baseVersion: v - 1,
+            at: new Date().toISOString(),
+          },
+        ]);
         const answered = performance.now();
         const deadline = answered + 10_000;
         while ((seen.get(v)?.length ?? 0) < clients && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));

@@ -41,10 +41,22 @@ export async function benchPush(): Promise<PushResult> {
 
     const pushAll = async (cookie: string, things: string[], run: number) => {
       for (const batch of chunk(things, BATCH)) {
-        const ops = batch.map((id) => ({ id: uuidv7(), name: "thing.update", locationId: owner.locationId, args: { id, patch: { name: `Run ${run} ${id.slice(0, 8)}` } }, baseVersion: version.get(id), at: new Date().toISOString() }));
-        const res = await fetch(`${svc.url}/api/v1/sync/push`, { method: "POST", headers: { cookie, origin: svc.url, "content-type": "application/json" }, body: JSON.stringify({ clientId: cookie.slice(-8), protocol: PROTOCOL, ops }) });
+        const ops = batch.map((id) => ({
+          id: uuidv7(),
+          name: "thing.update",
+          locationId: owner.locationId,
+          args: { id, patch: { name: `Run ${run} ${id.slice(0, 8)}` } },
+          baseVersion: version.get(id),
+          at: new Date().toISOString(),
+        }));
+        const res = await fetch(`${svc.url}/api/v1/sync/push`, {
+          method: "POST",
+          headers: { cookie, origin: svc.url, "content-type": "application/json" },
+          body: JSON.stringify({ clientId: cookie.slice(-8), protocol: PROTOCOL, ops }),
+        });
         const body = (await res.json()) as { results: { status: string }[] };
-        if (res.status !== 200 || body.results.some((r) => r.status !== "applied")) throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        if (res.status !== 200 || body.results.some((r) => r.status !== "applied"))
+          throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
         for (const id of batch) version.set(id, version.get(id)! + 1);
       }
     };
@@ -74,8 +86,12 @@ export async function benchPush(): Promise<PushResult> {
     for (let run = 0; run < RUNS; run++) {
       const t0 = performance.now();
       await Promise.all([
-        (async () => { for (const b of chunk(half1.slice(0, 4000), BATCH)) await rawBatch(raw, b, run); })(),
-        (async () => { for (const b of chunk(half2.slice(0, 4000), BATCH)) await rawBatch(raw2, b, run); })(),
+        (async () => {
+          for (const b of chunk(half1.slice(0, 4000), BATCH)) await rawBatch(raw, b, run);
+        })(),
+        (async () => {
+          for (const b of chunk(half2.slice(0, 4000), BATCH)) await rawBatch(raw2, b, run);
+        })(),
       ]);
       rawRates.push(8000 / ((performance.now() - t0) / 1000));
     }

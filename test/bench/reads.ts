@@ -60,7 +60,11 @@ export async function benchReads(): Promise<ReadsResult> {
       things: th,
       history: stat(history),
       ratioToHello: th.median / h.median,
-      cpuMsPerRequest: { hello: helloCpu.server / helloCpu.requests, things: thingsCpu.server / thingsCpu.requests, thingsPostgres: thingsCpu.postgres / thingsCpu.requests },
+      cpuMsPerRequest: {
+        hello: helloCpu.server / helloCpu.requests,
+        things: thingsCpu.server / thingsCpu.requests,
+        thingsPostgres: thingsCpu.postgres / thingsCpu.requests,
+      },
     };
   } finally {
     await svc.close();

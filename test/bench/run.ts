@@ -33,7 +33,12 @@ if (want("push")) {
   results["push.ratioToRawSql"] = p.ratioToRawSql;
   results["push.restOneOpWritesPerSec"] = p.restOneOpWritesPerSec.median;
   results.pushDetail = p;
-  rows.push(["push: API ops/s (2 devices, 1000-op batches)", s(p.apiOpsPerSec), `raw SQL ${s(p.rawSqlOpsPerSec)}`, `ratio ${fmt(p.ratioToRawSql, 2)} (target >= 0.5)`]);
+  rows.push([
+    "push: API ops/s (2 devices, 1000-op batches)",
+    s(p.apiOpsPerSec),
+    `raw SQL ${s(p.rawSqlOpsPerSec)}`,
+    `ratio ${fmt(p.ratioToRawSql, 2)} (target >= 0.5)`,
+  ]);
   rows.push(["push: one-op REST writes/s", s(p.restOneOpWritesPerSec), "", ""]);
 }
 
@@ -58,7 +63,12 @@ if (want("initialSync")) {
   results["initialSync.ratioToRawIdb"] = i.ratioToRawIdb;
   results["initialSync.firstScreenMs"] = i.firstScreenMs.median;
   results.initialSyncDetail = i;
-  rows.push([`initialSync: ${fmt(i.things)} things into the app's Dexie, s`, s(i.seconds, 1), `raw IndexedDB ${s(i.rawIdbSeconds, 1)}`, `ratio ${fmt(i.ratioToRawIdb, 2)} (target <= 1.3)`]);
+  rows.push([
+    `initialSync: ${fmt(i.things)} things into the app's Dexie, s`,
+    s(i.seconds, 1),
+    `raw IndexedDB ${s(i.rawIdbSeconds, 1)}`,
+    `ratio ${fmt(i.ratioToRawIdb, 2)} (target <= 1.3)`,
+  ]);
   rows.push([
     "initialSync: sign-in -> first thing listed, ms",
     s(i.firstScreenMs),
@@ -73,7 +83,12 @@ if (want("live")) {
   results["live.p50Ms"] = l.p50Ms;
   results["live.p99Ms"] = l.p99Ms;
   results.liveDetail = l;
-  rows.push([`live: ${l.clients} subscribers, push answer -> seen`, `p50 ${fmt(l.p50Ms, 1)} ms`, `p99 ${fmt(l.p99Ms, 1)} ms (${l.samples} samples)`, "targets p50 < 20, p99 < 100"]);
+  rows.push([
+    `live: ${l.clients} subscribers, push answer -> seen`,
+    `p50 ${fmt(l.p50Ms, 1)} ms`,
+    `p99 ${fmt(l.p99Ms, 1)} ms (${l.samples} samples)`,
+    "targets p50 < 20, p99 < 100",
+  ]);
   rows.push([
     "live: CPU per change, ms",
     `server ${fmt(l.serverCpuMsPerChange, 0)}`,
@@ -89,7 +104,12 @@ if (want("reads")) {
   rows.push(["reads: things list req/s (50 conns)", s(r.things), `hello ${s(r.hello)}`, `ratio ${fmt(r.ratioToHello, 2)} (target >= 0.5)`]);
   rows.push(["reads: history req/s (50 conns)", s(r.history), "", ""]);
   const c = r.cpuMsPerRequest;
-  rows.push(["reads: CPU per request, ms", `things: server ${fmt(c.things, 2)} + PostgreSQL ${fmt(c.thingsPostgres, 2)}`, `hello: server ${fmt(c.hello, 2)}`, ""]);
+  rows.push([
+    "reads: CPU per request, ms",
+    `things: server ${fmt(c.things, 2)} + PostgreSQL ${fmt(c.thingsPostgres, 2)}`,
+    `hello: server ${fmt(c.hello, 2)}`,
+    "",
+  ]);
 }
 
 if (want("memory")) {

@@ -149,7 +149,10 @@ export async function signedIn(url: string, name: string): Promise<{ cookie: str
   const headers = { "content-type": "application/json", origin: url, "x-forwarded-for": `10.9.0.${ip++}` };
   await fetch(`${url}/api/v1/auth/sign-up`, { method: "POST", headers, body: JSON.stringify({ email, password: "bench password 1", name }) });
   const res = await fetch(`${url}/api/v1/auth/sign-in/email`, { method: "POST", headers, body: JSON.stringify({ email, password: "bench password 1" }) });
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as { user: { id: string }; locations: { id: string }[] };
   return { cookie, locationId: me.locations[0]!.id, userId: me.user.id, email, password: "bench password 1" };
 }

@@ -33,7 +33,9 @@ describe("the guard refuses internal addresses before connecting", () => {
   test("[::ffff:127.0.0.1] as written is refused too", async () => {
     expect(await refusal(guardedFetchJson("https://[::ffff:127.0.0.1]/client.json", strict))).toBe("the URL is not in normal form");
     const mapped: Resolver = async () => [{ address: "::ffff:127.0.0.1", family: 6 }];
-    expect(await refusal(guardedFetchJson("https://client.example/metadata.json", { ...strict, resolve: mapped }))).toBe("the host resolves to an internal address");
+    expect(await refusal(guardedFetchJson("https://client.example/metadata.json", { ...strict, resolve: mapped }))).toBe(
+      "the host resolves to an internal address",
+    );
   });
 
   test("a host name with any DNS answer inside is refused, even next to a public one", async () => {
@@ -43,7 +45,9 @@ describe("the guard refuses internal addresses before connecting", () => {
     ];
     expect(await refusal(guardedFetchJson("https://client.example/metadata.json", { ...strict, resolve }))).toBe("the host resolves to an internal address");
     const mapped: Resolver = async () => [{ address: "::ffff:192.168.1.1", family: 6 }];
-    expect(await refusal(guardedFetchJson("https://client.example/metadata.json", { ...strict, resolve: mapped }))).toBe("the host resolves to an internal address");
+    expect(await refusal(guardedFetchJson("https://client.example/metadata.json", { ...strict, resolve: mapped }))).toBe(
+      "the host resolves to an internal address",
+    );
   });
 
   test("localhost by name is refused without the test setting", async () => {

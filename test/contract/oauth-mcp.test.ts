@@ -71,7 +71,17 @@ async function startFlow(extra: Record<string, string> = {}): Promise<{ flow: Fl
   const challenge = await oauth.calculatePKCECodeChallenge(verifier);
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
-  const params = { response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", resource: RESOURCE, scope: "svc:read svc:write", state, ...extra };
+  const params = {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    resource: RESOURCE,
+    scope: "svc:read svc:write",
+    state,
+    ...extra,
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   const consent = await toService(url.href, { headers: { cookie: cookieOf(owner) }, redirect: "manual" });
   return { flow: { verifier, challenge, state }, consent };
@@ -80,7 +90,11 @@ async function startFlow(extra: Record<string, string> = {}): Promise<{ flow: Fl
 /** Submits the consent form as the person would, picking scopes and locations. */
 async function consent(html: string, pick: { scopes: string[]; locations: string[]; decision?: string }): Promise<URL> {
   const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.append(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form.append(
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))),
+    );
   for (const s of pick.scopes) form.append("scope_choice", s);
   for (const l of pick.locations) form.append("location", l);
   form.append("decision", pick.decision ?? "allow");
@@ -152,7 +166,10 @@ describe("the authorization code flow", () => {
     const incomplete = await toService(url.href, { redirect: "manual" });
     expect(incomplete.status).toBe(303);
     expect(new URL(incomplete.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
-    const anonymous = await toService(`${url.href}&response_type=code&code_challenge=${"a".repeat(43)}&code_challenge_method=S256&resource=${encodeURIComponent(RESOURCE)}`, { redirect: "manual" });
+    const anonymous = await toService(
+      `${url.href}&response_type=code&code_challenge=${"a".repeat(43)}&code_challenge_method=S256&resource=${encodeURIComponent(RESOURCE)}`,
+      { redirect: "manual" },
+    );
     expect(anonymous.status).toBe(401);
     const { consent: elsewhere } = await startFlow({ redirect_uri: "https://attacker.example/cb" });
     expect(elsewhere.status).toBe(400);
@@ -195,7 +212,9 @@ describe("/mcp with the MCP SDK's client", () => {
   test("a read and write grant lists the tools and writes through the one write path as actor mcp, only in its locations", async () => {
     const c = await mcp(await accessToken({ scopes: ["svc:write"], locations: [home] }));
     const names = (await c.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["search_things", "get_thing", "list_places", "where_is", "create_thing", "move_thing", "list_inbox", "review_inbox_item"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["search_things", "get_thing", "list_places", "where_is", "create_thing", "move_thing", "list_inbox", "review_inbox_item"]),
+    );
     const made = await c.callTool({ name: "create_thing", arguments: { locationId: home, thing: { name: "Cordless drill" } } });
     expect(made.isError).toBeFalsy();
     const thing = JSON.parse(text(made)) as { id: string };
@@ -215,13 +234,18 @@ describe("/mcp with the MCP SDK's client", () => {
   test("update_thing and move_thing change a thing the assistant found; list_places shows where it went", async () => {
     const shelf = await owner.post(`/api/v1/locations/${home}/places`, { name: "Garage shelf" });
     const c = await mcp(await accessToken({ scopes: ["svc:write"], locations: [home] }));
-    const made = JSON.parse(text(await c.callTool({ name: "create_thing", arguments: { locationId: home, thing: { name: "Ladder" } } }))) as { id: string; rowVersion: number };
+    const made = JSON.parse(text(await c.callTool({ name: "create_thing", arguments: { locationId: home, thing: { name: "Ladder" } } }))) as {
+      id: string;
+      rowVersion: number;
+    };
     const renamed = await c.callTool({ name: "update_thing", arguments: { id: made.id, rowVersion: made.rowVersion, patch: { name: "Step ladder" } } });
     expect(JSON.parse(text(renamed))).toMatchObject({ name: "Step ladder" });
     const stale = await c.callTool({ name: "update_thing", arguments: { id: made.id, rowVersion: made.rowVersion, patch: { name: "Old ladder" } } });
     expect(stale.isError).toBe(true);
     expect(text(stale)).toMatch(/^version_conflict/);
-    const moved = JSON.parse(text(await c.callTool({ name: "move_thing", arguments: { id: made.id, placeId: shelf.body.id as string } }))) as { path: { name: string }[] };
+    const moved = JSON.parse(text(await c.callTool({ name: "move_thing", arguments: { id: made.id, placeId: shelf.body.id as string } }))) as {
+      path: { name: string }[];
+    };
     expect(moved.path.map((p) => p.name)).toEqual(["Garage shelf"]);
     const placesOut = JSON.parse(text(await c.callTool({ name: "list_places", arguments: { locationId: home } }))) as { items: { name: string }[] };
     expect(placesOut.items.map((p) => p.name)).toContain("Garage shelf");

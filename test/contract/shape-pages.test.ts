@@ -154,7 +154,12 @@ describe("SH9 paged snapshots through the real Electric client", () => {
         op({ name: "thing.create", locationId: loc, args: { id: early, name: "Aardvark" } }),
         op({ name: "thing.update", locationId: loc, args: { id: renamed!.id, patch: { name: "Renamed while paging" } }, baseVersion: renamed!.row_version }),
         op({ name: "thing.delete", locationId: loc, args: { id: deleted!.id }, baseVersion: deleted!.row_version }),
-        op({ name: "thing.update", locationId: loc, args: { id: laterRenamed!.id, patch: { name: "Renamed before its page" } }, baseVersion: laterRenamed!.row_version }),
+        op({
+          name: "thing.update",
+          locationId: loc,
+          args: { id: laterRenamed!.id, patch: { name: "Renamed before its page" } },
+          baseVersion: laterRenamed!.row_version,
+        }),
         op({ name: "thing.delete", locationId: loc, args: { id: laterDeleted!.id }, baseVersion: laterDeleted!.row_version }),
       ]);
       expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(["applied", "applied", "applied", "applied", "applied"]);

@@ -28,7 +28,13 @@ beforeAll(async () => {
     const offset = url.searchParams.get("offset");
     if (url.searchParams.get("live") === "true" && offset === "0_inf" && url.searchParams.get("cursor") === null) {
       return void setTimeout(() => {
-        res.writeHead(200, { "content-type": "application/json", "electric-handle": "h-1", "electric-offset": "0_inf", "electric-cursor": "1", "electric-up-to-date": "true" });
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "electric-handle": "h-1",
+          "electric-offset": "0_inf",
+          "electric-cursor": "1",
+          "electric-up-to-date": "true",
+        });
         res.end(JSON.stringify([{ headers: { control: "up-to-date" } }]));
       }, 2000);
     }

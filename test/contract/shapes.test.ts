@@ -126,7 +126,9 @@ describe("shapes through the real Electric client", () => {
     const s = stream(as.viewer, "things");
     const txids = new Set<number>();
     s.subscribe((messages) => {
-      for (const m of messages) if ("headers" in m && Array.isArray((m.headers as { txids?: number[] }).txids)) for (const t of (m.headers as { txids: number[] }).txids) txids.add(Number(t));
+      for (const m of messages)
+        if ("headers" in m && Array.isArray((m.headers as { txids?: number[] }).txids))
+          for (const t of (m.headers as { txids: number[] }).txids) txids.add(Number(t));
     });
     await shapeOf(s).rows;
     const res = await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Torch" } })]);
@@ -140,7 +142,9 @@ describe("shapes through the real Electric client", () => {
     const probe = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Type probe" });
     await svc.database.db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId: probe.body.type.id, key: "price", kind: "money", label: "Price" });
     const id = uuidv7();
-    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Camera", fields: { price: { amount: "450.00", currency: "EUR" } } } })]);
+    await push(as.member, [
+      op({ name: "thing.create", locationId: loc, args: { id, name: "Camera", fields: { price: { amount: "450.00", currency: "EUR" } } } }),
+    ]);
     const first = stream(as.viewer, "things");
     const hidden = (await shapeOf(first).rows).find((r) => r.id === id)!;
     expect(hidden.fields).toEqual({});

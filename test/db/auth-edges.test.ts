@@ -69,9 +69,21 @@ describe("update-user: names", () => {
 describe("update-user: the profile picture", () => {
   test("only an https URL is kept; javascript:, data: and http: URLs are refused", async () => {
     const c = await svc.signedIn("Ida Image");
-    for (const image of ["javascript:alert(1)", "JavaScript:alert(document.cookie)", "data:image/svg+xml,<svg onload=alert(1)>", "http://example.test/me.png", "https:/example.test", "not a url", `https://example.test/${"a".repeat(2100)}`]) {
+    for (const image of [
+      "javascript:alert(1)",
+      "JavaScript:alert(document.cookie)",
+      "data:image/svg+xml,<svg onload=alert(1)>",
+      "http://example.test/me.png",
+      "https:/example.test",
+      "not a url",
+      `https://example.test/${"a".repeat(2100)}`,
+    ]) {
       const res = await c.post("/api/v1/auth/update-user", { image });
-      expect({ image: image.slice(0, 40), status: res.status, code: res.body?.error?.code }).toEqual({ image: image.slice(0, 40), status: 400, code: "validation_failed" });
+      expect({ image: image.slice(0, 40), status: res.status, code: res.body?.error?.code }).toEqual({
+        image: image.slice(0, 40),
+        status: 400,
+        code: "validation_failed",
+      });
     }
     expect((await userRow(c.userId)).image).toBeNull();
     expect((await c.post("/api/v1/auth/update-user", { image: "https://example.test/me.png" })).status).toBe(200);
@@ -100,7 +112,11 @@ describe("reset-password: the token", () => {
   test("a token outside the library's alphabet or longer than 128 characters is refused before any lookup", async () => {
     for (const token of ["has space", "semi;colon", "ü-umlaut", "a".repeat(129)]) {
       const res = await reset({ token, newPassword: "a new long password" });
-      expect({ token: token.slice(0, 20), status: res.status, code: res.body?.error?.code }).toEqual({ token: token.slice(0, 20), status: 400, code: "validation_failed" });
+      expect({ token: token.slice(0, 20), status: res.status, code: res.body?.error?.code }).toEqual({
+        token: token.slice(0, 20),
+        status: 400,
+        code: "validation_failed",
+      });
     }
     expectError(await reset({ newPassword: "a new long password" }, "?token=has%20space"), 400, "validation_failed");
   });
@@ -157,7 +173,11 @@ describe("routes the library does not offer here", () => {
       ["POST", "/api/v1/auth/two-factor/send-otp"],
     ] as const) {
       const res = await c.request(method, path, method === "GET" ? undefined : {});
-      expect({ route: `${method} ${path}`, status: res.status, code: res.body?.error?.code }).toEqual({ route: `${method} ${path}`, status: 404, code: "not_found" });
+      expect({ route: `${method} ${path}`, status: res.status, code: res.body?.error?.code }).toEqual({
+        route: `${method} ${path}`,
+        status: 404,
+        code: "not_found",
+      });
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     }
   });
@@ -184,7 +204,10 @@ describe("when the library fails", () => {
   }
 
   test("an empty 500 from the library leaves as 500 internal in our body", async () => {
-    const res = await withLibraryAnswer(() => new Response(null, { status: 500 }), () => svc.client().post("/api/v1/auth/sign-in/email", { email: freshEmail(), password: PASSWORD }));
+    const res = await withLibraryAnswer(
+      () => new Response(null, { status: 500 }),
+      () => svc.client().post("/api/v1/auth/sign-in/email", { email: freshEmail(), password: PASSWORD }),
+    );
     expectError(res, 500, "internal");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   });
@@ -248,11 +271,17 @@ describe("the library's own log lines", () => {
       sql.raw(`CREATE FUNCTION probe_refuse_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN RAISE EXCEPTION 'sessions are read-only' USING ERRCODE = '25006', DETAIL = 'row ' || NEW.token; END $$`),
     );
-    await logged.database.db.execute(sql.raw(`CREATE TRIGGER probe_refuse_sessions BEFORE INSERT ON auth_sessions FOR EACH ROW EXECUTE FUNCTION probe_refuse_sessions()`));
+    await logged.database.db.execute(
+      sql.raw(`CREATE TRIGGER probe_refuse_sessions BEFORE INSERT ON auth_sessions FOR EACH ROW EXECUTE FUNCTION probe_refuse_sessions()`),
+    );
     // Whatever the library would print itself (console.*) is caught here too.
     const spoken: string[] = [];
     const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void spoken.push(args.map((a) => (a instanceof Error ? `${a.message} ${String(a.cause)}` : String(a))).join(" "))),
+      vi
+        .spyOn(console, m)
+        .mockImplementation(
+          (...args: unknown[]) => void spoken.push(args.map((a) => (a instanceof Error ? `${a.message} ${String(a.cause)}` : String(a))).join(" ")),
+        ),
     );
     try {
       const res = await logged.client().post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });

@@ -7,12 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rows, sql, type Db } from "../../server/db/client.js";
 import { users } from "../../server/db/schema/index.js";
-import {
-  bootstrapUser,
-  isBootstrapped,
-  repairBootstraps,
-  resetBootstrapCache,
-} from "../../server/modules/locations/bootstrap.js";
+import { bootstrapUser, isBootstrapped, repairBootstraps, resetBootstrapCache } from "../../server/modules/locations/bootstrap.js";
 import { BUILTIN_PLACE_KINDS, BUILTIN_TYPES, UNPLACED_NAME } from "../../server/modules/locations/seed.js";
 import { startService, type TestService } from "../support/app.js";
 
@@ -112,10 +107,16 @@ describe("bootstrapUser", () => {
     await bootstrapUser(db, user);
     expect(await step2(user.id)).toEqual(exactlyOnce);
     expect(await isBootstrapped(db, user.id)).toBe(true);
-    const [place] = await rows<{ name: string }>(db, sql`SELECT p.name FROM places p JOIN locations l ON l.id = p.location_id
-      JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${user.id} AND p.is_unplaced`);
+    const [place] = await rows<{ name: string }>(
+      db,
+      sql`SELECT p.name FROM places p JOIN locations l ON l.id = p.location_id
+      JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${user.id} AND p.is_unplaced`,
+    );
     expect(place!.name).toBe(UNPLACED_NAME);
-    const [loc] = await rows<{ name: string }>(db, sql`SELECT l.name FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${user.id}`);
+    const [loc] = await rows<{ name: string }>(
+      db,
+      sql`SELECT l.name FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${user.id}`,
+    );
     expect(loc!.name).toBe("Ann's home");
   });
 
@@ -252,7 +253,10 @@ describe("creating a location with a device-made id", () => {
     const aliceHome = (await alice.get("/api/v1/me")).body.locations[0].id as string;
     const bobHome = (await bob.get("/api/v1/me")).body.locations[0].id as string;
     const before = await counts();
-    for (const [who, id] of [[bob, aliceHome], [bob, bobHome]] as const) {
+    for (const [who, id] of [
+      [bob, aliceHome],
+      [bob, bobHome],
+    ] as const) {
       const res = await who.post("/api/v1/locations", { id, name: "Taken" });
       expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 409, code: "conflict" });
     }

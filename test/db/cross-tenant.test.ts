@@ -62,7 +62,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const tools = [...stats.routes].filter((r) => r.startsWith("MCP ")).length;
-  console.log(`cross-tenant (${svc?.database.kind}): ${stats.routes.size - tools} routes and ${tools} MCP tools covered, ${stats.attempts} attempts, ${stats.same} answered as for an unknown id${stats.same === stats.attempts ? " (all)" : ""}`);
+  console.log(
+    `cross-tenant (${svc?.database.kind}): ${stats.routes.size - tools} routes and ${tools} MCP tools covered, ${stats.attempts} attempts, ${stats.same} answered as for an unknown id${stats.same === stats.attempts ? " (all)" : ""}`,
+  );
   await https?.close();
   await svc?.close();
   await database?.close();
@@ -76,7 +78,9 @@ const PATH_VALUES: Record<string, string> = { "GET /api/v1/sync/shape/{name}:nam
  * Routes whose body is not JSON: an upload is the file's bytes (not those of B's own file, so
  * that naming B's own file's id is a conflict too, not the same upload again).
  */
-const RAW_BODIES: Record<string, { type: string; body: Buffer }> = { "POST /api/v1/files": { type: "image/png", body: Buffer.concat([PNG, Buffer.from("another picture")]) } };
+const RAW_BODIES: Record<string, { type: string; body: Buffer }> = {
+  "POST /api/v1/files": { type: "image/png", body: Buffer.concat([PNG, Buffer.from("another picture")]) },
+};
 /** Fields a body may hold one of at most (a thing is in a place or in a container). */
 const EXCLUSIVE = [["placeId", "containerId"]];
 const PUSH = "POST /api/v1/sync/push";
@@ -108,8 +112,10 @@ function uuidFields(s: Schema, root: Schema, at: (string | number)[] = [], depth
 
 function idParamsOf(op: Operation): IdParam[] {
   const params: IdParam[] = [];
-  for (const p of op.pathParams) if (!NOT_IDS.has(`${op.key}:${p}`)) params.push({ where: "path", name: p, at: [], list: false, ref: idKindOf(op.method, op.path, "path", p) });
-  for (const q of op.query) if (isUuid(q.schema)) params.push({ where: "query", name: q.name, at: [], list: false, ref: idKindOf(op.method, op.path, "query", q.name) });
+  for (const p of op.pathParams)
+    if (!NOT_IDS.has(`${op.key}:${p}`)) params.push({ where: "path", name: p, at: [], list: false, ref: idKindOf(op.method, op.path, "path", p) });
+  for (const q of op.query)
+    if (isUuid(q.schema)) params.push({ where: "query", name: q.name, at: [], list: false, ref: idKindOf(op.method, op.path, "query", q.name) });
   if (op.body && op.key !== PUSH) for (const f of uuidFields(op.body, op.body)) params.push({ ...f, ref: idKindOf(op.method, op.path, "body", f.name) });
   return params;
 }
@@ -132,7 +138,8 @@ function setAt(body: unknown, at: (string | number)[], value: unknown): Record<s
     if (i === at.length - 1) node[k] = value;
     else node = (node[k] ??= {}) as Record<string | number, unknown>;
   });
-  for (const group of EXCLUSIVE) if (group.includes(String(at.at(-1)))) for (const other of group) if (other !== at.at(-1) && at.length === 1) delete copy[other];
+  for (const group of EXCLUSIVE)
+    if (group.includes(String(at.at(-1)))) for (const other of group) if (other !== at.at(-1) && at.length === 1) delete copy[other];
   return copy;
 }
 
@@ -150,7 +157,11 @@ interface Base {
 
 /** The body paths of fresh ids (a device-made id for the row the request makes). */
 function freshFieldsOf(op: Operation): (string | number)[][] {
-  return op.body ? uuidFields(op.body, op.body).filter((f) => idKindOf(op.method, op.path, "body", f.name)?.fresh).map((f) => f.at) : [];
+  return op.body
+    ? uuidFields(op.body, op.body)
+        .filter((f) => idKindOf(op.method, op.path, "body", f.name)?.fresh)
+        .map((f) => f.at)
+    : [];
 }
 
 function baseOf(op: Operation): Base {
@@ -167,7 +178,11 @@ function baseOf(op: Operation): Base {
 }
 
 /** `body` with a new id in each of its fresh fields that holds one (other than those in `keep`), and the ids' placeholders. */
-function renewFresh(body: Record<string, unknown>, fresh: (string | number)[][], keep: (string | number)[][]): { body: Record<string, unknown>; replace: [string, string][] } {
+function renewFresh(
+  body: Record<string, unknown>,
+  fresh: (string | number)[][],
+  keep: (string | number)[][],
+): { body: Record<string, unknown>; replace: [string, string][] } {
   let out = body;
   const replace: [string, string][] = [];
   for (const at of fresh) {
@@ -185,7 +200,13 @@ function renewFresh(body: Record<string, unknown>, fresh: (string | number)[][],
 async function render(op: Operation, base: Base, override: Map<IdParam, string>): Promise<Built & { replace: [string, string][] }> {
   const path = { ...base.path };
   const query = new Map(base.query);
-  const renewed = base.body ? renewFresh(base.body, base.fresh, [...override.keys()].map((p) => p.at)) : { body: undefined, replace: [] };
+  const renewed = base.body
+    ? renewFresh(
+        base.body,
+        base.fresh,
+        [...override.keys()].map((p) => p.at),
+      )
+    : { body: undefined, replace: [] };
   let body = renewed.body;
   const replace = renewed.replace;
   for (const [p, value] of override) {
@@ -193,7 +214,9 @@ async function render(op: Operation, base: Base, override: Map<IdParam, string>)
     else if (p.where === "query") query.set(p.name, value);
     else body = setAt(body, p.at, p.list ? [value] : value);
   }
-  const url = op.path.replace(/\{(\w+)\}/g, (_m, p: string) => encodeURIComponent(path[p]!)) + (query.size ? `?${[...query].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}` : "");
+  const url =
+    op.path.replace(/\{(\w+)\}/g, (_m, p: string) => encodeURIComponent(path[p]!)) +
+    (query.size ? `?${[...query].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}` : "");
   const raw = RAW_BODIES[op.key];
   if (raw) return { method: op.method, path: url, headers: { "content-type": raw.type }, body: raw.body, replace };
   if (!body) return { method: op.method, path: url, headers: {}, replace };
@@ -203,7 +226,15 @@ async function render(op: Operation, base: Base, override: Map<IdParam, string>)
   return { method: op.method, path: url, headers: { "content-type": "application/json" }, body: JSON.stringify(body), replace };
 }
 
-const send = (r: Built) => sendRaw(svc, { method: r.method, path: r.path, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}), cookies: B.owner.cookies, address: B.owner.address });
+const send = (r: Built) =>
+  sendRaw(svc, {
+    method: r.method,
+    path: r.path,
+    headers: r.headers,
+    ...(r.body !== undefined ? { body: r.body } : {}),
+    cookies: B.owner.cookies,
+    address: B.owner.address,
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Comparing the two answers
@@ -213,7 +244,12 @@ const VOLATILE = new Set(["txid", "eventId", "inboxItemId", "createdAt", "update
 
 function stripVolatile(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripVolatile);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([k]) => !VOLATILE.has(k)).map(([k, x]) => [k, stripVolatile(x)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !VOLATILE.has(k))
+        .map(([k, x]) => [k, stripVolatile(x)]),
+    );
   return v;
 }
 
@@ -226,7 +262,11 @@ function comparable(res: RawResponse, replace: [string, string][], extra: unknow
   } catch {
     /* not JSON: compared as text */
   }
-  return { status: res.status, body: res.status < 400 ? stripVolatile(body) : body, ...(extra === undefined ? {} : { extra: JSON.parse(swap(JSON.stringify(stripVolatile(extra)))) as unknown }) };
+  return {
+    status: res.status,
+    body: res.status < 400 ? stripVolatile(body) : body,
+    ...(extra === undefined ? {} : { extra: JSON.parse(swap(JSON.stringify(stripVolatile(extra)))) as unknown }),
+  };
 }
 
 /** For a push: the sync_drop item each dropped op became (what B's inbox shows about the row it named). */
@@ -235,7 +275,10 @@ async function dropItems(res: RawResponse): Promise<unknown> {
   if (!results) return undefined;
   const ids = results.map((r) => r.inboxItemId).filter((x): x is string => !!x);
   if (!ids.length) return [];
-  const found = await rows<{ id: string; location_id: string; payload: unknown }>(svc.database.db, sql`SELECT id, location_id, payload FROM inbox_items WHERE id IN ${sql.raw(`(${ids.map((i) => `'${i}'`).join(",")})`)}`);
+  const found = await rows<{ id: string; location_id: string; payload: unknown }>(
+    svc.database.db,
+    sql`SELECT id, location_id, payload FROM inbox_items WHERE id IN ${sql.raw(`(${ids.map((i) => `'${i}'`).join(",")})`)}`,
+  );
   return found.map((f) => ({ location: f.location_id === B.ids.location ? "B's" : f.location_id, payload: f.payload }));
 }
 
@@ -291,11 +334,15 @@ async function attempt(route: string, param: string, withTheirs: () => Promise<C
   const invalid = refusedAsInvalid(unknown.res);
   if (invalid) found.push(`the request fails validation (${invalid.slice(0, 200)}): it tests nothing; make it valid`);
   // B's own row is B's to see: a drop naming it shows its name, one naming A's row the name B sent.
-  const forget = (extra: unknown) => (opts.fresh ? JSON.parse(JSON.stringify(extra ?? null, (k, v: unknown) => (k === "entity" && v && typeof v === "object" ? { ...v, name: "<name>" } : v))) : extra) as unknown;
+  const forget = (extra: unknown) =>
+    (opts.fresh
+      ? JSON.parse(JSON.stringify(extra ?? null, (k, v: unknown) => (k === "entity" && v && typeof v === "object" ? { ...v, name: "<name>" } : v)))
+      : extra) as unknown;
   const them = JSON.stringify(comparable(theirs.res, theirs.replace, forget(theirs.extra)));
   const nobody = JSON.stringify(comparable(unknown.res, unknown.replace, forget(unknown.extra)));
   // A's rows are all named after A ("Alpha ..."): nothing B is answered may hold one.
-  for (const text of [theirs.res.text, JSON.stringify(theirs.extra ?? null)]) if (text.includes(A.name)) found.push(`B was shown A's data: ${text.slice(Math.max(0, text.indexOf(A.name) - 100), text.indexOf(A.name) + 100)}`);
+  for (const text of [theirs.res.text, JSON.stringify(theirs.extra ?? null)])
+    if (text.includes(A.name)) found.push(`B was shown A's data: ${text.slice(Math.max(0, text.indexOf(A.name) - 100), text.indexOf(A.name) + 100)}`);
   if (them !== nobody) found.push(`answers differ:\n   theirs:  ${them.slice(0, 700)}\n   unknown: ${nobody.slice(0, 700)}`);
   const changedA = changedMetrics(a0, a2);
   if (changedA.length) found.push(`A's rows changed: ${changedA.join(", ")}`);
@@ -324,7 +371,12 @@ test("every route that takes an id answers B with A's id exactly as with an id n
       return [`${p.where} ${p.name} (${p.ref!.kind})`, new Map([[p, theirs]]), new Map([[p, unknown]])];
     });
     // With several ids, all of A's at once too (A's location and A's member, say).
-    if (params.length > 1) attemptsOf.push([`all ids (${params.map((p) => p.ref!.kind).join(", ")})`, new Map(params.map((p) => [p, A.ids[p.ref!.kind]])), new Map(params.map((p) => [p, p.ref!.fresh ? B.ids[p.ref!.kind] : uuidv7()]))]);
+    if (params.length > 1)
+      attemptsOf.push([
+        `all ids (${params.map((p) => p.ref!.kind).join(", ")})`,
+        new Map(params.map((p) => [p, A.ids[p.ref!.kind]])),
+        new Map(params.map((p) => [p, p.ref!.fresh ? B.ids[p.ref!.kind] : uuidv7()])),
+      ]);
     for (const [label, theirs, unknown] of attemptsOf) {
       const base = baseOf(op);
       const callWith = (ids: Map<IdParam, string>) => async (): Promise<Call> => {
@@ -373,21 +425,34 @@ async function pushAttempts() {
       method: "POST",
       path: "/api/v1/sync/push",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ clientId: "bravo-device", protocol: PROTOCOL, ops: [{ id: opId, name: "thing.create", locationId: B.ids.location, at, args: { id, name: "Bravo pushed" } }] }),
+      body: JSON.stringify({
+        clientId: "bravo-device",
+        protocol: PROTOCOL,
+        ops: [{ id: opId, name: "thing.create", locationId: B.ids.location, at, args: { id, name: "Bravo pushed" } }],
+      }),
       cookies: B.owner.cookies,
       address: B.owner.address,
     });
-    return { res, replace: [[opId, "<op>"], [id, "<thing>"]] };
+    return {
+      res,
+      replace: [
+        [opId, "<op>"],
+        [id, "<thing>"],
+      ],
+    };
   };
   await attempt(`${PUSH} thing.create`, "op id (opId)", createWith(await theirOpId()), createWith(uuidv7()));
   for (const name of OP_NAMES) {
     const schema = z.toJSONSchema(opArgs[name], { io: "input", unrepresentable: "any" }) as Schema;
     const target = opTargetKind(name);
-    const kindOf = (f: { at: (string | number)[]; name: string }) => (f.at.length === 1 && f.name === "id" ? target : idKindOf("POST", "/api/v1/sync/push", "body", f.name));
+    const kindOf = (f: { at: (string | number)[]; name: string }) =>
+      f.at.length === 1 && f.name === "id" ? target : idKindOf("POST", "/api/v1/sync/push", "body", f.name);
     const fields = uuidFields(schema, schema).map((f) => ({ ...f, ref: kindOf(f) }));
     const unknownField = fields.find((f) => !f.ref);
     expect(unknownField && `${name}: args.${unknownField.name}`, "pushed op args naming an id of a kind test/support/hostile.ts cannot make").toBeUndefined();
-    const baseArgs = () => PUSH_ARGS[name]?.() ?? (exampleOf(schema, "args", { root: schema, rowVersion: 1, idFor: (field) => ownId(kindOf({ at: [field], name: field })!) }) as Record<string, unknown>);
+    const baseArgs = () =>
+      PUSH_ARGS[name]?.() ??
+      (exampleOf(schema, "args", { root: schema, rowVersion: 1, idFor: (field) => ownId(kindOf({ at: [field], name: field })!) }) as Record<string, unknown>);
     const pushOne = async (op: { id: string; locationId: string; args: Record<string, unknown> }) => {
       const res = await sendRaw(svc, {
         method: "POST",
@@ -424,7 +489,9 @@ async function pushAttempts() {
         const { op, replace } = opWith(fieldArgs, B.ids.location, [f, value]);
         return { ...(await pushOne(op)), replace: [[value, `<${f.name}>`], ...replace] };
       };
-      await attempt(route, `args.${f.at.join(".")} (${f.ref!.kind})`, naming(A.ids[f.ref!.kind]), naming(f.ref!.fresh ? B.ids[f.ref!.kind] : uuidv7()), { fresh: f.ref!.fresh });
+      await attempt(route, `args.${f.at.join(".")} (${f.ref!.kind})`, naming(A.ids[f.ref!.kind]), naming(f.ref!.fresh ? B.ids[f.ref!.kind] : uuidv7()), {
+        fresh: f.ref!.fresh,
+      });
     }
   }
 }
@@ -453,7 +520,13 @@ test("every MCP tool that takes an id answers B's connection with A's id exactly
     stats.routes.add(`MCP ${tool.name}`);
     for (const f of fields) {
       await B.renew();
-      const args = MCP_ARGS[tool.name]?.() ?? (exampleOf(schema, "arguments", { root: schema, rowVersion: 1, idFor: (name) => ownId(kindOf({ where: "body", name, at: [name], list: false, ref: undefined })!) }) as Record<string, unknown>);
+      const args =
+        MCP_ARGS[tool.name]?.() ??
+        (exampleOf(schema, "arguments", {
+          root: schema,
+          rowVersion: 1,
+          idFor: (name) => ownId(kindOf({ where: "body", name, at: [name], list: false, ref: undefined })!),
+        }) as Record<string, unknown>);
       const naming = (value: string) => async (): Promise<Call> => {
         let withValue = setAt(args, f.at, f.list ? [value] : value);
         // A change carries the version of the row it names, whoever's it is: only visibility may differ.

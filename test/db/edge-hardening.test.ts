@@ -97,7 +97,16 @@ describe("malformed percent-encoding", () => {
   test("the library's update-user without a body answers 400 validation_failed (it read none as undefined: 500), anonymous or signed in", async () => {
     for (const client of [undefined, alice]) {
       expectError(await send(svc.url, "POST", "/api/v1/auth/update-user", { ...(client ? { client } : {}), origin: origin() }), 400, "validation_failed");
-      expectError(await send(svc.url, "POST", "/api/v1/auth/update-user", { ...(client ? { client } : {}), origin: origin(), headers: { "content-type": "application/json" }, body: "" }), 400, "validation_failed");
+      expectError(
+        await send(svc.url, "POST", "/api/v1/auth/update-user", {
+          ...(client ? { client } : {}),
+          origin: origin(),
+          headers: { "content-type": "application/json" },
+          body: "",
+        }),
+        400,
+        "validation_failed",
+      );
     }
   });
 
@@ -145,13 +154,21 @@ describe("bodies are JSON or nothing", () => {
     ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nDrill\r\n--x--\r\n'],
   ])("a %s body on POST .../things is refused with 415 unsupported_media_type and creates nothing", async (type, body) => {
     const before = await thingCount();
-    expectError(await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": type }, body }), 415, "unsupported_media_type");
+    expectError(
+      await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": type }, body }),
+      415,
+      "unsupported_media_type",
+    );
     expect(await thingCount()).toBe(before);
   });
 
   test("a JSON body without a Content-Type is refused with 415 and creates nothing", async () => {
     const before = await thingCount();
-    expectError(await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), body: JSON.stringify({ name: "Untyped" }) }), 415, "unsupported_media_type");
+    expectError(
+      await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), body: JSON.stringify({ name: "Untyped" }) }),
+      415,
+      "unsupported_media_type",
+    );
     expect(await thingCount()).toBe(before);
   });
 
@@ -159,18 +176,31 @@ describe("bodies are JSON or nothing", () => {
     const before = await thingCount();
     expectError(await send(svc.url, "POST", createPath(), { client: alice, origin: origin() }), 400, "validation_failed");
     // A JSON Content-Type with zero bytes is no body either: an empty string is not a JSON document.
-    expectError(await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: "" }), 400, "validation_failed");
+    expectError(
+      await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: "" }),
+      400,
+      "validation_failed",
+    );
     expect(await thingCount()).toBe(before);
   });
 
   test("a JSON body in another charset than UTF-8 is refused with 415", async () => {
     const body = Buffer.from(JSON.stringify({ name: "Wide" }), "utf16le");
-    expectError(await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": "application/json; charset=utf-16le" }, body }), 415, "unsupported_media_type");
+    expectError(
+      await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": "application/json; charset=utf-16le" }, body }),
+      415,
+      "unsupported_media_type",
+    );
     expect(await thingsNamed("Wide")).toEqual([]);
   });
 
   test("a JSON body still creates the thing", async () => {
-    const res = await send(svc.url, "POST", createPath(), { client: alice, origin: origin(), headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ name: "Typed drill" }) });
+    const res = await send(svc.url, "POST", createPath(), {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ name: "Typed drill" }),
+    });
     expect(res.status).toBe(201);
     expect(await thingsNamed("Typed drill")).toHaveLength(1);
   });
@@ -179,7 +209,16 @@ describe("bodies are JSON or nothing", () => {
     const token = await alice.post("/api/v1/tokens", { name: "script", scope: "read", locationIds: [home] });
     expect(token.status).toBe(201);
     const other = await alice.post("/api/v1/tokens", { name: "other", scope: "read", locationIds: [home] });
-    expectError(await send(svc.url, "DELETE", `/api/v1/tokens/${other.body.id}`, { client: alice, origin: origin(), headers: { "content-type": "text/plain" }, body: "please" }), 415, "unsupported_media_type");
+    expectError(
+      await send(svc.url, "DELETE", `/api/v1/tokens/${other.body.id}`, {
+        client: alice,
+        origin: origin(),
+        headers: { "content-type": "text/plain" },
+        body: "please",
+      }),
+      415,
+      "unsupported_media_type",
+    );
     const revoked = await send(svc.url, "DELETE", `/api/v1/tokens/${token.body.id}`, { client: alice, origin: origin() });
     expect(revoked.status).toBe(200);
     expect(revoked.body.id).toBe(token.body.id);
@@ -188,7 +227,11 @@ describe("bodies are JSON or nothing", () => {
   test("the authentication library's routes take JSON only: a form sign-in is refused with 415 and signs nobody in", async () => {
     const c = svc.client();
     const form = `email=${encodeURIComponent(alice.email)}&password=${encodeURIComponent("correct horse battery")}`;
-    const res = await send(svc.url, "POST", "/api/v1/auth/sign-in/email", { origin: origin(), headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+    const res = await send(svc.url, "POST", "/api/v1/auth/sign-in/email", {
+      origin: origin(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
     expectError(res, 415, "unsupported_media_type");
     expect(res.headers["set-cookie"]).toBeUndefined();
     // Sign-out with no body at all still works (the library reads none).
@@ -197,10 +240,20 @@ describe("bodies are JSON or nothing", () => {
 
   test("an upload takes the file's raw bytes in its own media type", async () => {
     const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.from("not really pixels")]);
-    const res = await send(svc.url, "POST", `/api/v1/files?locationId=${home}`, { client: alice, origin: origin(), headers: { "content-type": "image/png" }, body: png });
+    const res = await send(svc.url, "POST", `/api/v1/files?locationId=${home}`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "image/png" },
+      body: png,
+    });
     expect(res.status).toBe(201);
     expect(res.body.mime).toBe("image/png");
-    const octets = await send(svc.url, "POST", `/api/v1/files?locationId=${home}`, { client: alice, origin: origin(), headers: { "content-type": "application/octet-stream" }, body: png });
+    const octets = await send(svc.url, "POST", `/api/v1/files?locationId=${home}`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/octet-stream" },
+      body: png,
+    });
     expect(octets.status).toBe(201);
   });
 });
@@ -211,33 +264,62 @@ describe("JSON depth", () => {
 
   test("a body nested 10,000 levels deep on a signed-in route answers 400 validation_failed and creates nothing", async () => {
     const before = await thingCount();
-    const res = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: `{"name":"Deep","fields":${deep(10_000)}}` });
+    const res = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/json" },
+      body: `{"name":"Deep","fields":${deep(10_000)}}`,
+    });
     expectError(res, 400, "validation_failed");
     expect(res.body.error.message).toBe(DEEPER);
     expect(await thingCount()).toBe(before);
-    const push = await send(svc.url, "POST", "/api/v1/sync/push", { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: deep(10_000) });
+    const push = await send(svc.url, "POST", "/api/v1/sync/push", {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/json" },
+      body: deep(10_000),
+    });
     expectError(push, 400, "validation_failed");
     expect(push.body.error.message).toBe(DEEPER);
   });
 
   test("10,000 [ on the library's sign-in answers 400 with our error body", async () => {
-    const res = await send(svc.url, "POST", "/api/v1/auth/sign-in/email", { origin: origin(), headers: { "content-type": "application/json" }, body: "[".repeat(10_000) });
+    const res = await send(svc.url, "POST", "/api/v1/auth/sign-in/email", {
+      origin: origin(),
+      headers: { "content-type": "application/json" },
+      body: "[".repeat(10_000),
+    });
     expectError(res, 400, "validation_failed");
     expect(res.body.error.message).toBe(DEEPER);
   });
 
   test(`${MAX_JSON_DEPTH} levels are read (and fail validation on their own terms); one more is refused`, async () => {
     const at = (levels: number) => `{"name":${deep(levels - 1)}}`;
-    const ok = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: at(MAX_JSON_DEPTH) });
+    const ok = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/json" },
+      body: at(MAX_JSON_DEPTH),
+    });
     expectError(ok, 400, "validation_failed");
     expect(ok.body.error.message).toMatch(/^body\.name/);
-    const over = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: at(MAX_JSON_DEPTH + 1) });
+    const over = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/json" },
+      body: at(MAX_JSON_DEPTH + 1),
+    });
     expect(over.body.error.message).toBe(DEEPER);
   });
 
   test("brackets, quotes and backslashes inside strings do not count as nesting", async () => {
     const name = `[[[{{{ \\" ${"[".repeat(100)} \\\\`;
-    const res = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, { client: alice, origin: origin(), headers: { "content-type": "application/json" }, body: `{"name":"${name}"}` });
+    const res = await send(svc.url, "POST", `/api/v1/locations/${home}/things`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "application/json" },
+      body: `{"name":"${name}"}`,
+    });
     expect(res.status).toBe(201);
     expect(res.body.name).toBe(JSON.parse(`"${name}"`));
   });
@@ -255,7 +337,10 @@ describe("JSON depth", () => {
       const [grant] = await database.db.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.clientName, "Deep client"));
       const token = await oauth.tokens.issue({ sub: alice.userId, clientId, scope: "svc:read", grantId: grant!.id });
       const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_locations","arguments":{"x":${deep(10_000)}}}}`;
-      const res = await send(https.url, "POST", "/mcp", { headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+      const res = await send(https.url, "POST", "/mcp", {
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      });
       expectError(res, 400, "validation_failed");
       expect(res.body.error.message).toBe(DEEPER);
     } finally {
@@ -268,12 +353,21 @@ describe("forms where OAuth requires them", () => {
   test("the OAuth token endpoint and the consent form still read application/x-www-form-urlencoded", async () => {
     const https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
     try {
-      const form = "grant_type=authorization_code&code=nope&redirect_uri=https%3A%2F%2Fclient.example%2Fcb&client_id=https%3A%2F%2Fclient.example%2Fapp.json&code_verifier=" + "v".repeat(43) + "&resource=" + encodeURIComponent(`${https.config.publicUrl.origin}/mcp`);
+      const form =
+        "grant_type=authorization_code&code=nope&redirect_uri=https%3A%2F%2Fclient.example%2Fcb&client_id=https%3A%2F%2Fclient.example%2Fapp.json&code_verifier=" +
+        "v".repeat(43) +
+        "&resource=" +
+        encodeURIComponent(`${https.config.publicUrl.origin}/mcp`);
       const token = await send(https.url, "POST", "/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
       expect(token.status).toBe(400);
       expect(token.body).toMatchObject({ error: "invalid_grant" });
       const c = await https.signedIn("Consenting");
-      const consent = await send(https.url, "POST", "/oauth/authorize", { client: c, origin: https.config.publicUrl.origin, headers: { "content-type": "application/x-www-form-urlencoded" }, body: "decision=allow" });
+      const consent = await send(https.url, "POST", "/oauth/authorize", {
+        client: c,
+        origin: https.config.publicUrl.origin,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "decision=allow",
+      });
       expect(consent.status).toBe(400);
       expect(consent.headers["content-type"]).toMatch(/^text\/html/);
       expect(consent.text).toContain("names no client_id");
@@ -303,7 +397,12 @@ describe("security headers", () => {
     expectError(unauthenticated, 401, "unauthenticated");
     const missing = await send(svc.url, "GET", "/api/v1/no-such-route");
     expectError(missing, 404, "not_found");
-    const refused = await send(svc.url, "POST", "/api/v1/auth/sign-up", { client: alice, origin: "https://evil.example", headers: { "content-type": "application/json" }, body: "{}" });
+    const refused = await send(svc.url, "POST", "/api/v1/auth/sign-up", {
+      client: alice,
+      origin: "https://evil.example",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expectError(refused, 403, "forbidden");
     for (const res of [ok, unauthenticated, missing, refused, await send(svc.url, "GET", "/health")]) {
       expectSecurityHeaders(res);
@@ -314,7 +413,10 @@ describe("security headers", () => {
 
   test("the app's index carries the app's CSP", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "svc-client-"));
-    writeFileSync(path.join(dir, "index.html"), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>');
+    writeFileSync(
+      path.join(dir, "index.html"),
+      '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>',
+    );
     const withApp = await startService({ SVC_CLIENT_DIR: dir }, shared());
     try {
       for (const page of ["/", "/l/anything/things"]) {
@@ -332,7 +434,12 @@ describe("security headers", () => {
 
   test("a file download keeps its stricter CSP", async () => {
     const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.from("pixels")]);
-    const up = await send(svc.url, "POST", `/api/v1/files?locationId=${home}`, { client: alice, origin: origin(), headers: { "content-type": "image/png" }, body: png });
+    const up = await send(svc.url, "POST", `/api/v1/files?locationId=${home}`, {
+      client: alice,
+      origin: origin(),
+      headers: { "content-type": "image/png" },
+      body: png,
+    });
     expect(up.status).toBe(201);
     const down = await send(svc.url, "GET", `/api/v1/files/${up.body.id}`, { client: alice });
     expect(down.status).toBe(200);

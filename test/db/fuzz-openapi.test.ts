@@ -209,13 +209,27 @@ function variantsOf(op: Operation): Variant[] {
   const schema = bodySchemaOf(op);
   const fields = schema ? fieldsOf(schema, schema) : [];
   const strings = fields.filter((f) => f.schema.type === "string" || f.schema.type === undefined);
-  const params = (base: Base, p: string, value: string) => ({ ...Object.fromEntries(Object.entries(base.params).map(([k, x]) => [k, encodeURIComponent(x)])), [p]: value });
-  const inPath = (p: string, value: string) => (base: Base): Built => ({ ...withBody(op, base), path: urlOf(op, params(base, p, value), base.query) });
-  const inQuery = (name: string, raw: string) => (base: Base): Built => ({
-    ...withBody(op, base),
-    path: urlOf(op, params(base, "", ""), [...encodedQuery(base).filter((q) => !q.startsWith(`${encodeURIComponent(name)}=`)), `${encodeURIComponent(name)}=${raw}`].join("&")),
+  const params = (base: Base, p: string, value: string) => ({
+    ...Object.fromEntries(Object.entries(base.params).map(([k, x]) => [k, encodeURIComponent(x)])),
+    [p]: value,
   });
-  const inBody = (at: (string | number)[], value: unknown) => (base: Base): Built => withBody(op, base, setAt(base.body, at, value));
+  const inPath =
+    (p: string, value: string) =>
+    (base: Base): Built => ({ ...withBody(op, base), path: urlOf(op, params(base, p, value), base.query) });
+  const inQuery =
+    (name: string, raw: string) =>
+    (base: Base): Built => ({
+      ...withBody(op, base),
+      path: urlOf(
+        op,
+        params(base, "", ""),
+        [...encodedQuery(base).filter((q) => !q.startsWith(`${encodeURIComponent(name)}=`)), `${encodeURIComponent(name)}=${raw}`].join("&"),
+      ),
+    });
+  const inBody =
+    (at: (string | number)[], value: unknown) =>
+    (base: Base): Built =>
+      withBody(op, base, setAt(base.body, at, value));
   const queryNames = op.query.map((q) => q.name);
   // Where nothing of the operation takes text, the junk goes into a query parameter it does not read.
   const spare = queryNames[0] ?? "x";
@@ -251,12 +265,15 @@ function variantsOf(op: Operation): Variant[] {
   }
   for (const f of fields) {
     const m = f.schema;
-    if (m.type === "string" && m.maxLength !== undefined) add("overMax", `body ${label(f.at)} ${m.maxLength + 1} chars`, inBody(f.at, "x".repeat(m.maxLength + 1)));
-    if (m.type === "array" && m.maxItems !== undefined) add("overMax", `body ${label(f.at)} ${m.maxItems + 1} items`, (base) => {
-      const item = isUuid(mainOf(m.items ?? {}, schema!)) ? () => uuidv7() : () => "x";
-      return inBody(f.at, Array.from({ length: m.maxItems + 1 }, item))(base);
-    });
-    if ((m.type === "integer" || m.type === "number") && m.maximum !== undefined) add("overMax", `body ${label(f.at)} above maximum`, inBody(f.at, RAW(m.maximum >= 9007199254740991 ? "9007199254740993" : String(m.maximum + 1))));
+    if (m.type === "string" && m.maxLength !== undefined)
+      add("overMax", `body ${label(f.at)} ${m.maxLength + 1} chars`, inBody(f.at, "x".repeat(m.maxLength + 1)));
+    if (m.type === "array" && m.maxItems !== undefined)
+      add("overMax", `body ${label(f.at)} ${m.maxItems + 1} items`, (base) => {
+        const item = isUuid(mainOf(m.items ?? {}, schema!)) ? () => uuidv7() : () => "x";
+        return inBody(f.at, Array.from({ length: m.maxItems + 1 }, item))(base);
+      });
+    if ((m.type === "integer" || m.type === "number") && m.maximum !== undefined)
+      add("overMax", `body ${label(f.at)} above maximum`, inBody(f.at, RAW(m.maximum >= 9007199254740991 ? "9007199254740993" : String(m.maximum + 1))));
   }
   for (const p of op.pathParams) add("overMax", `path ${p} one character too long`, (base) => inPath(p, `${encodeURIComponent(base.params[p]!)}0`)(base));
   if (!v.some((x) => x.cls === "overMax")) add("overMax", `query ${spare} 2049 chars`, inQuery(spare, "x".repeat(2049)));
@@ -265,7 +282,11 @@ function variantsOf(op: Operation): Variant[] {
   for (const p of op.pathParams.slice(0, 1)) add("huge", `path ${p} 1 MB`, inPath(p, "a".repeat(MB)));
   add("huge", `query ${spare} 1 MB`, inQuery(spare, "a".repeat(MB)));
   for (const f of strings) add("huge", `body ${label(f.at)} 1 MB`, inBody(f.at, "x".repeat(MB)));
-  add("huge", "body of 5 MB", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: json({ ...(base.body as object), pad: "x".repeat(5 * MB) }) }));
+  add("huge", "body of 5 MB", (base) => ({
+    ...withBody(op, base),
+    headers: { "content-type": "application/json" },
+    body: json({ ...(base.body as object), pad: "x".repeat(5 * MB) }),
+  }));
 
   // Deep: 10,000 levels as the whole body and in each field; just under the limit in each free-form field.
   add("deep", "body 10,000 [", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: deepArrays(10_000) }));
@@ -278,7 +299,8 @@ function variantsOf(op: Operation): Variant[] {
     const t = f.schema.type;
     const wrong: [string, unknown][] = [];
     if (t === "string") wrong.push(["number", 12345], ["boolean", true], ["object", { a: 1 }]);
-    if (t === "integer" || t === "number") wrong.push(["string", "1"], ["fraction", 1.5], ["Infinity", RAW("1e999")], ["negative", -1], ["huge integer", RAW("123456789012345678901234567890")]);
+    if (t === "integer" || t === "number")
+      wrong.push(["string", "1"], ["fraction", 1.5], ["Infinity", RAW("1e999")], ["negative", -1], ["huge integer", RAW("123456789012345678901234567890")]);
     if (t === "boolean") wrong.push(["string", "true"], ["number", 1]);
     if (t === "array") wrong.push(["object for array", { 0: "x" }], ["string for array", "x"]);
     if (t === "object") wrong.push(["array for object", []], ["string for object", "x"]);
@@ -290,30 +312,63 @@ function variantsOf(op: Operation): Variant[] {
     add("type", "body is an array", (base) => withBody(op, base, [base.body]));
     add("type", "body is a string", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: '"x"' }));
     add("type", "body is a number", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: "1" }));
-    add("type", "body with __proto__", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: json(base.body).replace(/^\{/, '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},') }));
+    add("type", "body with __proto__", (base) => ({
+      ...withBody(op, base),
+      headers: { "content-type": "application/json" },
+      body: json(base.body).replace(/^\{/, '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},'),
+    }));
   }
   for (const q of op.query) {
-    add("type", `query ${q.name} twice (an array)`, (base) => ({ ...withBody(op, base), path: urlOf(op, params(base, "", ""), [...encodedQuery(base), `${q.name}=a`, `${q.name}=b`].join("&")) }));
+    add("type", `query ${q.name} twice (an array)`, (base) => ({
+      ...withBody(op, base),
+      path: urlOf(op, params(base, "", ""), [...encodedQuery(base), `${q.name}=a`, `${q.name}=b`].join("&")),
+    }));
     if (q.schema.type === "integer") for (const bad of ["abc", "1.5", "-1", "1e999", "0x10", ""]) add("type", `query ${q.name}=${bad}`, inQuery(q.name, bad));
     if (isUuid(q.schema)) add("type", `query ${q.name} not a uuid`, inQuery(q.name, "1"));
     if (q.schema.enum) add("type", `query ${q.name} outside its enum`, inQuery(q.name, "nope"));
   }
-  for (const p of op.pathParams) for (const bad of ["1", "null", "%7B%7D", "%5B%5D", "..", "-1"]) add("type", `path ${p} ${decodeURIComponent(bad)}`, inPath(p, bad));
-  if (!v.some((x) => x.cls === "type")) add("type", `query ${spare} twice (an array)`, (base) => ({ ...withBody(op, base), path: urlOf(op, params(base, "", ""), [...encodedQuery(base), `${spare}=a`, `${spare}=b`].join("&")) }));
+  for (const p of op.pathParams)
+    for (const bad of ["1", "null", "%7B%7D", "%5B%5D", "..", "-1"]) add("type", `path ${p} ${decodeURIComponent(bad)}`, inPath(p, bad));
+  if (!v.some((x) => x.cls === "type"))
+    add("type", `query ${spare} twice (an array)`, (base) => ({
+      ...withBody(op, base),
+      path: urlOf(op, params(base, "", ""), [...encodedQuery(base), `${spare}=a`, `${spare}=b`].join("&")),
+    }));
 
   // Content types other than JSON, or none; a JSON text in another charset; a compressed body that is not.
-  const form = (base: Base) => new URLSearchParams(Object.entries((base.body ?? { a: "b" }) as Record<string, unknown>).map(([k, x]) => [k, String(x)])).toString();
+  const form = (base: Base) =>
+    new URLSearchParams(Object.entries((base.body ?? { a: "b" }) as Record<string, unknown>).map(([k, x]) => [k, String(x)])).toString();
   add("contentType", "text/plain", (base) => ({ ...withBody(op, base), headers: { "content-type": "text/plain" }, body: json(base.body ?? {}) }));
   add("contentType", "form", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/x-www-form-urlencoded" }, body: form(base) }));
-  add("contentType", "multipart", (base) => ({ ...withBody(op, base), headers: { "content-type": "multipart/form-data; boundary=x" }, body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nDrill\r\n--x--\r\n' }));
+  add("contentType", "multipart", (base) => ({
+    ...withBody(op, base),
+    headers: { "content-type": "multipart/form-data; boundary=x" },
+    body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nDrill\r\n--x--\r\n',
+  }));
   add("contentType", "no content type", (base) => ({ ...withBody(op, base), headers: {}, body: json(base.body ?? {}) }));
-  add("contentType", "JSON in latin1", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json; charset=latin1" }, body: json(base.body ?? {}) }));
-  add("contentType", "gzip that is not", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: json(base.body ?? {}) }));
-  add("contentType", "JSON with a BOM", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: `\ufeff${json(base.body ?? {})}` }));
+  add("contentType", "JSON in latin1", (base) => ({
+    ...withBody(op, base),
+    headers: { "content-type": "application/json; charset=latin1" },
+    body: json(base.body ?? {}),
+  }));
+  add("contentType", "gzip that is not", (base) => ({
+    ...withBody(op, base),
+    headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    body: json(base.body ?? {}),
+  }));
+  add("contentType", "JSON with a BOM", (base) => ({
+    ...withBody(op, base),
+    headers: { "content-type": "application/json" },
+    body: `\ufeff${json(base.body ?? {})}`,
+  }));
 
   // Empty and broken bodies.
   add("empty", "JSON content type, no bytes", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: "" }));
-  add("empty", "truncated JSON", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: json(base.body ?? { a: 1 }).slice(0, -1) }));
+  add("empty", "truncated JSON", (base) => ({
+    ...withBody(op, base),
+    headers: { "content-type": "application/json" },
+    body: json(base.body ?? { a: 1 }).slice(0, -1),
+  }));
   add("empty", "JSON null", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: "null" }));
   add("empty", "empty object", (base) => ({ ...withBody(op, base), headers: { "content-type": "application/json" }, body: "{}" }));
   add("empty", "no body at all", (base) => ({ path: withBody(op, base).path, headers: {} }));
@@ -364,13 +419,28 @@ interface Caller {
 
 const signedIn = (target: TestService, c: Client, name: string): Caller => ({
   name,
-  send: (method, built) => sendRaw(target, { method, path: built.path, headers: built.headers, ...(built.body !== undefined ? { body: built.body } : {}), cookies: c.cookies, address: c.address }),
+  send: (method, built) =>
+    sendRaw(target, {
+      method,
+      path: built.path,
+      headers: built.headers,
+      ...(built.body !== undefined ? { body: built.body } : {}),
+      cookies: c.cookies,
+      address: c.address,
+    }),
 });
 
 /** Nobody, each time from an address of its own (so per-IP limits see a crowd, not one abuser). */
 const anonymous = (target: TestService): Caller => ({
   name: "anonymous",
-  send: (method, built) => sendRaw(target, { method, path: built.path, headers: built.headers, ...(built.body !== undefined ? { body: built.body } : {}), address: target.client().address }),
+  send: (method, built) =>
+    sendRaw(target, {
+      method,
+      path: built.path,
+      headers: built.headers,
+      ...(built.body !== undefined ? { body: built.body } : {}),
+      address: target.client().address,
+    }),
 });
 
 interface CheckOptions {
@@ -380,7 +450,12 @@ interface CheckOptions {
 
 const timing = { snap: 0, send: 0 };
 
-async function check(what: { op: string; variant: string; cls: string }, caller: Caller, send: () => Promise<RawResponse>, opts: CheckOptions = {}): Promise<RawResponse | undefined> {
+async function check(
+  what: { op: string; variant: string; cls: string },
+  caller: Caller,
+  send: () => Promise<RawResponse>,
+  opts: CheckOptions = {},
+): Promise<RawResponse | undefined> {
   let res: RawResponse;
   const fail = (problem: string) => failures.push({ op: what.op, variant: what.variant, as: caller.name, problem });
   try {
@@ -400,12 +475,14 @@ async function check(what: { op: string; variant: string; cls: string }, caller:
   else if (res.status >= 400 && !opts.protocolError?.(res)) {
     const parsed = errorBodySchema.strict().safeParse(res.body);
     if (!parsed.success) fail(`${res.status} without our error body: ${JSON.stringify(res.text.slice(0, 200))}`);
-    else if (!String(res.headers["content-type"] ?? "").startsWith("application/json")) fail(`${res.status} error body as ${String(res.headers["content-type"])}`);
+    else if (!String(res.headers["content-type"] ?? "").startsWith("application/json"))
+      fail(`${res.status} error body as ${String(res.headers["content-type"])}`);
   }
   const t0 = performance.now();
   const after = await snap();
   timing.snap += performance.now() - t0;
-  if (process.env.HOSTILE_TRACE) console.log(`TRACE ${res.status} ${what.op} [${caller.name}] ${what.variant} ${res.status >= 400 ? res.text.slice(0, 120) : ""}`);
+  if (process.env.HOSTILE_TRACE)
+    console.log(`TRACE ${res.status} ${what.op} [${caller.name}] ${what.variant} ${res.status >= 400 ? res.text.slice(0, 120) : ""}`);
   if (refused(res)) {
     const changed = changedMetrics(before, after);
     if (changed.length) fail(`refused with ${res.status} but wrote: ${changed.join(", ")}`);
@@ -423,7 +500,12 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
   await owner.renew();
   before = await snap();
   const all = variantsOf(op);
-  const chosen = CLASSES.flatMap((cls) => sample(all.filter((x) => x.cls === cls), perClass[cls]));
+  const chosen = CLASSES.flatMap((cls) =>
+    sample(
+      all.filter((x) => x.cls === cls),
+      perClass[cls],
+    ),
+  );
   const covered = new Set<Cls>();
   for (const variant of chosen) {
     const base = await baseOf(op);
@@ -434,7 +516,12 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
     const variant = chosen.find((x) => x.cls === cls)!;
     await check({ op: op.key, variant: variant.label, cls }, secondary, async () => secondary.send(op.method, variant.make(await baseOf(op))), opts);
   }
-  const valid = await check({ op: op.key, variant: "valid request", cls: "valid" }, primary, async () => primary.send(op.method, withBody(op, await baseOf(op))), opts);
+  const valid = await check(
+    { op: op.key, variant: "valid request", cls: "valid" },
+    primary,
+    async () => primary.send(op.method, withBody(op, await baseOf(op))),
+    opts,
+  );
   coverage.set(op.key, covered);
   stats.operations.add(op.key);
   // A schema refusal names its issues; "this link is invalid" and the like are the route's own answer to a valid request.
@@ -446,7 +533,9 @@ const coverage = new Map<string, Set<Cls>>();
 
 function summary(what: string, from: { requests: number; byStatus: Record<string, number>; operations: number }) {
   const byStatus = Object.fromEntries(Object.entries(stats.byStatus).map(([k, v]) => [k, v - (from.byStatus[k] ?? 0)]));
-  console.log(`fuzz-openapi ${what} (seed ${SEED}, ${svc.database.kind}): ${stats.operations.size - from.operations} operations, ${stats.requests - from.requests} requests; by status ${JSON.stringify(byStatus)}`);
+  console.log(
+    `fuzz-openapi ${what} (seed ${SEED}, ${svc.database.kind}): ${stats.operations.size - from.operations} operations, ${stats.requests - from.requests} requests; by status ${JSON.stringify(byStatus)}`,
+  );
 }
 const mark = () => ({ requests: stats.requests, byStatus: { ...stats.byStatus }, operations: stats.operations.size });
 
@@ -455,7 +544,10 @@ function expectClean(invalidBases: (string | null)[]) {
   const found = failures.splice(0);
   for (const f of found) console.log(`FAIL ${f.op} [${f.as}] ${f.variant}: ${f.problem}`);
   expect(invalidBases.filter(Boolean), "valid requests that fail schema validation (so their variants test the schema alone)").toEqual([]);
-  expect([...coverage].filter(([, c]) => c.size !== CLASSES.length).map(([k, c]) => `${k}: ${CLASSES.filter((x) => !c.has(x)).join(",")}`), "operations missing a variant class").toEqual([]);
+  expect(
+    [...coverage].filter(([, c]) => c.size !== CLASSES.length).map(([k, c]) => `${k}: ${CLASSES.filter((x) => !c.has(x)).join(",")}`),
+    "operations missing a variant class",
+  ).toEqual([]);
   expect(found).toEqual([]);
 }
 
@@ -544,7 +636,8 @@ const SMALL: Record<Cls, number> = { percent: 2, nul: 3, surrogate: 3, overMax: 
 const jsonRpcError = z.object({ jsonrpc: z.literal("2.0"), error: z.object({ code: z.number().int(), message: z.string() }), id: z.unknown() }).strict();
 const bearerError = z.object({ error: z.string(), error_description: z.string().optional() }).strict();
 const mcpProtocolError = (res: RawResponse) =>
-  jsonRpcError.safeParse(res.body).success || (res.status === 401 || res.status === 403 ? bearerError.safeParse(res.body).success && /^Bearer /.test(String(res.headers["www-authenticate"])) : false);
+  jsonRpcError.safeParse(res.body).success ||
+  (res.status === 401 || res.status === 403 ? bearerError.safeParse(res.body).success && /^Bearer /.test(String(res.headers["www-authenticate"])) : false);
 
 test("/mcp (over https) answers hostile tool calls with an error, never a 5xx, and a refused call writes nothing", async () => {
   const from = mark();
@@ -560,7 +653,11 @@ test("/mcp (over https) answers hostile tool calls with an error, never a 5xx, a
         address: https.client().address,
       }),
   });
-  const listed = await mcp(true).send("POST", { path: "/mcp", headers: { "content-type": "application/json" }, body: json({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+  const listed = await mcp(true).send("POST", {
+    path: "/mcp",
+    headers: { "content-type": "application/json" },
+    body: json({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
   const tools = (listed.body as { result: { tools: { name: string; inputSchema: Schema }[] } }).result.tools;
   expect(tools.map((t) => t.name)).toContain("update_thing");
   for (const tool of tools) {
@@ -589,9 +686,18 @@ test("the shape route refuses what chooses data, unknown shapes and broken offse
   const from = mark();
   const ownerCaller = signedIn(svc, owner.owner, "owner");
   const cases: [string, string][] = [
-    ...["nope", "__proto__", "constructor", "things%00", "%ED%A0%80", "%E0%A4%A", "things.json", "..%2Fthings"].map((name): [string, string] => [`unknown shape ${name}`, `/api/v1/sync/shape/${name}?offset=-1`]),
-    ...["table=things", "where=true", "columns=id", "params[1]=x", "offset=-1&offset=now"].map((q): [string, string] => [`query ${q}`, `/api/v1/sync/shape/things?offset=-1&${q}`]),
-    ...["-2", "1_", "0_-1", "99999999999999999999999_0", "1e3_0", "0_inf_0", "%00", ""].map((o): [string, string] => [`offset ${o}`, `/api/v1/sync/shape/things?offset=${o}`]),
+    ...["nope", "__proto__", "constructor", "things%00", "%ED%A0%80", "%E0%A4%A", "things.json", "..%2Fthings"].map((name): [string, string] => [
+      `unknown shape ${name}`,
+      `/api/v1/sync/shape/${name}?offset=-1`,
+    ]),
+    ...["table=things", "where=true", "columns=id", "params[1]=x", "offset=-1&offset=now"].map((q): [string, string] => [
+      `query ${q}`,
+      `/api/v1/sync/shape/things?offset=-1&${q}`,
+    ]),
+    ...["-2", "1_", "0_-1", "99999999999999999999999_0", "1e3_0", "0_inf_0", "%00", ""].map((o): [string, string] => [
+      `offset ${o}`,
+      `/api/v1/sync/shape/things?offset=${o}`,
+    ]),
     ["a handle of 201 characters", `/api/v1/sync/shape/things?offset=0_0&handle=${"h".repeat(201)}`],
     ["a cursor of 41 characters", `/api/v1/sync/shape/things?offset=-1&cursor=${"1".repeat(41)}`],
     ["live with another shape's handle", "/api/v1/sync/shape/things?offset=now&live=true&handle=not-this-one"],
@@ -601,7 +707,9 @@ test("the shape route refuses what chooses data, unknown shapes and broken offse
   const mustRefetch = (res: RawResponse) => res.status === 409 && Array.isArray(res.body) && JSON.stringify(res.body).includes('"must-refetch"');
   for (const [variant, path] of cases) {
     for (const caller of [ownerCaller, anonymous(svc)]) {
-      await check({ op: "GET /api/v1/sync/shape/{name}", variant, cls: "shape" }, caller, () => caller.send("GET", { path, headers: {} }), { protocolError: mustRefetch });
+      await check({ op: "GET /api/v1/sync/shape/{name}", variant, cls: "shape" }, caller, () => caller.send("GET", { path, headers: {} }), {
+        protocolError: mustRefetch,
+      });
     }
   }
   stats.operations.add("GET /api/v1/sync/shape/{name} (hand-written)");

@@ -182,7 +182,11 @@ describe("OAuth token endpoint and /mcp (our choice): per address, and per clien
     return new Promise((resolve, reject) => {
       const req = httpRequest(
         `${oauth.url}/oauth/token`,
-        { method: "POST", localAddress: address, headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) } },
+        {
+          method: "POST",
+          localAddress: address,
+          headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
@@ -238,7 +242,13 @@ describe("OAuth token endpoint and /mcp (our choice): per address, and per clien
 
   test(`/mcp takes ${MCP_REQUESTS_PER_IP.points} requests a minute from one address, then 429 rate_limited with Retry-After, before any token check`, async () => {
     const device = oauth.client();
-    const call = () => device.request("POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: "Bearer not-a-token", accept: "application/json, text/event-stream" });
+    const call = () =>
+      device.request(
+        "POST",
+        "/mcp",
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { authorization: "Bearer not-a-token", accept: "application/json, text/event-stream" },
+      );
     for (let i = 0; i < MCP_REQUESTS_PER_IP.points; i++) expect((await call()).status).toBe(401);
     expect429(await call(), 60);
     expect((await oauth.client().request("POST", "/mcp", {}, { authorization: "Bearer not-a-token" })).status).toBe(401);

@@ -145,7 +145,10 @@ describe("magic link", () => {
     expect(ttl).toBeLessThan(15.1 * 60_000);
     // The stored identifier is a hash, not the mailed token.
     expect(mine[0]!.identifier).not.toContain(token);
-    await database.db.update(authVerifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authVerifications.id, mine[0]!.id));
+    await database.db
+      .update(authVerifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authVerifications.id, mine[0]!.id));
     expectError(await svc.client().post("/api/v1/auth/magic-link/verify", { token }), 400, "validation_failed");
   });
 

@@ -66,7 +66,12 @@ describe("managed-account password: no password known -> one-time code issued", 
   });
 
   test("bad input is refused with 400", async () => {
-    for (const body of [{ username: "ab", displayName: "X" }, { username: "no spaces here", displayName: "X" }, { username: "okname", displayName: "" }, { username: "okname" }]) {
+    for (const body of [
+      { username: "ab", displayName: "X" },
+      { username: "no spaces here", displayName: "X" },
+      { username: "okname", displayName: "" },
+      { username: "okname" },
+    ]) {
       expectError(await as.owner.post(`/api/v1/locations/${locationId}/managed-accounts`, body), 400, "validation_failed");
     }
   });

@@ -217,7 +217,12 @@ describe("changing roles and removing members", () => {
   test("an admin changes a member and a viewer but not another admin or the owner", async () => {
     const { as } = t;
     const other = await join(as.owner, loc, "admin", "Ola Otheradmin");
-    for (const [target, role] of [[as.member, "viewer"], [as.member, "member"], [as.viewer, "member"], [as.viewer, "viewer"]] as const) {
+    for (const [target, role] of [
+      [as.member, "viewer"],
+      [as.member, "member"],
+      [as.viewer, "member"],
+      [as.viewer, "viewer"],
+    ] as const) {
       expect((await as.admin.patch(memberPath(loc, target.userId), { role })).status).toBe(200);
     }
     for (const target of [other, as.owner]) {

@@ -91,11 +91,46 @@ test("a device 7 days offline with 5,000 queued ops (some poison) syncs complete
   const nulThing = uuidv7();
   const poisonAt = new Map<number, () => Promise<void>>([
     [700, () => queuePoison("NUL in a name", ["invalid"], { name: "thing.create", locationId: loc, args: { id: nulThing, name: "Drill\u0000bit" } })],
-    [701, () => queuePoison("an update of the thing whose create was refused", ["depends_on_dropped", "not_found"], { name: "thing.update", locationId: loc, args: { id: nulThing, patch: { colour: "red" } }, baseVersion: 1 })],
+    [
+      701,
+      () =>
+        queuePoison("an update of the thing whose create was refused", ["depends_on_dropped", "not_found"], {
+          name: "thing.update",
+          locationId: loc,
+          args: { id: nulThing, patch: { colour: "red" } },
+          baseVersion: 1,
+        }),
+    ],
     [1500, () => queuePoison("an op name the server does not know", ["unknown_op"], { name: "thing.teleport", locationId: loc, args: { id: live()[0] } })],
-    [2600, () => queuePoison("a location the person cannot see", ["not_visible"], { name: "thing.create", locationId: outsiderLoc, args: { id: uuidv7(), name: "Sneaky" } })],
-    [3300, () => queuePoison("an update made stale meanwhile", ["stale"], { name: "thing.update", locationId: loc, args: { id: ladder.body.id, patch: { name: "Step ladder" } }, baseVersion: 1 })],
-    [4200, () => queuePoison("args nested too deep", ["rejected"], { name: "thing.update", locationId: loc, args: { id: live()[1], patch: { fields: { note: nested(MAX_ARGS_DEPTH + 4) } } }, baseVersion: 1 })],
+    [
+      2600,
+      () =>
+        queuePoison("a location the person cannot see", ["not_visible"], {
+          name: "thing.create",
+          locationId: outsiderLoc,
+          args: { id: uuidv7(), name: "Sneaky" },
+        }),
+    ],
+    [
+      3300,
+      () =>
+        queuePoison("an update made stale meanwhile", ["stale"], {
+          name: "thing.update",
+          locationId: loc,
+          args: { id: ladder.body.id, patch: { name: "Step ladder" } },
+          baseVersion: 1,
+        }),
+    ],
+    [
+      4200,
+      () =>
+        queuePoison("args nested too deep", ["rejected"], {
+          name: "thing.update",
+          locationId: loc,
+          args: { id: live()[1], patch: { fields: { note: nested(MAX_ARGS_DEPTH + 4) } } },
+          baseVersion: 1,
+        }),
+    ],
   ]);
   // A week of work comes in sittings: a run of captures, then renames, moves or a clear-out.
   let kind = "place.create";
@@ -108,7 +143,16 @@ test("a device 7 days offline with 5,000 queued ops (some poison) syncs complete
     }
     if (run-- <= 0) {
       const roll = random();
-      kind = places.length < 20 && roll < 0.1 ? "place.create" : live().length < 40 || roll < 0.5 ? "thing.create" : roll < 0.8 ? "thing.update" : roll < 0.97 ? "thing.move" : "thing.delete";
+      kind =
+        places.length < 20 && roll < 0.1
+          ? "place.create"
+          : live().length < 40 || roll < 0.5
+            ? "thing.create"
+            : roll < 0.8
+              ? "thing.update"
+              : roll < 0.97
+                ? "thing.move"
+                : "thing.delete";
       run = 5 + Math.floor(random() * 35);
     }
     const alive = live();
@@ -187,10 +231,18 @@ test("a device 7 days offline with 5,000 queued ops (some poison) syncs complete
   // Each drop became one sync_drop item holding the whole op (DR2), dated when the op was made.
   expect(dropped.filter((r) => r.item_kind !== "sync_drop" || r.item_op !== r.op_id)).toEqual([]);
   expect(dropped.filter((r) => new Date(r.captured_at!).getTime() > Date.now() - 5 * 24 * 3600 * 1000)).toEqual([]);
-  const byPoison = poison.map((p) => ({ what: p.what, got: rejectedIds.includes(p.id!) ? "rejected" : (verdict.get(p.id!)?.reason ?? verdict.get(p.id!)?.status) }));
+  const byPoison = poison.map((p) => ({
+    what: p.what,
+    got: rejectedIds.includes(p.id!) ? "rejected" : (verdict.get(p.id!)?.reason ?? verdict.get(p.id!)?.status),
+  }));
   expect(byPoison.filter((p, i) => !poison[i]!.expect.includes(p.got ?? ""))).toEqual([]);
   // Only the poison ops failed, and the invisible location's drop went to the person's own location (DR3).
-  expect(dropped.map((r) => r.op_id).sort()).toEqual(poison.filter((p) => !p.expect.includes("rejected")).map((p) => p.id!).sort());
+  expect(dropped.map((r) => r.op_id).sort()).toEqual(
+    poison
+      .filter((p) => !p.expect.includes("rejected"))
+      .map((p) => p.id!)
+      .sort(),
+  );
   expect(verdict.get(poison.find((p) => p.expect.includes("not_visible"))!.id!)?.item_location).toBe(personalLoc);
   expect(applied.length + dropped.length + rejectedIds.length).toBe(OPS);
 
@@ -206,7 +258,10 @@ test("a device 7 days offline with 5,000 queued ops (some poison) syncs complete
   });
   expect(differing.slice(0, 5)).toEqual([]);
   expect(server.length).toBe(things.size);
-  expect((await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM places WHERE id IN (SELECT unnest(${`{${places.join(",")}}`}::uuid[]))`))[0]!.n).toBe(places.length);
+  expect(
+    (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM places WHERE id IN (SELECT unnest(${`{${places.join(",")}}`}::uuid[]))`))[0]!
+      .n,
+  ).toBe(places.length);
   expect((await owner.get(`/api/v1/things/${ladder.body.id}`)).body.name).toBe("Old ladder");
 
   const reasons = dropped.map((r) => r.reason ?? "?").sort();

@@ -171,8 +171,14 @@ describe("the lists that paged before: history and inbox, on the same cursors", 
     }
     const entries = await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM history_entries WHERE entity_id = ${id} ORDER BY at, id`);
     expect(entries).toHaveLength(STAMPS.length);
-    await restamp("history_entries", "at", entries.map((e) => e.id));
-    const expected = (await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM history_entries WHERE entity_id = ${id} ORDER BY at DESC, id DESC`)).map((r) => r.id);
+    await restamp(
+      "history_entries",
+      "at",
+      entries.map((e) => e.id),
+    );
+    const expected = (await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM history_entries WHERE entity_id = ${id} ORDER BY at DESC, id DESC`)).map(
+      (r) => r.id,
+    );
     await expectWalk(c, `/api/v1/things/${id}/history`, (e) => e.id, expected);
   });
 
@@ -186,7 +192,11 @@ describe("the lists that paged before: history and inbox, on the same cursors", 
     expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(STAMPS.map(() => "applied"));
     const items = await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM inbox_items WHERE location_id = ${loc} ORDER BY created_at, id`);
     expect(items).toHaveLength(STAMPS.length);
-    await restamp("inbox_items", "created_at", items.map((r) => r.id));
+    await restamp(
+      "inbox_items",
+      "created_at",
+      items.map((r) => r.id),
+    );
     const expected = (
       await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM inbox_items WHERE location_id = ${loc} ORDER BY created_at DESC, id DESC`)
     ).map((r) => r.id);

@@ -69,7 +69,10 @@ describe("only the ops of the sync protocol can be pushed", () => {
 
   test("DR1 other internal commands (undo, location create, member changes) and made-up names are unknown_op too", async () => {
     const names = ["history.undo", "location.create", "location.update", "member.update", "member.remove", "no.such.op", "__proto__", "constructor"];
-    const res = await push(as.owner, names.map((name) => op({ name, locationId: loc, args: { id: uuidv7() } })));
+    const res = await push(
+      as.owner,
+      names.map((name) => op({ name, locationId: loc, args: { id: uuidv7() } })),
+    );
     expect(res.status).toBe(200);
     expect(results(res.body).map((r) => (r.status === "dropped" ? r.reason : r.status))).toEqual(names.map(() => "unknown_op"));
   });
@@ -139,7 +142,8 @@ describe("text the database cannot keep", () => {
     expect(results(res.body).map((r) => (r.status === "dropped" ? r.reason : r.status))).toEqual(["invalid", "invalid", "applied", "invalid"]);
     expect((await as.member.get(`/api/v1/things/${good}`)).body).toMatchObject({ name: "Good one" });
     const items = await dropItems(as.member);
-    const kept = (i: number) => items.find((it) => (it.syncDrop?.op as { id: string } | undefined)?.id === ops[i]!.id)?.syncDrop?.op as { args: Record<string, unknown> } | undefined;
+    const kept = (i: number) =>
+      items.find((it) => (it.syncDrop?.op as { id: string } | undefined)?.id === ops[i]!.id)?.syncDrop?.op as { args: Record<string, unknown> } | undefined;
     expect(kept(0)?.args.name).toBe("Drill\uFFFDbit");
     expect(kept(1)?.args.fields).toEqual({ note: "Drill \uFFFD bit" });
     expect(kept(3)?.args["we\uFFFDird"]).toBe("\uFFFD");
@@ -196,7 +200,10 @@ describe("PU9 the same batch pushed twice at once", () => {
     const ids = Array.from({ length: 20 }, () => uuidv7());
     const ops = ids.map((id) => op({ name: "thing.create", locationId: loc, args: { id, name: `Twin ${id.slice(-4)}` } }));
     for (let round = 0; round < 3; round++) {
-      const batch = round === 0 ? ops : ids.map((id, i) => op({ name: "thing.update", locationId: loc, args: { id, patch: { colour: `c${round}-${i}` } }, baseVersion: round }));
+      const batch =
+        round === 0
+          ? ops
+          : ids.map((id, i) => op({ name: "thing.update", locationId: loc, args: { id, patch: { colour: `c${round}-${i}` } }, baseVersion: round }));
       const answers = await Promise.all([push(as.member, batch), push(as.member, batch), push(as.member, batch)]);
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
       const statuses = answers.map((a) => results(a.body).map((r) => r.status));

@@ -107,7 +107,10 @@ describe("changing the sign-in email", () => {
     const c = await svc.signedIn();
     expect((await c.post("/api/v1/me/email", { email: `late-${c.email}`, password: PASSWORD })).status).toBe(202);
     const token = await confirmationToken(`late-${c.email}`);
-    await svc.database.db.update(authVerifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(like(authVerifications.identifier, "email-change:%"));
+    await svc.database.db
+      .update(authVerifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(like(authVerifications.identifier, "email-change:%"));
     expectError(await confirm(token), 400, "validation_failed");
     expect(await signInAddress(c.userId)).toBe(c.email);
     expectError(await confirm("A".repeat(43)), 400, "validation_failed");
@@ -124,7 +127,8 @@ describe("changing the sign-in email", () => {
 
   test("confirming counts as a mailed-token redemption: the 31st in an hour from one address is 429", async () => {
     const device = svc.client();
-    for (let i = 0; i < 30; i++) expectError(await device.post("/api/v1/auth/email-change/confirm", { token: `guess${i}`.padEnd(43, "x") }), 400, "validation_failed");
+    for (let i = 0; i < 30; i++)
+      expectError(await device.post("/api/v1/auth/email-change/confirm", { token: `guess${i}`.padEnd(43, "x") }), 400, "validation_failed");
     expectError(await device.post("/api/v1/auth/email-change/confirm", { token: "y".repeat(43) }), 429, "rate_limited");
   });
 

@@ -311,7 +311,8 @@ describe.skipIf(!PG_URL)(`two server processes behind one proxy${PG_URL ? "" : `
     const from = device("10.77.0.3");
     const answers: Answer[] = [];
     // Five different accounts, so only the per-address attempt limit can refuse.
-    for (let i = 0; i < 5; i++) answers.push(await from.post(i % 2 ? "b" : "a", "/api/v1/auth/sign-in/email", { email: `nobody-${i}@example.test`, password: "wrong password" }));
+    for (let i = 0; i < 5; i++)
+      answers.push(await from.post(i % 2 ? "b" : "a", "/api/v1/auth/sign-in/email", { email: `nobody-${i}@example.test`, password: "wrong password" }));
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
     // Three went to A and two to B; each alone is under the limit, together they reach it.
     for (const via of ["a", "b"] as const) {

@@ -137,15 +137,11 @@ describe("writes below the service", () => {
 
   test("a viewer cannot promote itself by writing memberships", async () => {
     const err = await failure(
-      withActor(db, viewer, (tx) =>
-        tx.insert(memberships).values({ id: randomUUID(), locationId, userId: viewer.userId, role: "owner" }),
-      ),
+      withActor(db, viewer, (tx) => tx.insert(memberships).values({ id: randomUUID(), locationId, userId: viewer.userId, role: "owner" })),
     );
     expect(sqlState(err)).toBe(INSUFFICIENT_PRIVILEGE);
     // Its own row is visible for leaving (a tombstone) only, so a role change fails the policy check.
-    const update = await failure(
-      withActor(db, viewer, (tx) => tx.update(memberships).set({ role: "admin" }).where(eq(memberships.userId, viewer.userId))),
-    );
+    const update = await failure(withActor(db, viewer, (tx) => tx.update(memberships).set({ role: "admin" }).where(eq(memberships.userId, viewer.userId))));
     expect(sqlState(update)).toBe(INSUFFICIENT_PRIVILEGE);
     const roles = await db.select({ role: memberships.role }).from(memberships).where(eq(memberships.userId, viewer.userId));
     expect(roles.map((r) => r.role).sort()).toEqual(["owner", "viewer"]);

@@ -61,7 +61,10 @@ describe("session cache", () => {
     const c = await svc.signedIn();
     expect((await c.get("/api/v1/me")).status).toBe(200);
     const id = (await c.get("/api/v1/auth/get-session")).body.session.id as string;
-    await svc.database.db.update(authSessions).set({ expiresAt: new Date(Date.now() + 300) }).where(eq(authSessions.id, id));
+    await svc.database.db
+      .update(authSessions)
+      .set({ expiresAt: new Date(Date.now() + 300) })
+      .where(eq(authSessions.id, id));
     svc.services.sessions.clear();
     expect((await c.get("/api/v1/me")).status).toBe(200);
     await new Promise((r) => setTimeout(r, 400));

@@ -57,7 +57,10 @@ describe("GET /api/v1/me/sessions", () => {
     const b = await svc.signedIn();
     const { c: old } = await signInWithPassword(svc, a.email);
     const oldId = (await old.get("/api/v1/auth/get-session")).body.session.id as string;
-    await database.db.update(authSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authSessions.id, oldId));
+    await database.db
+      .update(authSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authSessions.id, oldId));
     const mine = (await a.get("/api/v1/me/sessions")).body.items as { id: string }[];
     const theirs = (await b.get("/api/v1/me/sessions")).body.items as { id: string }[];
     expect(mine).toHaveLength(1);

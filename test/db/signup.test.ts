@@ -39,10 +39,7 @@ async function userCount(email: string): Promise<number> {
 }
 
 async function setSignupSetting(value: unknown) {
-  await database.db
-    .insert(instanceSettings)
-    .values({ key: "signup_open", value })
-    .onConflictDoUpdate({ target: instanceSettings.key, set: { value } });
+  await database.db.insert(instanceSettings).values({ key: "signup_open", value }).onConflictDoUpdate({ target: instanceSettings.key, set: { value } });
 }
 
 async function clearSignupSetting() {

@@ -45,8 +45,11 @@ const edit = fc.record({
   lag: fc.option(fc.nat({ max: 4 }), { nil: undefined }),
   patch: fc
     .subarray([...FIELDS], { minLength: 1, maxLength: 3 })
-    .chain((fields) => fc.tuple(...fields.map((f) => fc.constant(f)), ...fields.map(() => fc.stringMatching(/^[a-z]{1,6}$/)))
-      .map((xs) => Object.fromEntries(fields.map((f, i) => [f, xs[fields.length + i] as string])) as Partial<Record<Field, string>>)),
+    .chain((fields) =>
+      fc
+        .tuple(...fields.map((f) => fc.constant(f)), ...fields.map(() => fc.stringMatching(/^[a-z]{1,6}$/)))
+        .map((xs) => Object.fromEntries(fields.map((f, i) => [f, xs[fields.length + i] as string])) as Partial<Record<Field, string>>),
+    ),
 });
 
 test("VE2 VE3 VE4 pushed updates merge field by field exactly as the model says", async () => {
@@ -57,13 +60,18 @@ test("VE2 VE3 VE4 pushed updates merge field by field exactly as the model says"
       await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, ...model.state } })]);
       for (const e of edits) {
         const base = e.lag === undefined ? undefined : Math.max(1, model.version - e.lag);
-        const res = await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id, patch: e.patch }, ...(base !== undefined ? { baseVersion: base } : {}) })]);
+        const res = await push(as.member, [
+          op({ name: "thing.update", locationId: loc, args: { id, patch: e.patch }, ...(base !== undefined ? { baseVersion: base } : {}) }),
+        ]);
         const expected = model.apply(base, e.patch);
         expect(res.body.results[0].status).toBe(expected ? "applied" : "dropped");
         if (!expected) expect(res.body.results[0].reason).toBe("stale");
       }
       const now = (await as.member.get(`/api/v1/things/${id}`)).body;
-      expect({ name: now.name, colour: now.colour, model: now.model, serial: now.serial, rowVersion: now.rowVersion }).toEqual({ ...model.state, rowVersion: model.version });
+      expect({ name: now.name, colour: now.colour, model: now.model, serial: now.serial, rowVersion: now.rowVersion }).toEqual({
+        ...model.state,
+        rowVersion: model.version,
+      });
     }),
     { numRuns: 25 },
   );

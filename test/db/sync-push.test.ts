@@ -18,8 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.close());
 
-const count = async (table: string) =>
-  (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n;
+const count = async (table: string) => (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n;
 const thing = (id: string) => as.owner.get(`/api/v1/things/${id}`).then((r) => r.body);
 const inbox = async (c = as.owner, kind = "sync_drop", locationId = loc) =>
   pageOf(inboxItemSchema).parse((await c.get(`/api/v1/inbox?locationId=${locationId}&kind=${kind}`)).body).items;
@@ -73,7 +72,11 @@ describe("push", () => {
   });
 
   test("PU2 a client below the minimum protocol is refused whole with client_too_old", async () => {
-    const res = await as.member.post("/api/v1/sync/push", { clientId: "old", protocol: 0, ops: [op({ name: "thing.create", locationId: loc, args: { id: uuidv7() } })] });
+    const res = await as.member.post("/api/v1/sync/push", {
+      clientId: "old",
+      protocol: 0,
+      ops: [op({ name: "thing.create", locationId: loc, args: { id: uuidv7() } })],
+    });
     expect(res.status).toBe(426);
     expect(res.body.error).toMatchObject({ code: "client_too_old", details: { minProtocol: 1 } });
   });
@@ -92,11 +95,17 @@ describe("push", () => {
 
   test("thing.capture makes a draft thing and a draft inbox item", async () => {
     const id = uuidv7();
-    const { results } = pushResponseSchema.parse((await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id, name: "Mystery cable" } })])).body);
+    const { results } = pushResponseSchema.parse(
+      (await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id, name: "Mystery cable" } })])).body,
+    );
     expect(results[0]!.status).toBe("applied");
     expect((await thing(id)).lifecycle).toBe("draft");
     const drafts = await inbox(as.owner, "draft");
-    expect(drafts.find((d) => d.thing?.id === id)).toMatchObject({ kind: "draft", createdBy: { displayName: "Member Person" }, thing: { derivedState: ["draft"] } });
+    expect(drafts.find((d) => d.thing?.id === id)).toMatchObject({
+      kind: "draft",
+      createdBy: { displayName: "Member Person" },
+      thing: { derivedState: ["draft"] },
+    });
   });
 
   test("a 1000-op batch applies in one go", async () => {
@@ -113,7 +122,12 @@ describe("drops", () => {
     const { results } = pushResponseSchema.parse((await push(as.viewer, [o])).body);
     expect(results[0]).toMatchObject({ status: "dropped", reason: "forbidden" });
     const item = (await inbox()).find((i) => i.id === (results[0] as { inboxItemId: string }).inboxItemId);
-    expect(item?.syncDrop).toMatchObject({ op: o, reason: "forbidden", by: { displayName: "Viewer Person" }, entity: { type: "thing", id: o.args.id, name: "Viewer's lamp" } });
+    expect(item?.syncDrop).toMatchObject({
+      op: o,
+      reason: "forbidden",
+      by: { displayName: "Viewer Person" },
+      entity: { type: "thing", id: o.args.id, name: "Viewer's lamp" },
+    });
     expect(item?.locationId).toBe(loc);
   });
 
@@ -171,7 +185,9 @@ describe("drops", () => {
   test("DR1 a deleted target is dropped as deleted", async () => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Gone soon" });
     await as.member.delete(`/api/v1/things/${t.body.id}`, { rowVersion: 1 });
-    const { results } = pushResponseSchema.parse((await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "x" } } })])).body);
+    const { results } = pushResponseSchema.parse(
+      (await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "x" } } })])).body,
+    );
     expect(results[0]).toMatchObject({ status: "dropped", reason: "deleted" });
   });
 });
@@ -195,7 +211,9 @@ describe("re-apply", () => {
       op({ name: "thing.create", locationId: loc, args: { id: outer, name: "Outer", isContainer: true } }),
       op({ name: "thing.create", locationId: loc, args: { id: inner, name: "Inner", isContainer: true, containerId: outer } }),
     ]);
-    const { results } = pushResponseSchema.parse((await push(as.member, [op({ name: "thing.move", locationId: loc, args: { id: outer, containerId: inner } })])).body);
+    const { results } = pushResponseSchema.parse(
+      (await push(as.member, [op({ name: "thing.move", locationId: loc, args: { id: outer, containerId: inner } })])).body,
+    );
     expect(results[0]).toMatchObject({ status: "dropped", reason: "conflict" });
   });
 });
@@ -203,9 +221,21 @@ describe("re-apply", () => {
 describe("versions", () => {
   test("VE3 two devices editing different fields of the same thing both apply; the same field is dropped stale", async () => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Bike" });
-    const a = await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "Road bike" } }, baseVersion: 1 })], "phone");
-    const b = await push(as.admin, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { colour: "blue" } }, baseVersion: 1 })], "laptop");
-    const c = await push(as.owner, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "Old bike" } }, baseVersion: 1 })], "tablet");
+    const a = await push(
+      as.member,
+      [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "Road bike" } }, baseVersion: 1 })],
+      "phone",
+    );
+    const b = await push(
+      as.admin,
+      [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { colour: "blue" } }, baseVersion: 1 })],
+      "laptop",
+    );
+    const c = await push(
+      as.owner,
+      [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "Old bike" } }, baseVersion: 1 })],
+      "tablet",
+    );
     expect([a, b, c].map((r) => r.body.results[0].status)).toEqual(["applied", "applied", "dropped"]);
     expect(c.body.results[0].reason).toBe("stale");
     expect(await thing(t.body.id)).toMatchObject({ name: "Road bike", colour: "blue", rowVersion: 3 });
@@ -217,8 +247,12 @@ describe("versions", () => {
     for (const key of ["size", "shelf_life"])
       await svc.database.db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId, key, kind: "text", label: key });
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Flour", typeId });
-    const a = await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { fields: { size: "1kg" } } }, baseVersion: 1 })]);
-    const b = await push(as.admin, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { fields: { shelf_life: "1y" } } }, baseVersion: 1 })]);
+    const a = await push(as.member, [
+      op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { fields: { size: "1kg" } } }, baseVersion: 1 }),
+    ]);
+    const b = await push(as.admin, [
+      op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { fields: { shelf_life: "1y" } } }, baseVersion: 1 }),
+    ]);
     expect([a.body.results[0].status, b.body.results[0].status]).toEqual(["applied", "applied"]);
     expect((await thing(t.body.id)).fields).toEqual({ size: "1kg", shelf_life: "1y" });
   });
@@ -226,7 +260,9 @@ describe("versions", () => {
   test("VE5 a delete based on an old version is dropped stale", async () => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Chair" });
     await as.admin.patch(`/api/v1/things/${t.body.id}`, { rowVersion: 1, colour: "white" });
-    const { results } = pushResponseSchema.parse((await push(as.member, [op({ name: "thing.delete", locationId: loc, args: { id: t.body.id }, baseVersion: 1 })])).body);
+    const { results } = pushResponseSchema.parse(
+      (await push(as.member, [op({ name: "thing.delete", locationId: loc, args: { id: t.body.id }, baseVersion: 1 })])).body,
+    );
     expect(results[0]).toMatchObject({ status: "dropped", reason: "stale" });
     expect((await thing(t.body.id)).name).toBe("Chair");
   });

@@ -41,7 +41,11 @@ describe("things", () => {
     expect(screws.body.path.map((p: { name: string; kind: string }) => `${p.kind}:${p.name}`)).toEqual(["place:Garage shelf", "container:Box 7"]);
     expect(screws.body.quantity).toBe(250);
     const inShelf = await as.viewer.get(`/api/v1/locations/${loc}/things?placeId=${shelf.body.id}`);
-    expect(pageOf(thingSummarySchema).parse(inShelf.body).items.map((t) => t.name)).toEqual(["Box 7", "Screws"]);
+    expect(
+      pageOf(thingSummarySchema)
+        .parse(inShelf.body)
+        .items.map((t) => t.name),
+    ).toEqual(["Box 7", "Screws"]);
   });
 
   test("creating a thing with an id already taken is 409 conflict and writes nothing (the database refuses the row)", async () => {
@@ -187,7 +191,10 @@ describe("history and undo", () => {
     const hist = await as.member.get(`/api/v1/things/${t.body.id}/history`);
     const { historyEntries } = await import("../../server/db/schema/index.js");
     const { eq } = await import("drizzle-orm");
-    await svc.database.db.update(historyEntries).set({ undoableUntil: new Date(Date.now() - 1000) }).where(eq(historyEntries.id, hist.body.items[0].id));
+    await svc.database.db
+      .update(historyEntries)
+      .set({ undoableUntil: new Date(Date.now() - 1000) })
+      .where(eq(historyEntries.id, hist.body.items[0].id));
     const res = await as.member.post(`/api/v1/history/${hist.body.items[0].id}/undo`);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("undo_expired");

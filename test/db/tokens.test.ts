@@ -79,7 +79,10 @@ describe("personal tokens: creation, secrets and revocation", () => {
       expect(res.status, secret).toBe(401);
       expect(code(res)).toBe("unauthenticated");
     }
-    await svc.database.db.update(personalTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(personalTokens.id, created.id));
+    await svc.database.db
+      .update(personalTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(personalTokens.id, created.id));
     expect((await bearer(created.secret).get(`/api/v1/locations/${loc}/things`)).status).toBe(401);
   });
 

@@ -19,7 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.close());
 afterEach(async () => {
-  for (const statement of ["DROP TRIGGER IF EXISTS probe_fail ON things", "DROP TRIGGER IF EXISTS probe_fail ON auth_sessions", "DROP FUNCTION IF EXISTS probe_fail()"])
+  for (const statement of [
+    "DROP TRIGGER IF EXISTS probe_fail ON things",
+    "DROP TRIGGER IF EXISTS probe_fail ON auth_sessions",
+    "DROP FUNCTION IF EXISTS probe_fail()",
+  ])
     await svc.database.db.execute(sql.raw(statement));
 });
 

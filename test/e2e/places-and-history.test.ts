@@ -52,6 +52,9 @@ describe("places, search, move and undo", () => {
     await undo.click();
     await page.getByText("Undone.").waitFor();
     await expect.poll(() => page.getByText("Garage › Shelf 1").count(), { timeout: 15_000 }).toBe(0);
-    await page.getByRole("definition").filter({ hasText: /^Garage$/ }).waitFor();
+    await page
+      .getByRole("definition")
+      .filter({ hasText: /^Garage$/ })
+      .waitFor();
   });
 });

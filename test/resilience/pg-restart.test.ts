@@ -13,7 +13,20 @@ import path from "node:path";
 import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Ledger, NoAnswer, landed, liveThingsPath, planOutbox, pushBody, seeded, send, signedInDevice, sleep, type Answer, type Device } from "../support/device-load.js";
+import {
+  Ledger,
+  NoAnswer,
+  landed,
+  liveThingsPath,
+  planOutbox,
+  pushBody,
+  seeded,
+  send,
+  signedInDevice,
+  sleep,
+  type Answer,
+  type Device,
+} from "../support/device-load.js";
 import { clusterToolsMissing, startCluster, type Cluster } from "../support/pg-cluster.js";
 import { serverProcess, type ServerProcess } from "../support/server-process.js";
 
@@ -84,7 +97,11 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
         for (;;) {
           let answer: Answer;
           try {
-            answer = await send(origin, "POST", "/api/v1/sync/push", { body: pushBody(device, device.batches[b]!), cookie: device.cookie, address: device.address });
+            answer = await send(origin, "POST", "/api/v1/sync/push", {
+              body: pushBody(device, device.batches[b]!),
+              cookie: device.cookie,
+              address: device.address,
+            });
           } catch (err) {
             noAnswer(`${device.name} push`, err);
             again = true;
@@ -111,7 +128,8 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
       for (let i = 0; pushing; i++) {
         const p = paths[i % paths.length]!;
         try {
-          if (check(`${device.name} GET ${p}`, await send(origin, "GET", p, { cookie: device.cookie, address: device.address })) === "unavailable") unavailable.reads++;
+          if (check(`${device.name} GET ${p}`, await send(origin, "GET", p, { cookie: device.cookie, address: device.address })) === "unavailable")
+            unavailable.reads++;
         } catch (err) {
           noAnswer(`${device.name} GET ${p}`, err);
         }
@@ -147,7 +165,19 @@ describe.skipIf(missing !== null)("PostgreSQL restarted under load", () => {
     await sleep(1500);
     const thingId = uuidv7();
     const write = await send(origin, "POST", "/api/v1/sync/push", {
-      body: { clientId: "watcher", protocol: 1, ops: [{ id: uuidv7(), name: "thing.create", locationId: watcher.locationId, args: { id: thingId, name: "After the restart" }, at: new Date().toISOString() }] },
+      body: {
+        clientId: "watcher",
+        protocol: 1,
+        ops: [
+          {
+            id: uuidv7(),
+            name: "thing.create",
+            locationId: watcher.locationId,
+            args: { id: thingId, name: "After the restart" },
+            at: new Date().toISOString(),
+          },
+        ],
+      },
       cookie: watcher.cookie,
       address: watcher.address,
     });

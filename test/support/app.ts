@@ -77,7 +77,14 @@ export async function startService(env: Record<string, string> = {}, database?: 
   const url = `http://127.0.0.1:${port}`;
   const logger = opts.log ? pino({ level: "info" }, opts.log) : pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const configured = loadConfig(
-    { SVC_SIGNUP_OPEN: "1", SVC_LOG_LEVEL: "silent", PORT: String(port), SVC_PUBLIC_URL: url, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-data-")), ...env },
+    {
+      SVC_SIGNUP_OPEN: "1",
+      SVC_LOG_LEVEL: "silent",
+      PORT: String(port),
+      SVC_PUBLIC_URL: url,
+      SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-data-")),
+      ...env,
+    },
     { secret: "test-secret-test-secret-test-secret-0123" },
   );
   // OIDC and social providers are offered only when their discovery works now, as at start-up.

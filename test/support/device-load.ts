@@ -200,7 +200,9 @@ export async function landed(query: Query, devices: Device[]): Promise<Landed> {
       if (rowVersion > versions) out.doubled += rowVersion - versions;
       if (history > versions) out.doubled += history - versions;
       if (rowVersion !== versions || history !== versions || row.description !== e.description)
-        out.details.push(`${d.name}: thing ${id} rowVersion ${rowVersion}, ${history} history entries, description ${String(row.description)}; expected ${versions}, ${versions}, ${e.description}`);
+        out.details.push(
+          `${d.name}: thing ${id} rowVersion ${rowVersion}, ${history} history entries, description ${String(row.description)}; expected ${versions}, ${versions}, ${e.description}`,
+        );
     }
     const extra = rows.filter((r) => !d.expected.has(r.id as string)).length;
     if (extra) {
@@ -213,7 +215,8 @@ export async function landed(query: Query, devices: Device[]): Promise<Landed> {
       [d.userId, d.clientId],
     );
     if (Number(records!.n) < ops) out.lost += ops - Number(records!.n);
-    if (Number(records!.n) !== ops || Number(records!.applied) !== ops) out.details.push(`${d.name}: ${String(records!.n)} sync_ops records (${String(records!.applied)} applied) for ${ops} ops`);
+    if (Number(records!.n) !== ops || Number(records!.applied) !== ops)
+      out.details.push(`${d.name}: ${String(records!.n)} sync_ops records (${String(records!.applied)} applied) for ${ops} ops`);
     const [drops] = await query(`SELECT count(*)::int AS n FROM inbox_items WHERE kind = 'sync_drop' AND created_by = $1`, [d.userId]);
     if (Number(drops!.n)) out.details.push(`${d.name}: ${String(drops!.n)} ops were dropped`);
   }
@@ -225,7 +228,12 @@ export async function liveThingsPath(origin: string, opts: Pick<SendOptions, "co
   let page = await send(origin, "GET", "/api/v1/sync/shape/things?offset=-1", opts);
   for (let i = 0; page.headers["electric-up-to-date"] === undefined; i++) {
     if (page.status !== 200 || i > 20) throw new Error(`shape: ${page.status} ${page.body.slice(0, 200)}`);
-    page = await send(origin, "GET", `/api/v1/sync/shape/things?offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`, opts);
+    page = await send(
+      origin,
+      "GET",
+      `/api/v1/sync/shape/things?offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`,
+      opts,
+    );
   }
   return `/api/v1/sync/shape/things?live=true&offset=${String(page.headers["electric-offset"])}&handle=${String(page.headers["electric-handle"])}`;
 }

@@ -120,7 +120,8 @@ export async function snapshotter(db: Db): Promise<() => Promise<Snapshot>> {
     parts.push(`'${t.name}.count', (SELECT count(*) FROM ${T})`);
     const versioned = t.columns.includes("row_version") || t.columns.includes("updated_at");
     if (t.columns.includes("row_version")) parts.push(`'${t.name}.row_version', (SELECT sum(row_version) FROM ${T})`);
-    if (t.columns.includes("updated_at") && !TOUCHED_COLUMNS[t.name]?.includes("updated_at")) parts.push(`'${t.name}.updated_at', (SELECT max(updated_at)::text FROM ${T})`);
+    if (t.columns.includes("updated_at") && !TOUCHED_COLUMNS[t.name]?.includes("updated_at"))
+      parts.push(`'${t.name}.updated_at', (SELECT max(updated_at)::text FROM ${T})`);
     if (t.name === "sync_log") parts.push(`'sync_log.head', (SELECT max(seq) FROM sync_log)`);
     else if (!versioned || TOUCHED_COLUMNS[t.name]) {
       const cols = t.columns.filter((c) => !TOUCHED_COLUMNS[t.name]?.includes(c)).map(ident);
@@ -164,7 +165,9 @@ export async function scopedSnapshotter(db: Db, scope: { locationIds: string[]; 
     if (t.name === "users") where.push(`id = ANY(${users})`);
     if (!where.length) continue;
     const cols = t.columns.filter((c) => !TOUCHED_COLUMNS[t.name]?.includes(c)).map(ident);
-    parts.push(`'${t.name}', (SELECT count(*) || ':' || md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM (SELECT ${cols.join(", ")} FROM ${ident(t.name)} WHERE ${where.join(" OR ")}) r)`);
+    parts.push(
+      `'${t.name}', (SELECT count(*) || ':' || md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM (SELECT ${cols.join(", ")} FROM ${ident(t.name)} WHERE ${where.join(" OR ")}) r)`,
+    );
   }
   const chunks: string[] = [];
   for (let i = 0; i < parts.length; i += 50) chunks.push(`json_build_object(${parts.slice(i, i + 50).join(", ")})`);
@@ -312,7 +315,12 @@ export interface Tenant {
 }
 
 /** An access token for /mcp of a grant of `userId`'s to the given locations (as the consent page would make), on a service started over https. */
-export async function mcpToken(https: TestService, userId: string, locationIds: string[], scopes: ("svc:read" | "svc:write")[] = ["svc:read", "svc:write"]): Promise<string> {
+export async function mcpToken(
+  https: TestService,
+  userId: string,
+  locationIds: string[],
+  scopes: ("svc:read" | "svc:write")[] = ["svc:read", "svc:write"],
+): Promise<string> {
   const oauth = https.services.oauth;
   if (!oauth) throw new Error("/mcp needs a service whose SVC_PUBLIC_URL is https");
   const clientId = "https://client.example/app.json";
@@ -344,7 +352,14 @@ async function ok<T = any>(res: Promise<{ status: number; body: T }>, what: stri
 }
 
 async function upload(svc: TestService, c: Client, locationId: string): Promise<string> {
-  const res = await sendRaw(svc, { method: "POST", path: `/api/v1/files?locationId=${locationId}`, cookies: c.cookies, address: c.address, headers: { "content-type": "image/png" }, body: PNG });
+  const res = await sendRaw(svc, {
+    method: "POST",
+    path: `/api/v1/files?locationId=${locationId}`,
+    cookies: c.cookies,
+    address: c.address,
+    headers: { "content-type": "image/png" },
+    body: PNG,
+  });
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.text.slice(0, 200)}`);
   return (res.body as { id: string }).id;
 }
@@ -396,12 +411,23 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         owner.post("/api/v1/sync/push", {
           clientId: `${name}-device`,
           protocol: PROTOCOL,
-          ops: [{ id: opId, name: "thing.capture", locationId: location, at: new Date().toISOString(), args: { id: uuidv7(), name: `${name} Capture ${++n}`, batchId: batch } }],
+          ops: [
+            {
+              id: opId,
+              name: "thing.capture",
+              locationId: location,
+              at: new Date().toISOString(),
+              args: { id: uuidv7(), name: `${name} Capture ${++n}`, batchId: batch },
+            },
+          ],
         }),
         "capture",
       );
       if (pushed.results[0].status !== "applied") throw new Error(`capture: ${JSON.stringify(pushed.results[0])}`);
-      const [item] = await rows<{ id: string; batch_id: string }>(db, sql`SELECT id, batch_id FROM inbox_items WHERE location_id = ${location} AND kind = 'draft' AND status = 'open' AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+      const [item] = await rows<{ id: string; batch_id: string }>(
+        db,
+        sql`SELECT id, batch_id FROM inbox_items WHERE location_id = ${location} AND kind = 'draft' AND status = 'open' AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+      );
       ids.inboxItem = item!.id;
       ids.batch = item!.batch_id;
       ids.opId = opId;
@@ -415,9 +441,17 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       await grantAndCode(
         db,
         { userId: owner.userId, clientName: `${name} app ${++n}`, scopes: ["svc:read"], locationIds: [location], mfaProven: false },
-        { clientId: "https://client.example/app.json", redirectUri: "https://client.example/cb", codeChallenge: "x".repeat(43), resource: `${svc.config.publicUrl.origin}/mcp` },
+        {
+          clientId: "https://client.example/app.json",
+          redirectUri: "https://client.example/cb",
+          codeChallenge: "x".repeat(43),
+          resource: `${svc.config.publicUrl.origin}/mcp`,
+        },
       );
-      const [grant] = await rows<{ id: string }>(db, sql`SELECT id FROM oauth_grants WHERE user_id = ${owner.userId} AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+      const [grant] = await rows<{ id: string }>(
+        db,
+        sql`SELECT id FROM oauth_grants WHERE user_id = ${owner.userId} AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+      );
       ids.grant = grant!.id;
     },
     session: async () => {
@@ -433,7 +467,15 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       scope.userIds.push(m.userId);
     },
     managedUser: async () => {
-      ids.managedUser = (await ok(owner.post(`/api/v1/locations/${location}/managed-accounts`, { username: `${name.toLowerCase()}_kid_${++n}_${uuidv7().slice(-6)}`, displayName: `${name} Kid` }), "managed account")).id;
+      ids.managedUser = (
+        await ok(
+          owner.post(`/api/v1/locations/${location}/managed-accounts`, {
+            username: `${name.toLowerCase()}_kid_${++n}_${uuidv7().slice(-6)}`,
+            displayName: `${name} Kid`,
+          }),
+          "managed account",
+        )
+      ).id;
       scope.userIds.push(ids.managedUser);
     },
   };
@@ -475,7 +517,10 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     async rowVersion(kind, id) {
       const table = { location: "locations", place: "places", thing: "things", container: "things" }[kind as string];
       if (kind === "memberUser") {
-        const [m] = await rows<{ v: number }>(db, sql`SELECT row_version AS v FROM memberships WHERE user_id = ${id} AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+        const [m] = await rows<{ v: number }>(
+          db,
+          sql`SELECT row_version AS v FROM memberships WHERE user_id = ${id} AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+        );
         return m?.v ?? 1;
       }
       if (!table) return 1;

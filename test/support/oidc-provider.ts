@@ -112,7 +112,14 @@ export async function startOidcProvider(opts: { clientId?: string; clientSecret?
       .setIssuedAt()
       .setExpirationTime("5m")
       .sign(privateKey);
-    res.json({ access_token: accessToken, token_type: "Bearer", expires_in: 300, id_token: idToken, refresh_token: "provider-refresh-token", scope: "openid email profile" });
+    res.json({
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: 300,
+      id_token: idToken,
+      refresh_token: "provider-refresh-token",
+      scope: "openid email profile",
+    });
   });
   app.get("/userinfo", (req, res) => {
     const user = tokens.get((req.headers.authorization ?? "").replace(/^Bearer /, ""));
@@ -120,7 +127,11 @@ export async function startOidcProvider(opts: { clientId?: string; clientSecret?
       res.status(401).json({ error: "invalid_token" });
       return;
     }
-    res.json({ sub: user.sub, ...(user.email ? { email: user.email, email_verified: user.emailVerified ?? true } : {}), ...(user.name ? { name: user.name } : {}) });
+    res.json({
+      sub: user.sub,
+      ...(user.email ? { email: user.email, email_verified: user.emailVerified ?? true } : {}),
+      ...(user.name ? { name: user.name } : {}),
+    });
   });
 
   const server: Server = await new Promise((resolve) => {

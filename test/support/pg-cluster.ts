@@ -38,7 +38,9 @@ export async function startCluster(): Promise<Cluster> {
   const port = await freePort();
   // Runs a tool as the cluster's owner; output goes to the log file or is returned on failure.
   const run = (name: string, args: string[]) =>
-    asRoot ? execFileSync("runuser", ["-u", "postgres", "--", tool(name), ...args], { cwd: dir, stdio: "pipe" }) : execFileSync(tool(name), args, { cwd: dir, stdio: "pipe" });
+    asRoot
+      ? execFileSync("runuser", ["-u", "postgres", "--", tool(name), ...args], { cwd: dir, stdio: "pipe" })
+      : execFileSync(tool(name), args, { cwd: dir, stdio: "pipe" });
   if (asRoot) {
     const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
     const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());

@@ -98,7 +98,9 @@ export async function serverProcess(opts: ServerProcessOptions): Promise<ServerP
     async stop(signal = "SIGTERM") {
       const proc = child;
       if (!proc || !running()) return { code: proc?.exitCode ?? null, signal: proc?.signalCode ?? null };
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once("exit", (code, sig) => resolve({ code, signal: sig })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        proc.once("exit", (code, sig) => resolve({ code, signal: sig })),
+      );
       proc.kill(signal);
       return exited;
     },

@@ -37,8 +37,7 @@ export function softAuthenticator(defaults: { origin: string; rpId: string }): S
   const credentialId = randomBytes(32);
   let userHandle = "";
 
-  const clientData = (type: string, challenge: string, origin: string) =>
-    Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+  const clientData = (type: string, challenge: string, origin: string) => Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
 
   const authData = (rpId: string, flags: number, count: number, attested?: Buffer) => {
     const counter = Buffer.alloc(4);

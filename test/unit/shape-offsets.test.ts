@@ -15,10 +15,12 @@ describe("shape offsets (sync/SPEC.md SH3, SH9)", () => {
   });
 
   test("SH9 page offsets stay in Electric's <tx>_<op> grammar and grow with the id, as Postgres orders uuids", () => {
-    const ops = ids.map((id) => pageOffset(7, id)).map((o) => {
-      expect(o).toMatch(/^7_[1-9]\d*$/);
-      return BigInt(o.split("_")[1]!);
-    });
+    const ops = ids
+      .map((id) => pageOffset(7, id))
+      .map((o) => {
+        expect(o).toMatch(/^7_[1-9]\d*$/);
+        return BigInt(o.split("_")[1]!);
+      });
     for (let i = 1; i < ops.length; i++) expect(ops[i]! > ops[i - 1]!).toBe(true);
   });
 

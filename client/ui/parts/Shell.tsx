@@ -49,7 +49,11 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
           {t("app.name")}
         </Link>
         {locationName ? <span className="where">{locationName}</span> : null}
-        <Link to="/sync" className={`badge ${online ? "on" : "off"}`} aria-label={`${t("nav.sync")}: ${online ? t("common.online") : t("common.offline")}${waiting ? `, ${t("sync.badge", { count: waiting })}` : ""}`}>
+        <Link
+          to="/sync"
+          className={`badge ${online ? "on" : "off"}`}
+          aria-label={`${t("nav.sync")}: ${online ? t("common.online") : t("common.offline")}${waiting ? `, ${t("sync.badge", { count: waiting })}` : ""}`}
+        >
           <span aria-hidden="true">{online ? "●" : "○"}</span> {online ? t("common.online") : t("common.offline")}
           {waiting ? <span className="count">{num(waiting)}</span> : null}
         </Link>
@@ -65,7 +69,11 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
             <li key={item.to}>
               <Link to={item.to} aria-current={path.startsWith(item.to) ? "page" : undefined}>
                 {item.label}
-                {item.badge ? <span className="count" aria-label={`(${num(item.badge)})`}>{num(item.badge)}</span> : null}
+                {item.badge ? (
+                  <span className="count" aria-label={`(${num(item.badge)})`}>
+                    {num(item.badge)}
+                  </span>
+                ) : null}
               </Link>
             </li>
           ))}

@@ -54,7 +54,11 @@ function DropItem({ item, things, canEdit }: { item: InboxRow; things: Map<strin
           >
             {t("inbox.reapply")}
           </button>
-          <button type="button" aria-label={`${t("inbox.dismiss")}: ${name}`} onClick={() => void enqueue(db, { name: "inbox.dismiss", locationId: item.locationId, args: { id: item.id } })}>
+          <button
+            type="button"
+            aria-label={`${t("inbox.dismiss")}: ${name}`}
+            onClick={() => void enqueue(db, { name: "inbox.dismiss", locationId: item.locationId, args: { id: item.id } })}
+          >
             {t("inbox.dismiss")}
           </button>
         </div>

@@ -49,8 +49,9 @@ export function MembersScreen({ locationId }: { locationId: string }) {
                     aria-label={t("members.role", { name: m.displayName })}
                     value={m.role}
                     onChange={(e) =>
-                      void api("PATCH", `/api/v1/locations/${locationId}/members/${m.userId}`, { role: e.target.value, rowVersion: m.rowVersion }).then(load, (err: unknown) =>
-                        setError(errorText(err)),
+                      void api("PATCH", `/api/v1/locations/${locationId}/members/${m.userId}`, { role: e.target.value, rowVersion: m.rowVersion }).then(
+                        load,
+                        (err: unknown) => setError(errorText(err)),
                       )
                     }
                   >
@@ -64,7 +65,9 @@ export function MembersScreen({ locationId }: { locationId: string }) {
                 <button
                   type="button"
                   aria-label={t("members.remove", { name: m.displayName })}
-                  onClick={() => void api("DELETE", `/api/v1/locations/${locationId}/members/${m.userId}`).then(load, (err: unknown) => setError(errorText(err)))}
+                  onClick={() =>
+                    void api("DELETE", `/api/v1/locations/${locationId}/members/${m.userId}`).then(load, (err: unknown) => setError(errorText(err)))
+                  }
                 >
                   ✕
                 </button>

@@ -18,7 +18,8 @@ export function MoveScreen({ locationId, thingId }: { locationId: string; thingI
   const thing = data.things.find((th) => th.id === thingId);
   if (!thing) return <Shell locationId={locationId}>{t("thing.notFound")}</Shell>;
   const containers = data.things.filter((th) => th.isContainer && th.id !== thingId);
-  const options = kind === "place" ? data.places.map((p) => ({ id: p.id, label: placeName(p, t) })) : containers.map((c) => ({ id: c.id, label: thingName(c, t) }));
+  const options =
+    kind === "place" ? data.places.map((p) => ({ id: p.id, label: placeName(p, t) })) : containers.map((c) => ({ id: c.id, label: thingName(c, t) }));
   const chosen = target || options[0]?.id || "";
   return (
     <Shell locationId={locationId} locationName={data.location?.name ?? ""} inboxCount={data.inbox.length}>
@@ -44,7 +45,13 @@ export function MoveScreen({ locationId, thingId }: { locationId: string; thingI
             {t("move.intoPlace")}
           </label>
           <label>
-            <input type="radio" name="kind" checked={kind === "container"} disabled={!containers.length} onChange={() => (setKind("container"), setTarget(""))} />
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "container"}
+              disabled={!containers.length}
+              onChange={() => (setKind("container"), setTarget(""))}
+            />
             {t("move.intoContainer")}
           </label>
         </fieldset>

@@ -76,11 +76,13 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
             {t("places.parent")}
             <select aria-label={t("places.parent")} value={parentId} onChange={(e) => setParentId(e.target.value)}>
               <option value="">{t("places.top")}</option>
-              {(data.places ?? []).filter((p) => !p.isUnplaced).map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
+              {(data.places ?? [])
+                .filter((p) => !p.isUnplaced)
+                .map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
             </select>
           </label>
           <button type="submit">{t("places.add")}</button>

@@ -81,7 +81,10 @@ function PasswordForm() {
           className="stack"
           onSubmit={(e) => {
             e.preventDefault();
-            void requestPasswordReset(login).then(() => setResetSent(true), (err: unknown) => setError(errorText(err)));
+            void requestPasswordReset(login).then(
+              () => setResetSent(true),
+              (err: unknown) => setError(errorText(err)),
+            );
           }}
         >
           <label>
@@ -153,7 +156,11 @@ export function PasskeyButton({ label }: { label: MessageKey }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="stack">
-      <button type="button" className="primary" onClick={() => void signInWithPasskey().then(after, (err: unknown) => setError(t("auth.failed", { message: errorText(err) })))}>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => void signInWithPasskey().then(after, (err: unknown) => setError(t("auth.failed", { message: errorText(err) })))}
+      >
         {t(label)}
       </button>
       <Notice kind="error">{error}</Notice>

@@ -62,7 +62,11 @@ export function SyncScreen() {
             {rejected.map((e) => (
               <li key={e.seq}>
                 {opLabel(e.op.name)}: {e.error}{" "}
-                <button type="button" aria-label={`${t("sync.discard")}: ${opLabel(e.op.name)} ${num(e.seq ?? 0)}`} onClick={() => void db.outbox.delete(e.seq ?? 0)}>
+                <button
+                  type="button"
+                  aria-label={`${t("sync.discard")}: ${opLabel(e.op.name)} ${num(e.seq ?? 0)}`}
+                  onClick={() => void db.outbox.delete(e.seq ?? 0)}
+                >
                   {t("sync.discard")}
                 </button>
               </li>

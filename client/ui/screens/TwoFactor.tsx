@@ -34,13 +34,7 @@ export function TwoFactorScreen() {
       >
         <label>
           {backup ? t("auth.backupCode") : t("auth.totp")}
-          <input
-            autoComplete="one-time-code"
-            inputMode={backup ? "text" : "numeric"}
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
+          <input autoComplete="one-time-code" inputMode={backup ? "text" : "numeric"} required value={code} onChange={(e) => setCode(e.target.value)} />
         </label>
         <button type="submit" className="primary">
           {t("auth.verify")}
@@ -51,11 +45,7 @@ export function TwoFactorScreen() {
       <button type="button" className="link" onClick={() => setBackup(!backup)}>
         {backup ? t("auth.useTotp") : t("auth.useBackup")}
       </button>
-      <button
-        type="button"
-        className="link"
-        onClick={() => void signOut().finally(() => navigate("/sign-in", { replace: true }))}
-      >
+      <button type="button" className="link" onClick={() => void signOut().finally(() => navigate("/sign-in", { replace: true }))}>
         {t("common.cancel")}
       </button>
     </main>

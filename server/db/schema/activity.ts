@@ -42,10 +42,7 @@ export const historyEntries = pgTable(
     movedInFromElsewhere: boolean("moved_in_from_elsewhere"),
     aiCall: jsonb("ai_call"),
   },
-  (t) => [
-    index("history_entity_idx").on(t.entityType, t.entityId, t.at.desc(), t.id.desc()),
-    index("history_location_idx").on(t.locationId, t.at),
-  ],
+  (t) => [index("history_entity_idx").on(t.entityType, t.entityId, t.at.desc(), t.id.desc()), index("history_location_idx").on(t.locationId, t.at)],
 );
 
 export const inboxItems = pgTable(
@@ -86,11 +83,12 @@ export const syncLog = pgTable(
     locationId: uuid("location_id"),
     row: jsonb("row").notNull(),
     txid: xid8("txid").notNull(),
-    at: ts("at").notNull().default(sql`now()`),
+    at: ts("at")
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [index("sync_log_location_seq_idx").on(t.locationId, t.seq)],
 );
-
 
 /**
  * Pushed ops already seen, keyed by the device-made op id: recorded in the transaction that

@@ -10,7 +10,9 @@ import { bigint, boolean, index, integer, pgTable, text, timestamp, uuid } from 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const users = pgTable("users", {
-  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   name: text("name").notNull(),
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
@@ -25,7 +27,9 @@ export const users = pgTable("users", {
 export const authSessions = pgTable(
   "auth_sessions",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     expiresAt: ts("expires_at").notNull(),
     token: text("token").notNull().unique(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -48,7 +52,9 @@ export const authSessions = pgTable(
 export const authAccounts = pgTable(
   "auth_accounts",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     accountId: text("account_id").notNull(),
     providerId: text("provider_id").notNull(),
     userId: uuid("user_id")
@@ -70,7 +76,9 @@ export const authAccounts = pgTable(
 export const authVerifications = pgTable(
   "auth_verifications",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     identifier: text("identifier").notNull(),
     value: text("value").notNull(),
     expiresAt: ts("expires_at").notNull(),
@@ -83,7 +91,9 @@ export const authVerifications = pgTable(
 export const authTwoFactors = pgTable(
   "auth_two_factors",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     secret: text("secret").notNull(),
     backupCodes: text("backup_codes").notNull(),
     userId: uuid("user_id")
@@ -99,7 +109,9 @@ export const authTwoFactors = pgTable(
 );
 
 export const authRateLimits = pgTable("auth_rate_limits", {
-  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   key: text("key").notNull().unique(),
   count: integer("count").notNull(),
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
@@ -112,7 +124,9 @@ export const authRateLimits = pgTable("auth_rate_limits", {
 export const passkeys = pgTable(
   "passkeys",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

@@ -1,18 +1,6 @@
 /** Places, place kinds, types and their fields, brands, things and files. */
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  text,
-  uniqueIndex,
-  uuid,
-  type AnyPgColumn,
-} from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { FIELD_KINDS } from "../../../shared/fields.js";
 import { CONDITIONS, LIFECYCLES } from "../../../shared/things.js";
 import { users } from "./auth.js";
@@ -34,10 +22,7 @@ export const placeKinds = pgTable(
     builtinKey: text("builtin_key"),
     ...syncedColumns(),
   },
-  (t) => [
-    index("place_kinds_location_idx").on(t.locationId),
-    uniqueIndex("place_kinds_builtin_per_location").on(t.locationId, t.builtinKey),
-  ],
+  (t) => [index("place_kinds_location_idx").on(t.locationId), uniqueIndex("place_kinds_builtin_per_location").on(t.locationId, t.builtinKey)],
 );
 
 export const places = pgTable(
@@ -57,7 +42,9 @@ export const places = pgTable(
   (t) => [
     index("places_location_idx").on(t.locationId),
     index("places_parent_idx").on(t.parentId),
-    uniqueIndex("places_one_unplaced_per_location").on(t.locationId).where(sql`${t.isUnplaced}`),
+    uniqueIndex("places_one_unplaced_per_location")
+      .on(t.locationId)
+      .where(sql`${t.isUnplaced}`),
     uniqueIndex("places_short_code_unique").on(t.shortCode),
   ],
 );
@@ -70,7 +57,10 @@ export const types = pgTable(
     /** Inheritance: a type sees its parent's fields (`source.via = inherited`). */
     parentId: uuid("parent_id").references((): AnyPgColumn => types.id),
     /** Group types this type belongs to; their fields apply with `source.via = group`. */
-    groupIds: uuid("group_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    groupIds: uuid("group_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     isGroup: boolean("is_group").notNull().default(false),
     icon: text("icon").notNull().default("thing"),
     /** Null for built-in types, whose display name comes from `builtinKey`. */
@@ -80,10 +70,7 @@ export const types = pgTable(
     containerByDefault: boolean("container_by_default").notNull().default(false),
     ...syncedColumns(),
   },
-  (t) => [
-    index("types_location_idx").on(t.locationId),
-    uniqueIndex("types_builtin_per_location").on(t.locationId, t.builtinKey),
-  ],
+  (t) => [index("types_location_idx").on(t.locationId), uniqueIndex("types_builtin_per_location").on(t.locationId, t.builtinKey)],
 );
 
 /** Fields defined on a type or on a place kind (exactly one of the two owners is set). */

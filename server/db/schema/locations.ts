@@ -33,7 +33,9 @@ export const locations = pgTable(
     ...syncedColumns(),
   },
   (t) => [
-    uniqueIndex("locations_one_personal_per_account").on(t.accountId).where(sql`${t.isPersonal}`),
+    uniqueIndex("locations_one_personal_per_account")
+      .on(t.accountId)
+      .where(sql`${t.isPersonal}`),
   ],
 );
 
@@ -51,7 +53,9 @@ export const memberships = pgTable(
     ...syncedColumns(),
   },
   (t) => [
-    uniqueIndex("memberships_live_unique").on(t.locationId, t.userId).where(sql`${t.deletedAt} is null`),
+    uniqueIndex("memberships_live_unique")
+      .on(t.locationId, t.userId)
+      .where(sql`${t.deletedAt} is null`),
     index("memberships_user_idx").on(t.userId),
   ],
 );

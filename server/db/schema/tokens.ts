@@ -33,5 +33,9 @@ export const personalTokens = pgTable(
     lastUsedAt: ts("last_used_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("personal_tokens_user_idx").on(t.userId).where(sql`${t.revokedAt} is null`)],
+  (t) => [
+    index("personal_tokens_user_idx")
+      .on(t.userId)
+      .where(sql`${t.revokedAt} is null`),
+  ],
 );

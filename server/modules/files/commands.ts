@@ -14,7 +14,17 @@ export const fileCreate = defineCommand<FileCreateArgs>({
   creates: true,
   async run(ctx, ops) {
     const existing = new Map(
-      (await ctx.tx.select().from(files).where(inArray(files.id, ops.map((o) => o.args.id)))).map((f) => [f.id, f]),
+      (
+        await ctx.tx
+          .select()
+          .from(files)
+          .where(
+            inArray(
+              files.id,
+              ops.map((o) => o.args.id),
+            ),
+          )
+      ).map((f) => [f.id, f]),
     );
     const verdicts: Verdict[] = [];
     const inserts: (typeof files.$inferSelect)[] = [];

@@ -61,7 +61,12 @@ export function fileRoutes({ db, config }: RouteDeps): RouteDef[] {
         if (!mime) throw new AppError(415, "unsupported_media_type", "Only JPEG, PNG, WebP, GIF, HEIC, AVIF images and PDF pages can be uploaded.");
         const sha256 = await store.put(body);
         const id = query.id ?? uuidv7();
-        await executeOne(db, actor, { name: "file.create", locationId: query.locationId, args: { id, sha256, size: body.length, mime } }, { undoWindowMs: config.undoWindowMs });
+        await executeOne(
+          db,
+          actor,
+          { name: "file.create", locationId: query.locationId, args: { id, sha256, size: body.length, mime } },
+          { undoWindowMs: config.undoWindowMs },
+        );
         return withActor(db, actor, async (tx) => out((await tx.select().from(files).where(eq(files.id, id)))[0]!));
       },
     }),

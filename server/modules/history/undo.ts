@@ -16,8 +16,7 @@ import { readValues, writeValues } from "../things/values.js";
 
 type Event = typeof historyEntries.$inferSelect;
 
-const changedSince = () =>
-  new ConflictError("This was changed again after that event; undo the later change first or edit it by hand.");
+const changedSince = () => new ConflictError("This was changed again after that event; undo the later change first or edit it by hand.");
 
 async function undoThing(ctx: CommandContext, event: Event): Promise<{ rowVersion: number; eventId: string } | Error> {
   const [row] = await ctx.tx.select().from(things).where(eq(things.id, event.entityId)).for("update");
@@ -27,8 +26,7 @@ async function undoThing(ctx: CommandContext, event: Event): Promise<{ rowVersio
   const keys = Object.keys(revert);
   const next = { ...writeValues(row, revert), rowVersion: row.rowVersion + 1, updatedAt: ctx.now };
   await ctx.tx.update(things).set(next).where(eq(things.id, row.id));
-  const action =
-    event.action === "thing.created" ? "thing.deleted" : event.action === "thing.deleted" ? "thing.restored" : event.action;
+  const action = event.action === "thing.created" ? "thing.deleted" : event.action === "thing.deleted" ? "thing.restored" : event.action;
   const h = historyRow(ctx, {
     locationId: event.locationId,
     entityType: "thing",
@@ -96,7 +94,8 @@ export const historyUndo = defineCommand<UndoArgs>({
         verdicts.push(rejected(new UndoExpiredError()));
         continue;
       }
-      const result = event.entityType === "thing" ? await undoThing(ctx, event) : event.entityType === "place" ? await undoPlace(ctx, event) : new UndoExpiredError();
+      const result =
+        event.entityType === "thing" ? await undoThing(ctx, event) : event.entityType === "place" ? await undoPlace(ctx, event) : new UndoExpiredError();
       if (result instanceof Error) {
         verdicts.push(rejected(result as ConflictError));
         continue;

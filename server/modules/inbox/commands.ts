@@ -30,7 +30,14 @@ async function liveThing(ctx: CommandContext, id: string | null, locationId: str
 }
 
 /** Writes `values` into a thing with one history entry; returns the new row. */
-async function changeThing(ctx: CommandContext, t: ThingRow, values: Record<string, unknown>, action: string, summaryKey: string, params: Record<string, string> = {}) {
+async function changeThing(
+  ctx: CommandContext,
+  t: ThingRow,
+  values: Record<string, unknown>,
+  action: string,
+  summaryKey: string,
+  params: Record<string, string> = {},
+) {
   const keys = Object.keys(values);
   const next = { ...writeValues(t, values), rowVersion: t.rowVersion + 1, updatedAt: ctx.now };
   await ctx.tx.update(things).set(next).where(eq(things.id, t.id));
@@ -51,7 +58,13 @@ async function changeThing(ctx: CommandContext, t: ThingRow, values: Record<stri
   return { next, eventId: h.id };
 }
 
-async function resolve(ctx: CommandContext, item: Item, status: Status, payload: Record<string, unknown> = {}, undoEventId: string | null = null): Promise<Verdict> {
+async function resolve(
+  ctx: CommandContext,
+  item: Item,
+  status: Status,
+  payload: Record<string, unknown> = {},
+  undoEventId: string | null = null,
+): Promise<Verdict> {
   const rowVersion = item.rowVersion + 1;
   await ctx.tx
     .update(inboxItems)

@@ -30,7 +30,12 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
   const undoIds = rowsIn.map((r) => r.undoEventId).filter((x): x is string => !!x);
   const undoable = new Map(
     undoIds.length
-      ? (await tx.select({ id: historyEntries.id, until: historyEntries.undoableUntil, undone: historyEntries.undoneAt }).from(historyEntries).where(inArray(historyEntries.id, undoIds)))
+      ? (
+          await tx
+            .select({ id: historyEntries.id, until: historyEntries.undoableUntil, undone: historyEntries.undoneAt })
+            .from(historyEntries)
+            .where(inArray(historyEntries.id, undoIds))
+        )
           .filter((h) => h.until && !h.undone && h.until.getTime() > Date.now())
           .map((h) => [h.id, h.until!.toISOString()])
       : [],
@@ -76,5 +81,11 @@ export async function listInbox(
     .orderBy(desc(inboxItems.createdAt), desc(inboxItems.id))
     .limit(q.limit + 1);
   const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
-  return { items: await inboxOut(tx, page.rows.map((r) => r.row)), next_cursor: page.next_cursor };
+  return {
+    items: await inboxOut(
+      tx,
+      page.rows.map((r) => r.row),
+    ),
+    next_cursor: page.next_cursor,
+  };
 }

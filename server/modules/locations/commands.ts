@@ -26,7 +26,9 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
       }
       const id = input.locationId;
       // A device-made id that is taken is a conflict, whoever's location has it; nothing is written.
-      if ((await seedLocation(ctx.tx, { id, accountId: account.id, name: args.name, isPersonal: false, ownerUserId: ctx.actor.userId, now: ctx.now })) === null) {
+      if (
+        (await seedLocation(ctx.tx, { id, accountId: account.id, name: args.name, isPersonal: false, ownerUserId: ctx.actor.userId, now: ctx.now })) === null
+      ) {
         verdicts.push(rejected(new ConflictError("A record with this id or code already exists.")));
         continue;
       }
@@ -58,7 +60,16 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
   minRole: "admin",
   target: (a) => a.id,
   async run(ctx, ops) {
-    const found = await ctx.tx.select().from(locations).where(inArray(locations.id, ops.map((o) => o.args.id))).for("update");
+    const found = await ctx.tx
+      .select()
+      .from(locations)
+      .where(
+        inArray(
+          locations.id,
+          ops.map((o) => o.args.id),
+        ),
+      )
+      .for("update");
     const byId = new Map(found.map((l) => [l.id, l]));
     const verdicts: Verdict[] = [];
     const updates: (typeof locations.$inferSelect)[] = [];

@@ -19,7 +19,9 @@ export function normalizeCode(code: string): string {
 }
 
 export function hashCode(secret: string, userId: string, code: string): string {
-  return createHmac("sha256", secret).update(`managed-account-code:${userId}:${normalizeCode(code)}`).digest("base64url");
+  return createHmac("sha256", secret)
+    .update(`managed-account-code:${userId}:${normalizeCode(code)}`)
+    .digest("base64url");
 }
 
 export function codeMatches(secret: string, userId: string, code: string, stored: string): boolean {

@@ -42,7 +42,11 @@ export const memberUpdate = defineCommand<MemberUpdateArgs>({
       }
       const { m, name } = found;
       if (!mayManage(ctx.roles.get(input.locationId), m.role, args.role)) {
-        verdicts.push(rejected(new ForbiddenError(args.role === "owner" ? "Ownership is transferred by the owner, not by a role change." : "Your role cannot change this member.")));
+        verdicts.push(
+          rejected(
+            new ForbiddenError(args.role === "owner" ? "Ownership is transferred by the owner, not by a role change." : "Your role cannot change this member."),
+          ),
+        );
         continue;
       }
       if (input.baseVersion !== undefined && input.baseVersion !== m.rowVersion) {

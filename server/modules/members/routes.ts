@@ -77,12 +77,7 @@ export function memberRoutes(deps: { db: Db; config: Config }): RouteDef[] {
       params: memberParams,
       response: memberRemovedSchema,
       async handler({ actor, params }) {
-        const verdict = await executeOne(
-          db,
-          personOnly(actor),
-          { name: "member.remove", locationId: params.id, args: { userId: params.userId } },
-          opts,
-        );
+        const verdict = await executeOne(db, personOnly(actor), { name: "member.remove", locationId: params.id, args: { userId: params.userId } }, opts);
         return { ok: true as const, txid: verdict.txid };
       },
     }),

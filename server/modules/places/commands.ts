@@ -12,7 +12,10 @@ import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
 type PlaceRow = typeof places.$inferSelect;
 
 async function loadPlaces(ctx: CommandContext, ids: string[], lock = false) {
-  const q = ctx.tx.select().from(places).where(inArray(places.id, ids.length ? ids : ["00000000-0000-0000-0000-000000000000"]));
+  const q = ctx.tx
+    .select()
+    .from(places)
+    .where(inArray(places.id, ids.length ? ids : ["00000000-0000-0000-0000-000000000000"]));
   const found = lock ? await q.for("update") : await q;
   return new Map(found.map((p) => [p.id, p]));
 }
@@ -56,8 +59,14 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
   refs: (a) => [a.parentId, a.kindId],
   creates: true,
   async run(ctx, ops) {
-    const parents = await loadPlaces(ctx, ops.map((o) => o.args.parentId).filter((x): x is string => !!x));
-    const kinds = await loadKinds(ctx, ops.map((o) => o.args.kindId).filter((x): x is string => !!x));
+    const parents = await loadPlaces(
+      ctx,
+      ops.map((o) => o.args.parentId).filter((x): x is string => !!x),
+    );
+    const kinds = await loadKinds(
+      ctx,
+      ops.map((o) => o.args.kindId).filter((x): x is string => !!x),
+    );
     const verdicts: Verdict[] = [];
     const inserts: PlaceRow[] = [];
     const history: HistoryRow[] = [];
@@ -116,12 +125,19 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
   target: (a) => a.id,
   refs: (a) => [a.patch.parentId, a.patch.kindId],
   async run(ctx, ops) {
-    const targets = await loadPlaces(ctx, ops.map((o) => o.args.id), true);
+    const targets = await loadPlaces(
+      ctx,
+      ops.map((o) => o.args.id),
+      true,
+    );
     const changed = await fieldsChangedSince(ctx, "place", ops, targets);
     const newParents = ops.map((o) => o.args.patch.parentId).filter((x): x is string => !!x);
     const parents = await loadPlaces(ctx, newParents);
     const ancestors = await placeAncestors(ctx, newParents);
-    const kinds = await loadKinds(ctx, ops.map((o) => o.args.patch.kindId).filter((x): x is string => !!x));
+    const kinds = await loadKinds(
+      ctx,
+      ops.map((o) => o.args.patch.kindId).filter((x): x is string => !!x),
+    );
     const verdicts: Verdict[] = [];
     const updates: PlaceRow[] = [];
     const history: HistoryRow[] = [];

@@ -30,7 +30,10 @@ export const placeOut = (p: typeof places.$inferSelect): Place => ({
 });
 
 async function findPlace(tx: Tx, id: string) {
-  const [p] = await tx.select().from(places).where(and(eq(places.id, id), isNull(places.deletedAt)));
+  const [p] = await tx
+    .select()
+    .from(places)
+    .where(and(eq(places.id, id), isNull(places.deletedAt)));
   if (!p) throw new NotFoundError("place");
   return p;
 }

@@ -53,7 +53,10 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
       await ctx.tx.execute(
         sql`UPDATE things t SET cover_file_id = o.f FROM jsonb_to_recordset(${JSON.stringify(covers)}::jsonb) AS o(id uuid, f uuid) WHERE t.id = o.id`,
       );
-    const paths = await thingPaths(ctx.tx, appliedOps.map((o) => o.args.id));
+    const paths = await thingPaths(
+      ctx.tx,
+      appliedOps.map((o) => o.args.id),
+    );
     await bulkInsert(
       ctx.tx,
       inboxItems,

@@ -1,13 +1,6 @@
 /** Commands on things: create, update, move, delete. Each runs set-based over a segment of ops. */
 import { and, isNull } from "drizzle-orm";
-import {
-  thingCreateArgs,
-  thingDeleteArgs,
-  thingMoveArgs,
-  thingUpdateArgs,
-  type ThingCreateArgs,
-  type ThingPatch,
-} from "../../../shared/things.js";
+import { thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs, type ThingCreateArgs, type ThingPatch } from "../../../shared/things.js";
 import { bulkInsert, idIn, lockRows } from "../../commands/bulk.js";
 import { historyRow, type FieldClass, type HistoryRow } from "../../commands/history.js";
 import { applied, defineCommand, rejected, type CommandContext, type Op, type Verdict } from "../../commands/types.js";
@@ -19,7 +12,21 @@ import { ThingChanges } from "./changes.js";
 import { containerAncestors, loadRefs, type Refs } from "./refs.js";
 import { TARGET_KEYS, readValue, readValues, writeValues, type ThingRow, type ThingTarget } from "./values.js";
 
-const CREATE_KEYS = ["name", "typeId", "quantity", "lifecycle", "isContainer", "placeId", "containerId", "description", "condition", "brandId", "model", "colour", "serial"];
+const CREATE_KEYS = [
+  "name",
+  "typeId",
+  "quantity",
+  "lifecycle",
+  "isContainer",
+  "placeId",
+  "containerId",
+  "description",
+  "condition",
+  "brandId",
+  "model",
+  "colour",
+  "serial",
+];
 
 /** Checks custom field values against the type's fields; returns the first problem. */
 function fieldsProblem(refs: Refs, typeId: string, fields: Record<string, unknown>): ValidationError | null {
@@ -96,7 +103,13 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
     for (const { args, input } of ops) {
       const isContainer = args.isContainer ?? refs.types.get(args.typeId ?? "")?.containerByDefault ?? false;
       if (isContainer)
-        refs.containers.set(args.id, { id: args.id, locationId: input.locationId, isContainer, name: args.name ?? null, containerId: args.containerId ?? null });
+        refs.containers.set(args.id, {
+          id: args.id,
+          locationId: input.locationId,
+          isContainer,
+          name: args.name ?? null,
+          containerId: args.containerId ?? null,
+        });
     }
     const verdicts: Verdict[] = [];
     const inserts: ThingRow[] = [];
@@ -147,10 +160,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         deletedAt: null,
       };
       inserts.push(row);
-      const shown = [
-        ...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null),
-        ...Object.keys(row.fields).map((k) => `fields.${k}`),
-      ];
+      const shown = [...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null), ...Object.keys(row.fields).map((k) => `fields.${k}`)];
       const after = readValues(row, shown);
       history.push(
         historyRow(ctx, {
@@ -182,7 +192,11 @@ export const thingUpdate = defineCommand({
   target: (a) => a.id,
   refs: (a) => [a.patch.typeId, a.patch.brandId],
   async run(ctx, ops) {
-    const targets = await lockTargets(ctx, ops.map((o) => o.args.id), patchedColumns(ops));
+    const targets = await lockTargets(
+      ctx,
+      ops.map((o) => o.args.id),
+      patchedColumns(ops),
+    );
     const changed = await fieldsChangedSince(ctx, "thing", ops, targets);
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
@@ -240,7 +254,11 @@ export const thingMove = defineCommand({
   target: (a) => a.id,
   refs: (a) => [a.placeId, a.containerId],
   async run(ctx, ops) {
-    const targets = await lockTargets(ctx, ops.map((o) => o.args.id), ["placeId", "containerId"]);
+    const targets = await lockTargets(
+      ctx,
+      ops.map((o) => o.args.id),
+      ["placeId", "containerId"],
+    );
     const changed = await fieldsChangedSince(ctx, "thing", ops, targets);
     const containerIds = ops.map((o) => o.args.containerId).filter((x): x is string => !!x);
     const refs = await loadRefs(ctx.tx, {
@@ -305,8 +323,7 @@ export const thingDelete = defineCommand({
     for (const op of ops) {
       const target = targets.get(op.args.id);
       let problem: Error | null = checkTarget(op, target, "all", new Map());
-      if (!problem && holding.has(op.args.id))
-        problem = new ConflictError("This container still holds things; move or delete them first.");
+      if (!problem && holding.has(op.args.id)) problem = new ConflictError("This container still holds things; move or delete them first.");
       if (problem || !target) {
         changes.refuse(problem as NotFoundError);
         continue;

@@ -8,7 +8,14 @@ import { type Tx, namedRows, sql, uuidArray } from "../../db/client.js";
 export async function thingPaths(tx: Tx, thingIds: string[]): Promise<Map<string, PlacePathEntry[]>> {
   const out = new Map<string, PlacePathEntry[]>(thingIds.map((id) => [id, []]));
   if (!thingIds.length) return out;
-  const found = await namedRows<{ thing_id: string; kind: "place" | "container"; id: string; name: string | null; is_unplaced: boolean; short_code: string | null }>(
+  const found = await namedRows<{
+    thing_id: string;
+    kind: "place" | "container";
+    id: string;
+    name: string | null;
+    is_unplaced: boolean;
+    short_code: string | null;
+  }>(
     tx,
     "thing_paths",
     sql`WITH RECURSIVE up(thing_id, depth, kind, node_id) AS (

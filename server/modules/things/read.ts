@@ -42,7 +42,10 @@ type TypeRef = ThingSummary["type"];
 
 /** `knownTypes`: types the caller already read (the list joins them), so they are not read again. */
 export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<string, TypeRef>): Promise<ThingSummary[]> {
-  const paths = await thingPaths(tx, rowsIn.map((t) => t.id));
+  const paths = await thingPaths(
+    tx,
+    rowsIn.map((t) => t.id),
+  );
   const typeIds = [...new Set(rowsIn.map((t) => t.typeId))].filter((id) => !knownTypes?.has(id));
   // Named statements with one array parameter: the same text (and plan) whatever the page holds.
   const typeRows: TypeRef[] = typeIds.length
@@ -84,7 +87,6 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
     rowVersion: t.rowVersion,
   }));
 }
-
 
 export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<ThingDetail> {
   const [summary] = await summaries(tx, [t]);

@@ -22,10 +22,7 @@ export interface Refs {
 type Maybe = string | null | undefined;
 const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))];
 
-export async function loadRefs(
-  tx: Tx,
-  want: { locationIds: string[]; placeIds?: Maybe[]; containerIds?: Maybe[]; brandIds?: Maybe[] },
-): Promise<Refs> {
+export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?: Maybe[]; containerIds?: Maybe[]; brandIds?: Maybe[] }): Promise<Refs> {
   const locationIds = uniq(want.locationIds);
   const placeIds = uniq(want.placeIds ?? []);
   const containerIds = uniq(want.containerIds ?? []);
@@ -47,7 +44,10 @@ export async function loadRefs(
           .from(things)
           .where(and(idIn(things.id, containerIds), isNull(things.deletedAt)))
       : [],
-    tx.select().from(types).where(and(inArray(types.locationId, locationIds), isNull(types.deletedAt))),
+    tx
+      .select()
+      .from(types)
+      .where(and(inArray(types.locationId, locationIds), isNull(types.deletedAt))),
     tx
       .select()
       .from(typeFields)

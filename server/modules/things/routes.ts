@@ -3,13 +3,7 @@ import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import {
-  thingCreateBody,
-  thingDetailSchema,
-  thingListQuerySchema,
-  thingPatchBody,
-  thingSummarySchema,
-} from "../../../shared/things.js";
+import { thingCreateBody, thingDetailSchema, thingListQuerySchema, thingPatchBody, thingSummarySchema } from "../../../shared/things.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
 import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";

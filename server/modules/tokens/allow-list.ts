@@ -25,7 +25,8 @@ export const TOKEN_ROUTES = [
 ] as const;
 
 /** Never open to a token, whatever the list above says (a guard against a careless edit). */
-const NEVER = /^\/api\/v1\/(auth|me|tokens|members|invites|export|exports|admin|assistant|ai|secrets|webhooks)(\/|$)|\/(members|invites|managed-accounts|secrets|webhooks|ai-settings|export)(\/|$)/i;
+const NEVER =
+  /^\/api\/v1\/(auth|me|tokens|members|invites|export|exports|admin|assistant|ai|secrets|webhooks)(\/|$)|\/(members|invites|managed-accounts|secrets|webhooks|ai-settings|export)(\/|$)/i;
 
 interface Entry {
   method: string;

@@ -33,5 +33,8 @@ export function createTokenLimits(database: Database): TokenLimits {
       new RateLimiterDrizzle({ storeClient: database.db, schema: rateLimits, keyPrefix, clearExpiredByTimeout: false, ...opts });
     return new TokenLimits(make("token-read", TOKEN_READS), make("token-write", TOKEN_WRITES));
   }
-  return new TokenLimits(new RateLimiterMemory({ keyPrefix: "token-read", ...TOKEN_READS }), new RateLimiterMemory({ keyPrefix: "token-write", ...TOKEN_WRITES }));
+  return new TokenLimits(
+    new RateLimiterMemory({ keyPrefix: "token-read", ...TOKEN_READS }),
+    new RateLimiterMemory({ keyPrefix: "token-write", ...TOKEN_WRITES }),
+  );
 }

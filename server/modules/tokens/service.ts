@@ -97,10 +97,7 @@ export async function listTokens(db: Db, actor: Actor, query: PageQuery): Promis
       .select({ row: listed, key: exactTime(personalTokens.createdAt) })
       .from(personalTokens)
       .where(
-        and(
-          eq(personalTokens.userId, actor.userId),
-          query.cursor ? afterTimeId(query.cursor, personalTokens.createdAt, personalTokens.id, "desc") : undefined,
-        ),
+        and(eq(personalTokens.userId, actor.userId), query.cursor ? afterTimeId(query.cursor, personalTokens.createdAt, personalTokens.id, "desc") : undefined),
       )
       .orderBy(desc(personalTokens.createdAt), desc(personalTokens.id))
       .limit(query.limit + 1);
@@ -116,7 +113,10 @@ export async function revokeToken(db: Db, actor: Actor, id: string, now = new Da
       .update(personalTokens)
       .set({ revokedAt: now })
       .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId), isNull(personalTokens.revokedAt)));
-    const [row] = await tx.select(listed).from(personalTokens).where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId)));
+    const [row] = await tx
+      .select(listed)
+      .from(personalTokens)
+      .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId)));
     if (!row) throw new NotFoundError("token");
     return tokenOut(row);
   });

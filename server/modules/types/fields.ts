@@ -63,12 +63,14 @@ export function fieldValueProblem(field: FieldRow, value: unknown): string | nul
       case "select":
         return typeof v === "string" && (field.options ?? []).includes(v) ? null : "must be one of the field's options";
       case "multi_select":
-        return Array.isArray(v) && v.every((x) => typeof x === "string" && (field.options ?? []).includes(x))
-          ? null
-          : "must be a list of the field's options";
+        return Array.isArray(v) && v.every((x) => typeof x === "string" && (field.options ?? []).includes(x)) ? null : "must be a list of the field's options";
       case "money": {
         const m = v as { amount?: unknown; currency?: unknown };
-        return typeof m === "object" && typeof m.amount === "string" && DECIMAL.test(m.amount) && typeof m.currency === "string" && /^[A-Z]{3}$/.test(m.currency)
+        return typeof m === "object" &&
+          typeof m.amount === "string" &&
+          DECIMAL.test(m.amount) &&
+          typeof m.currency === "string" &&
+          /^[A-Z]{3}$/.test(m.currency)
           ? null
           : 'must be {"amount": "12.50", "currency": "EUR"}';
       }

@@ -55,11 +55,7 @@ function columnsOf(table: Table): ShapeColumn[] {
   });
 }
 
-const def = (
-  name: ShapeName,
-  table: Table,
-  opts: { filter?: string; live?: string; locationColumn?: ShapeDef["locationColumn"] } = {},
-): ShapeDef => ({
+const def = (name: ShapeName, table: Table, opts: { filter?: string; live?: string; locationColumn?: ShapeDef["locationColumn"] } = {}): ShapeDef => ({
   name,
   table: getTableName(table),
   columns: columnsOf(table),

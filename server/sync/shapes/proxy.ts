@@ -17,7 +17,13 @@ import { shapeScope } from "./scope.js";
 import { readableLocations } from "./visible.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const inList = (ids: string[]) => (ids.length ? ids.filter((id) => UUID.test(id)).map((id) => `'${id}'`).join(",") : "NULL");
+const inList = (ids: string[]) =>
+  ids.length
+    ? ids
+        .filter((id) => UUID.test(id))
+        .map((id) => `'${id}'`)
+        .join(",")
+    : "NULL";
 
 /** The WHERE Electric applies for this actor, built from validated uuids only. */
 export function upstreamWhere(shape: ShapeDef, actor: Actor, locations: string[]): string {

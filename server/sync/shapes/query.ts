@@ -54,13 +54,7 @@ export interface SnapshotPage {
  * commits newer than its snapshot's head; the log read after the last page repeats them (full
  * rows, so the client converges).
  */
-export async function readSnapshotPage(
-  tx: Tx,
-  shape: ShapeDef,
-  moneyHidden: readonly string[],
-  afterId: string | null,
-  limit: number,
-): Promise<SnapshotPage> {
+export async function readSnapshotPage(tx: Tx, shape: ShapeDef, moneyHidden: readonly string[], afterId: string | null, limit: number): Promise<SnapshotPage> {
   const statement = sql`
     WITH page AS (
       SELECT r.id, json_build_object(

@@ -15,10 +15,25 @@ const serverThing = (over: Partial<ThingRow> = {}): ThingRow =>
 
 describe("optimistic apply", () => {
   it("shows a capture at once, as a draft with its inbox item, marked pending", () => {
-    const capture = op<Extract<Op, { name: "thing.capture" }>>({ name: "thing.capture", locationId: LOC, args: { id: "0190a000-0000-7000-8000-0000000000bb", name: "Drill", placeId: PLACE } });
+    const capture = op<Extract<Op, { name: "thing.capture" }>>({
+      name: "thing.capture",
+      locationId: LOC,
+      args: { id: "0190a000-0000-7000-8000-0000000000bb", name: "Drill", placeId: PLACE },
+    });
     const state = overlay({}, [capture]);
-    expect(state.things.get("0190a000-0000-7000-8000-0000000000bb")).toMatchObject({ name: "Drill", lifecycle: "draft", placeId: PLACE, quantity: "1", pending: true, rowVersion: 0 });
-    expect(state.inbox.get("0190a000-0000-7000-8000-0000000000bb")).toMatchObject({ kind: "draft", status: "open", thingId: "0190a000-0000-7000-8000-0000000000bb" });
+    expect(state.things.get("0190a000-0000-7000-8000-0000000000bb")).toMatchObject({
+      name: "Drill",
+      lifecycle: "draft",
+      placeId: PLACE,
+      quantity: "1",
+      pending: true,
+      rowVersion: 0,
+    });
+    expect(state.inbox.get("0190a000-0000-7000-8000-0000000000bb")).toMatchObject({
+      kind: "draft",
+      status: "open",
+      thingId: "0190a000-0000-7000-8000-0000000000bb",
+    });
   });
 
   it("replays ops in push order over the server's row, which it never edits", () => {
@@ -29,13 +44,22 @@ describe("optimistic apply", () => {
       op({ name: "thing.move", locationId: LOC, args: { id: server.id, containerId: "0190a000-0000-7000-8000-0000000000cc" } }),
     ];
     const row = overlay({ things: [server] }, ops).things.get(server.id);
-    expect(row).toMatchObject({ name: "Reading lamp", quantity: "2", placeId: null, containerId: "0190a000-0000-7000-8000-0000000000cc", rowVersion: 2, pending: true });
+    expect(row).toMatchObject({
+      name: "Reading lamp",
+      quantity: "2",
+      placeId: null,
+      containerId: "0190a000-0000-7000-8000-0000000000cc",
+      rowVersion: 2,
+      pending: true,
+    });
     expect(server.name).toBe("Lamp");
   });
 
   it("a patch key left undefined does not blank the field", () => {
     const server = serverThing({ serial: "SN-1" });
-    const row = overlay({ things: [server] }, [op({ name: "thing.update", locationId: LOC, args: { id: server.id, patch: { name: "X", serial: undefined } } })]).things.get(server.id);
+    const row = overlay({ things: [server] }, [
+      op({ name: "thing.update", locationId: LOC, args: { id: server.id, patch: { name: "X", serial: undefined } } }),
+    ]).things.get(server.id);
     expect(row?.serial).toBe("SN-1");
   });
 
@@ -48,7 +72,20 @@ describe("optimistic apply", () => {
 
   it("review actions take the item out of the inbox: accept activates the draft, dismiss discards it", () => {
     const draft = serverThing({ id: "0190a000-0000-7000-8000-0000000000dd", lifecycle: "draft" });
-    const item: InboxRow = { id: draft.id, locationId: LOC, kind: "draft", status: "open", thingId: draft.id, batchId: draft.id, capturedAt: at, createdBy: null, payload: {}, rowVersion: 1, createdAt: at, updatedAt: at };
+    const item: InboxRow = {
+      id: draft.id,
+      locationId: LOC,
+      kind: "draft",
+      status: "open",
+      thingId: draft.id,
+      batchId: draft.id,
+      capturedAt: at,
+      createdBy: null,
+      payload: {},
+      rowVersion: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
     const accepted = overlay({ things: [draft], inbox: [item] }, [op({ name: "inbox.accept", locationId: LOC, args: { id: item.id } })]);
     expect(accepted.inbox.size).toBe(0);
     expect(accepted.things.get(draft.id)?.lifecycle).toBe("active");

@@ -84,7 +84,9 @@ describe("pusher", () => {
     await capture(1);
     await capture(2);
     const size = { value: BATCH_SIZE };
-    server((_req, n) => (n === 1 ? json(413, { error: { code: "payload_too_large", message: "big" } }) : json(400, { error: { code: "validation_failed", message: "op 0" } })));
+    server((_req, n) =>
+      n === 1 ? json(413, { error: { code: "payload_too_large", message: "big" } }) : json(400, { error: { code: "validation_failed", message: "op 0" } }),
+    );
     expect(await pushOnce(db, "web-1", size)).toEqual({ kind: "smaller" });
     expect(size.value).toBe(1);
     expect(await pushOnce(db, "web-1", size)).toEqual({ kind: "smaller" });
@@ -122,7 +124,9 @@ describe("pusher", () => {
     let fail = true;
     server((req) => {
       const sent = (req.body as { ops: { id: string }[] }).ops;
-      return fail ? json(500, { error: { code: "internal", message: "x" } }) : json(200, { results: sent.map((o) => ({ id: o.id, status: "applied", rowVersion: 1, txid: "9" })) });
+      return fail
+        ? json(500, { error: { code: "internal", message: "x" } })
+        : json(200, { results: sent.map((o) => ({ id: o.id, status: "applied", rowVersion: 1, txid: "9" })) });
     });
     const pace: PushPace = { value: BATCH_SIZE };
     expect(await pushOnce(db, "web-1", pace)).toMatchObject({ kind: "retry" });
@@ -144,10 +148,19 @@ describe("pusher", () => {
 
   it("uploads a capture's photo before pushing the op that names it", async () => {
     const photo = "0190a000-0000-7000-8000-000000000555";
-    await db.blobs.put({ id: photo, locationId: LOC, thingId: thingId(1), blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }), state: "local", createdAt: "2026-11-22T10:00:00Z" });
+    await db.blobs.put({
+      id: photo,
+      locationId: LOC,
+      thingId: thingId(1),
+      blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }),
+      state: "local",
+      createdAt: "2026-11-22T10:00:00Z",
+    });
     const op = await capture(1, [photo]);
     const sent = server((req) =>
-      req.url.includes("/files") ? json(201, { id: photo, url: "/api/v1/files/x", thumbUrl: null }) : json(200, { results: [{ id: op.id, status: "applied", rowVersion: 1, txid: "5" }] }),
+      req.url.includes("/files")
+        ? json(201, { id: photo, url: "/api/v1/files/x", thumbUrl: null })
+        : json(200, { results: [{ id: op.id, status: "applied", rowVersion: 1, txid: "5" }] }),
     );
     await pushOnce(db, "web-1", { value: BATCH_SIZE });
     expect(sent.map((s) => s.url)).toEqual([`http://app.test/api/v1/files?locationId=${LOC}&id=${photo}`, "http://app.test/api/v1/sync/push"]);
@@ -157,7 +170,14 @@ describe("pusher", () => {
 
   it("a photo the server refuses for good is left out, so the capture itself still goes through", async () => {
     const photo = "0190a000-0000-7000-8000-000000000556";
-    await db.blobs.put({ id: photo, locationId: LOC, thingId: thingId(1), blob: new Blob(["not an image"], { type: "text/plain" }), state: "local", createdAt: "2026-11-22T10:00:00Z" });
+    await db.blobs.put({
+      id: photo,
+      locationId: LOC,
+      thingId: thingId(1),
+      blob: new Blob(["not an image"], { type: "text/plain" }),
+      state: "local",
+      createdAt: "2026-11-22T10:00:00Z",
+    });
     const op = await capture(1, [photo]);
     const sent = server((req) =>
       req.url.includes("/files")

@@ -16,7 +16,8 @@ const thingId = (i: number) => `0190a000-0000-7000-8000-${String(1000 + i).padSt
 let opN = 0;
 const opId = () => `0190a001-0000-7000-8000-${String(++opN).padStart(12, "0")}`;
 
-const thing = (i: number, over: Partial<ThingRow> = {}): ThingRow => thingRow({ id: thingId(i), locationId: LOC, placeId: SHELF }, { name: `Thing ${i}`, ...over });
+const thing = (i: number, over: Partial<ThingRow> = {}): ThingRow =>
+  thingRow({ id: thingId(i), locationId: LOC, placeId: SHELF }, { name: `Thing ${i}`, ...over });
 
 /** As the things shape follower stores a row (client/sync/shapes.ts). */
 const stored = (t: ThingRow): ThingRow => ({ ...t, nameKey: thingNameKey(t.name) });
@@ -51,7 +52,13 @@ describe("things list", () => {
 
   it("reads the first things by name, case and accents folded, unnamed first, never more than the limit", async () => {
     const rows = Array.from({ length: THINGS_LIST_LIMIT + 30 }, (_, i) => thing(i, { name: `item ${String(i).padStart(4, "0")}` }));
-    rows.push(thing(9001, { name: "Zebra" }), thing(9002, { name: "apple" }), thing(9003, { name: "Éclair" }), thing(9004, { name: null }), thing(9005, { name: "eclair" }));
+    rows.push(
+      thing(9001, { name: "Zebra" }),
+      thing(9002, { name: "apple" }),
+      thing(9003, { name: "Éclair" }),
+      thing(9004, { name: null }),
+      thing(9005, { name: "eclair" }),
+    );
     rows.push(thing(9006, { name: "Aardvark", locationId: OTHER }));
     await db.things.bulkPut(rows.map(stored));
     const list = await readThingsList(db, LOC, { q: "", placeId: "" });
@@ -126,7 +133,17 @@ describe("things list", () => {
   it("a database of version 1 is upgraded: every stored thing gets its name key and is found by location", async () => {
     const name = `v1-${Math.random()}`;
     const v1 = new Dexie(name);
-    v1.version(1).stores({ locations: "id", memberships: "id", places: "id, locationId", types: "id", things: "id, locationId", inbox: "id, locationId", outbox: "++seq", blobs: "id", meta: "key" });
+    v1.version(1).stores({
+      locations: "id",
+      memberships: "id",
+      places: "id, locationId",
+      types: "id",
+      things: "id, locationId",
+      inbox: "id, locationId",
+      outbox: "++seq",
+      blobs: "id",
+      meta: "key",
+    });
     await v1.table("things").bulkPut([thing(1, { name: " Éclair " }), thing(2, { name: null }), thing(3, { name: "apple", locationId: OTHER })]);
     v1.close();
     const upgraded = new InventoryDb(name);
