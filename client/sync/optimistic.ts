@@ -40,6 +40,9 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }): View<Thi
     shortCode: null,
     isContainer: create?.isContainer ?? false,
     coverFileId: null,
+    // The server marks a thing seen where it is put when it is made.
+    lastSeenAt: op.at,
+    missingSince: null,
     createdBy: null,
     ...stamps(op),
     pending: true,
@@ -75,6 +78,9 @@ export function applyOp(state: LocalState, op: Op): void {
         capturedAt: op.at,
         createdBy: null,
         payload: { photos: (op.args.photoFileIds ?? []).map((fileId) => ({ fileId })) },
+        undoEventId: null,
+        resolvedAt: null,
+        resolvedBy: null,
         ...stamps(op),
         pending: true,
       });
@@ -98,6 +104,7 @@ export function applyOp(state: LocalState, op: Op): void {
         kindId: op.args.kindId ?? null,
         name: op.args.name,
         isUnplaced: false,
+        fields: {},
         shortCode: null,
         ...stamps(op),
         pending: true,

@@ -4,6 +4,7 @@
  * else is decided here from the actor.
  */
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
+import type { ShapeRows } from "../../../sync/shape-rows.js";
 import type { ShapeName } from "../../../sync/shapes.js";
 import { brands, inboxItems, locations, memberships, placeKinds, places, things, typeFields, types } from "../../db/schema/index.js";
 
@@ -64,16 +65,60 @@ const def = (name: ShapeName, table: Table, opts: { filter?: string; live?: stri
   locationColumn: opts.locationColumn ?? "location_id",
 });
 
+/** The table behind each named shape. */
+const TABLES = {
+  locations,
+  memberships,
+  places,
+  place_kinds: placeKinds,
+  types,
+  type_fields: typeFields,
+  things,
+  brands,
+  inbox: inboxItems,
+} satisfies Record<ShapeName, Table>;
+
 export const SHAPES: Record<ShapeName, ShapeDef> = {
-  locations: def("locations", locations, { locationColumn: "id" }),
+  locations: def("locations", TABLES.locations, { locationColumn: "id" }),
   // The actor's own memberships only.
-  memberships: def("memberships", memberships, { filter: "r.user_id = app_user_id()" }),
-  places: def("places", places),
-  place_kinds: def("place_kinds", placeKinds),
-  types: def("types", types),
-  type_fields: def("type_fields", typeFields),
-  things: def("things", things),
-  brands: def("brands", brands),
+  memberships: def("memberships", TABLES.memberships, { filter: "r.user_id = app_user_id()" }),
+  places: def("places", TABLES.places),
+  place_kinds: def("place_kinds", TABLES.place_kinds),
+  types: def("types", TABLES.types),
+  type_fields: def("type_fields", TABLES.type_fields),
+  things: def("things", TABLES.things),
+  brands: def("brands", TABLES.brands),
   // Resolved items leave the inbox shape.
-  inbox: def("inbox", inboxItems, { live: "r.deleted_at IS NULL AND r.status = 'open'" }),
+  inbox: def("inbox", TABLES.inbox, { live: "r.deleted_at IS NULL AND r.status = 'open'" }),
+};
+
+/*
+ * The row types devices are promised (sync/shape-rows.ts) checked against the tables, at compile
+ * time: a column added, dropped or retyped on one side and not the other fails the build below,
+ * naming the column.
+ */
+
+/** A table row as the Electric client parses it: timestamps arrive as ISO strings. */
+type Wire<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+/** The same type both ways; a jsonb object column may be promised as a narrower object. */
+type Fits<W, S> = [S] extends [W] ? (Record<string, unknown> extends W ? true : [W] extends [S] ? true : false) : false;
+/** The columns where the table row `W` and the promised row `S` disagree (never when they agree). */
+type Mismatches<W, S> = {
+  [K in keyof W | keyof S]: K extends keyof W ? (K extends keyof S ? (Fits<W[K], S[K]> extends true ? never : K) : K) : K;
+}[keyof W | keyof S];
+type Agreement<N extends ShapeName> = [Mismatches<Wire<(typeof TABLES)[N]["$inferSelect"]>, ShapeRows[N]>] extends [never]
+  ? true
+  : Mismatches<Wire<(typeof TABLES)[N]["$inferSelect"]>, ShapeRows[N]>;
+
+/** Fails to compile, naming the column, where a table and its promised row disagree. */
+export const SHAPE_ROWS_AGREE: { [N in ShapeName]: Agreement<N> } = {
+  locations: true,
+  memberships: true,
+  places: true,
+  place_kinds: true,
+  types: true,
+  type_fields: true,
+  things: true,
+  brands: true,
+  inbox: true,
 };

@@ -82,9 +82,13 @@ describe("optimistic apply", () => {
       capturedAt: at,
       createdBy: null,
       payload: {},
+      undoEventId: null,
+      resolvedAt: null,
+      resolvedBy: null,
       rowVersion: 1,
       createdAt: at,
       updatedAt: at,
+      deletedAt: null,
     };
     const accepted = overlay({ things: [draft], inbox: [item] }, [op({ name: "inbox.accept", locationId: LOC, args: { id: item.id } })]);
     expect(accepted.inbox.size).toBe(0);

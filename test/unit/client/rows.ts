@@ -22,10 +22,13 @@ export function thingRow(base: Pick<ThingRow, "id" | "locationId" | "placeId">, 
     shortCode: null,
     isContainer: false,
     coverFileId: null,
+    lastSeenAt: AT,
+    missingSince: null,
     createdBy: null,
     rowVersion: 1,
     createdAt: AT,
     updatedAt: AT,
+    deletedAt: null,
     ...over,
   };
 }

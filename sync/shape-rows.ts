@@ -1,0 +1,144 @@
+/**
+ * Rows of each named shape as a device receives them (sync/SPEC.md SH5): every column of the
+ * shape's table, camelCased by the Electric client's column mapper, with its parser's types
+ * (int4 -> number, bool -> boolean, jsonb -> object, arrays -> arrays; timestamps, numerics and
+ * uuids stay strings). The server checks these against its tables at compile time
+ * (server/sync/shapes/definitions.ts), and the app's tables take their row types from here
+ * (client/db/rows.ts): a column added to a synced table fails the build until both sides know it.
+ */
+import type { FieldKind } from "../shared/fields.js";
+import type { InboxKind, InboxStatus, SyncDrop } from "../shared/inbox.js";
+import type { Role } from "../shared/roles.js";
+import type { Condition, Lifecycle } from "../shared/things.js";
+import type { PushOp } from "./protocol.js";
+import type { ShapeName } from "./shapes.js";
+
+/** The columns every synced table has (id, version counter, times, tombstone). */
+export type SyncedRow = {
+  id: string;
+  rowVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+};
+
+/** Custom field values by key (a jsonb object). */
+export type FieldValues = Record<string, unknown>;
+
+/** The `syncDrop` of an inbox item, whose op is the pushed op as the device sent it. */
+export type SyncDropPayload = Omit<SyncDrop, "op"> & { op: PushOp };
+
+/** What an inbox item's payload holds, by kind (server/sync/drops.ts, server/modules/things/capture.ts). */
+export type InboxPayload = {
+  photos?: { fileId: string }[];
+  placePath?: { id: string; name: string }[];
+  syncDrop?: SyncDropPayload;
+};
+
+export type LocationShapeRow = SyncedRow & {
+  accountId: string;
+  name: string;
+  isPersonal: boolean;
+  requiresTwoFactor: boolean;
+  viewersSeeMoney: boolean;
+  scopeVersion: number;
+};
+
+/** Only the signed-in person's own memberships are in the shape. */
+export type MembershipShapeRow = SyncedRow & { locationId: string; userId: string; role: Role };
+
+export type PlaceShapeRow = SyncedRow & {
+  locationId: string;
+  parentId: string | null;
+  kindId: string | null;
+  name: string;
+  isUnplaced: boolean;
+  shortCode: string | null;
+  fields: FieldValues;
+};
+
+export type PlaceKindShapeRow = SyncedRow & { locationId: string; name: string | null; icon: string; builtinKey: string | null };
+
+export type TypeShapeRow = SyncedRow & {
+  locationId: string;
+  parentId: string | null;
+  groupIds: string[];
+  isGroup: boolean;
+  icon: string;
+  /** Null for built-in types, named by `builtinKey`. */
+  name: string | null;
+  builtinKey: string | null;
+  containerByDefault: boolean;
+};
+
+export type TypeFieldShapeRow = SyncedRow & {
+  locationId: string;
+  typeId: string | null;
+  placeKindId: string | null;
+  key: string;
+  label: string | null;
+  labelKey: string | null;
+  kind: FieldKind;
+  unit: string | null;
+  options: string[] | null;
+  repeatable: boolean;
+  required: boolean;
+  secret: boolean;
+  sort: number;
+  archivedAt: string | null;
+};
+
+export type BrandShapeRow = SyncedRow & { locationId: string; name: string };
+
+export type ThingShapeRow = SyncedRow & {
+  locationId: string;
+  placeId: string | null;
+  containerId: string | null;
+  typeId: string;
+  name: string | null;
+  description: string | null;
+  /** A decimal string (numeric(14, 3)). */
+  quantity: string;
+  lifecycle: Lifecycle;
+  condition: Condition | null;
+  brandId: string | null;
+  model: string | null;
+  colour: string | null;
+  serial: string | null;
+  fields: FieldValues;
+  shortCode: string | null;
+  isContainer: boolean;
+  coverFileId: string | null;
+  lastSeenAt: string | null;
+  missingSince: string | null;
+  createdBy: string | null;
+};
+
+export type InboxShapeRow = SyncedRow & {
+  locationId: string;
+  kind: InboxKind;
+  status: InboxStatus;
+  thingId: string | null;
+  batchId: string;
+  capturedAt: string;
+  createdBy: string | null;
+  payload: InboxPayload;
+  undoEventId: string | null;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+};
+
+/** The row type of each named shape. */
+export interface ShapeRows {
+  locations: LocationShapeRow;
+  memberships: MembershipShapeRow;
+  places: PlaceShapeRow;
+  place_kinds: PlaceKindShapeRow;
+  types: TypeShapeRow;
+  type_fields: TypeFieldShapeRow;
+  things: ThingShapeRow;
+  brands: BrandShapeRow;
+  inbox: InboxShapeRow;
+}
+
+export type ShapeRow<N extends ShapeName> = ShapeRows[N];
