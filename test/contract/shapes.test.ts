@@ -3,28 +3,19 @@
  * (sync/SPEC.md SH1-SH7), with changes made through the push endpoint like a device would.
  */
 import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
-import { startService, type TestService } from "../support/app.js";
-import { locationWithRoles, type Client } from "../support/members.js";
+import type { TestService } from "../support/app.js";
+import { apiTest as test } from "../support/fixtures.js";
+import type { Client } from "../support/members.js";
 import { op, push } from "../support/push.js";
-
-let svc: TestService;
-let loc: string;
-let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
-
-beforeAll(async () => {
-  svc = await startService();
-  ({ locationId: loc, as } = await locationWithRoles(svc));
-});
-afterAll(async () => svc?.close());
 
 /** @electric-sql/client's own types disagree with exactOptionalPropertyTypes (shapeHandle?: string). */
 const shapeOf = (s: ShapeStream<Row>) => new Shape(s as unknown as ShapeStreamInterface<Row>);
 
 const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
-function stream(c: Client, name: string, opts: { liveSse?: boolean; offset?: string; handle?: string } = {}) {
+function stream(svc: TestService, c: Client, name: string, opts: { liveSse?: boolean; offset?: string; handle?: string } = {}) {
   return new ShapeStream<Row>({
     url: `${svc.url}/api/v1/sync/shape/${name}`,
     headers: { cookie: cookieOf(c) },
@@ -50,10 +41,10 @@ function until(shape: Shape<Row>, pred: (rows: Row[]) => boolean, ms = 15_000): 
 }
 
 describe("shapes through the real Electric client", () => {
-  test("SH1 SH5 a snapshot of things, values in Postgres text form parsed by the client", async () => {
+  test("SH1 SH5 a snapshot of things, values in Postgres text form parsed by the client", async ({ svc, loc, as }) => {
     const id = uuidv7();
     await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Lantern", quantity: "2.5" } })]);
-    const s = stream(as.viewer, "things");
+    const s = stream(svc, as.viewer, "things");
     const shape = shapeOf(s);
     const rows = await shape.rows;
     const lantern = rows.find((r) => r.id === id);
@@ -62,8 +53,8 @@ describe("shapes through the real Electric client", () => {
     s.unsubscribeAll();
   });
 
-  test("SH6 live long-poll: inserts, updates and deletes pushed by another device arrive", async () => {
-    const s = stream(as.viewer, "things");
+  test("SH6 live long-poll: inserts, updates and deletes pushed by another device arrive", async ({ svc, loc, as }) => {
+    const s = stream(svc, as.viewer, "things");
     const shape = shapeOf(s);
     await shape.rows;
     const id = uuidv7();
@@ -76,8 +67,8 @@ describe("shapes through the real Electric client", () => {
     s.unsubscribeAll();
   });
 
-  test("SH6 live over SSE", async () => {
-    const s = stream(as.admin, "things", { liveSse: true });
+  test("SH6 live over SSE", async ({ svc, loc, as }) => {
+    const s = stream(svc, as.admin, "things", { liveSse: true });
     const shape = shapeOf(s);
     await shape.rows;
     const id = uuidv7();
@@ -86,8 +77,8 @@ describe("shapes through the real Electric client", () => {
     s.unsubscribeAll();
   });
 
-  test("SH3 resume from a stored offset and handle gets only what changed since", async () => {
-    const s1 = stream(as.viewer, "places");
+  test("SH3 resume from a stored offset and handle gets only what changed since", async ({ svc, loc, as }) => {
+    const s1 = stream(svc, as.viewer, "places");
     const shape1 = shapeOf(s1);
     await shape1.rows;
     const offset = s1.lastOffset;
@@ -96,7 +87,7 @@ describe("shapes through the real Electric client", () => {
     const id = uuidv7();
     await push(as.member, [op({ name: "place.create", locationId: loc, args: { id, name: "Cellar" } })]);
     const seen: Row[] = [];
-    const s2 = stream(as.viewer, "places", { offset, ...(handle ? { handle } : {}) });
+    const s2 = stream(svc, as.viewer, "places", { offset, ...(handle ? { handle } : {}) });
     await new Promise<void>((resolve) => {
       s2.subscribe((messages) => {
         for (const m of messages) if ("value" in m) seen.push(m.value as Row);
@@ -107,11 +98,11 @@ describe("shapes through the real Electric client", () => {
     s2.unsubscribeAll();
   });
 
-  test("SH7 a membership change makes the client refetch: a removed viewer's shape empties", async () => {
+  test("SH7 a membership change makes the client refetch: a removed viewer's shape empties", async ({ svc, loc, as }) => {
     const guest = await svc.signedIn("Gina Guest");
     const invite = await as.owner.post(`/api/v1/locations/${loc}/invites`, { role: "viewer" });
     expect((await guest.post("/api/v1/invites/accept", { token: invite.body.token })).status).toBe(200);
-    const s = stream(guest, "things");
+    const s = stream(svc, guest, "things");
     const shape = shapeOf(s);
     expect((await shape.rows).some((r) => r.location_id === loc)).toBe(true);
     const removed = await as.owner.delete(`/api/v1/locations/${loc}/members/${guest.userId}`);
@@ -122,8 +113,8 @@ describe("shapes through the real Electric client", () => {
     s.unsubscribeAll();
   });
 
-  test("PU7 the txid a push answers arrives on the shape stream with the change", async () => {
-    const s = stream(as.viewer, "things");
+  test("PU7 the txid a push answers arrives on the shape stream with the change", async ({ svc, loc, as }) => {
+    const s = stream(svc, as.viewer, "things");
     const txids = new Set<number>();
     s.subscribe((messages) => {
       for (const m of messages)
@@ -137,7 +128,7 @@ describe("shapes through the real Electric client", () => {
     s.unsubscribeAll();
   });
 
-  test("SH2 SH4 a viewer sees money fields only where the location allows it; the setting changes the handle", async () => {
+  test("SH2 SH4 a viewer sees money fields only where the location allows it; the setting changes the handle", async ({ svc, loc, as }) => {
     const { typeFields } = await import("../../server/db/schema/index.js");
     const probe = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Type probe" });
     await svc.database.db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId: probe.body.type.id, key: "price", kind: "money", label: "Price" });
@@ -145,16 +136,16 @@ describe("shapes through the real Electric client", () => {
     await push(as.member, [
       op({ name: "thing.create", locationId: loc, args: { id, name: "Camera", fields: { price: { amount: "450.00", currency: "EUR" } } } }),
     ]);
-    const first = stream(as.viewer, "things");
+    const first = stream(svc, as.viewer, "things");
     const hidden = (await shapeOf(first).rows).find((r) => r.id === id)!;
     expect(hidden.fields).toEqual({});
-    const memberView = (await shapeOf(stream(as.member, "things")).rows).find((r) => r.id === id)!;
+    const memberView = (await shapeOf(stream(svc, as.member, "things")).rows).find((r) => r.id === id)!;
     expect(memberView.fields).toEqual({ price: { amount: "450.00", currency: "EUR" } });
     first.unsubscribeAll();
     const handle = async () => (await as.viewer.get(`/api/v1/sync/shape/things?offset=-1`)).headers.get("electric-handle");
     const before = await handle();
     expect((await as.owner.patch(`/api/v1/locations/${loc}`, { viewersSeeMoney: true })).status).toBe(200);
-    const second = stream(as.viewer, "things");
+    const second = stream(svc, as.viewer, "things");
     const shown = (await shapeOf(second).rows).find((r) => r.id === id)!;
     expect(shown.fields).toEqual({ price: { amount: "450.00", currency: "EUR" } });
     second.unsubscribeAll();
@@ -169,7 +160,7 @@ describe("shapes through the real Electric client", () => {
     expect([before, during]).not.toContain(await handle());
   });
 
-  test("SH1 a client-chosen table or where is refused, an unknown shape is 404", async () => {
+  test("SH1 a client-chosen table or where is refused, an unknown shape is 404", async ({ svc, as }) => {
     const bad = await as.viewer.get(`/api/v1/sync/shape/things?offset=-1&table=users`);
     expect(bad.status).toBe(400);
     const where = await as.viewer.get(`/api/v1/sync/shape/things?offset=-1&where=true`);
@@ -178,10 +169,10 @@ describe("shapes through the real Electric client", () => {
     expect((await svc.client().get(`/api/v1/sync/shape/things?offset=-1`)).status).toBe(401);
   });
 
-  test("SH2 memberships carries only the actor's own rows; an outsider's things shape is empty", async () => {
-    const mine = await shapeOf(stream(as.member, "memberships")).rows;
+  test("SH2 memberships carries only the actor's own rows; an outsider's things shape is empty", async ({ svc, loc, as }) => {
+    const mine = await shapeOf(stream(svc, as.member, "memberships")).rows;
     expect(mine.every((m) => m.user_id === as.member.userId)).toBe(true);
-    const outsider = await shapeOf(stream(as.outsider, "things")).rows;
+    const outsider = await shapeOf(stream(svc, as.outsider, "things")).rows;
     expect(outsider.some((r) => r.location_id === loc)).toBe(false);
   });
 });

@@ -3,21 +3,10 @@
  * some earlier version, must leave the thing exactly as the model says (fast-check).
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
-import { startService, type TestService } from "../support/app.js";
-import { locationWithRoles } from "../support/members.js";
+import { apiTest as test } from "../support/fixtures.js";
 import { op, push } from "../support/push.js";
-
-let svc: TestService;
-let loc: string;
-let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
-
-beforeAll(async () => {
-  svc = await startService();
-  ({ locationId: loc, as } = await locationWithRoles(svc));
-});
-afterAll(async () => svc?.close());
 
 const FIELDS = ["name", "colour", "model", "serial"] as const;
 type Field = (typeof FIELDS)[number];
@@ -52,7 +41,7 @@ const edit = fc.record({
     ),
 });
 
-test("VE2 VE3 VE4 pushed updates merge field by field exactly as the model says", async () => {
+test("VE2 VE3 VE4 pushed updates merge field by field exactly as the model says", async ({ loc, as }) => {
   await fc.assert(
     fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 8 }), async (edits) => {
       const id = uuidv7();
