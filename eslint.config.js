@@ -29,6 +29,17 @@ const importDirection = [
     ],
   },
   {
+    // "My role in the locations I can see" and the money rule, asked by commands/, modules/,
+    // sync/, mcp/ and oauth/: it stands on the data layer, the error classes and the contract only.
+    folder: "server/access",
+    forbid: [
+      {
+        regex: "^\\.\\./(?!(db|errors)/|\\.\\./shared/)",
+        message: "server/access/ imports only server/db/, server/errors/ and shared/: the callers above it ask, it never asks them.",
+      },
+    ],
+  },
+  {
     // The error classes and their mappings sit under everything else in server/: they import only
     // shared/ (codes, text rules), sync/protocol.ts (the drop reasons) and zod.
     folder: "server/errors",
@@ -42,11 +53,15 @@ const importDirection = [
     forbid: [
       { regex: "(^|/)commands(/|$)", message: "server/http/ is the edge and runs no command." },
       { regex: "(^|/)modules(/|$)", message: "server/http/ is the edge and knows no domain: have app.ts pass in what it needs." },
+      { regex: "(^|/)access(/|$)", message: "server/http/ is the edge and knows no location: have app.ts pass in what it needs." },
     ],
   },
   {
     folder: "server/db",
-    forbid: [{ regex: "(^|/)modules(/|$)", message: "server/db/ is the data layer and knows no domain." }],
+    forbid: [
+      { regex: "(^|/)modules(/|$)", message: "server/db/ is the data layer and knows no domain." },
+      { regex: "(^|/)access(/|$)", message: "server/db/ is the data layer: server/access/ stands on it, not under it." },
+    ],
   },
   {
     folder: "sync",

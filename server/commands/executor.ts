@@ -7,6 +7,7 @@
  */
 import { roleAtLeast, type Role } from "../../shared/roles.js";
 import { findIllFormedText } from "../../shared/text.js";
+import { rolesFromJson, visibleRolesJson } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
 import { type Db, type Tx, namedRows, sql } from "../db/client.js";
@@ -38,19 +39,18 @@ export interface BatchContext {
 }
 
 /**
- * The transaction id and the actor's role in each visible location, in one round trip. A caller
- * with a query of its own to make first may start this one ahead of it (ExecuteOptions.context).
+ * The transaction id and the actor's role in each visible location (server/access/visible.ts), in
+ * one round trip. A caller with a query of its own to make first may start this one ahead of it
+ * (ExecuteOptions.context).
  */
 export async function loadContext(tx: Tx): Promise<BatchContext> {
   const [row] = await namedRows<{ txid: string; roles: Record<string, Role> | null }>(
     tx,
     "batch_context",
-    sql`SELECT pg_current_xact_id()::xid::text AS txid,
-               (SELECT jsonb_object_agg(location_id, role) FROM memberships
-                WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())) AS roles`,
+    sql`SELECT pg_current_xact_id()::xid::text AS txid, ${visibleRolesJson} AS roles`,
   );
   if (!row) throw new Error("no transaction id");
-  return { txid: row.txid, roles: new Map(Object.entries(row.roles ?? {})) };
+  return { txid: row.txid, roles: rolesFromJson(row.roles) };
 }
 
 interface Prepared {

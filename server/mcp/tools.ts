@@ -11,10 +11,11 @@ import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { thingCreateBody, thingPatchBody } from "../../shared/things.js";
+import { visibleLocations } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { executeOne } from "../modules/registry.js";
 import { withActor } from "../db/actor.js";
-import { type Db, rows, sql, type Tx } from "../db/client.js";
+import type { Db, Tx } from "../db/client.js";
 import { inboxItems, places } from "../db/schema/index.js";
 import { AppError, NotFoundError } from "../errors/classes.js";
 import { mcpToolError } from "../errors/mcp.js";
@@ -22,7 +23,7 @@ import { zodToValidationError } from "../errors/zod.js";
 import { entityHistory } from "../modules/history/read.js";
 import { inboxOut, listInbox } from "../modules/inbox/read.js";
 import { placeOut } from "../modules/places/routes.js";
-import { locationAccess } from "../modules/locations/access.js";
+import { locationAccess } from "../access/location.js";
 import { detail, findThing, listThings } from "../modules/things/read.js";
 
 export interface ToolDeps {
@@ -48,13 +49,8 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return r.data;
 }
 
-const visibleLocations = (tx: Tx) =>
-  rows<{ id: string; name: string; role: string }>(
-    tx,
-    sql`SELECT l.id, l.name, m.role FROM memberships m JOIN locations l ON l.id = m.location_id
-        WHERE m.user_id = app_user_id() AND m.deleted_at IS NULL AND m.location_id = ANY(app_readable_locations())
-        ORDER BY l.name, l.id`,
-  );
+/** The visible locations as the tools name them: id, name and the actor's role. */
+const myLocations = async (tx: Tx) => (await visibleLocations(tx)).map(({ location, role }) => ({ id: location.id, name: location.name, role }));
 
 export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
   const { db } = deps;
@@ -68,7 +64,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
   server.registerTool(
     "list_locations",
     { description: "The locations (households, workshops, ...) this connection may see, with your role in each.", annotations: readOnly },
-    () => run(() => read(async (tx) => ({ items: await visibleLocations(tx) }))),
+    () => run(() => read(async (tx) => ({ items: await myLocations(tx) }))),
   );
 
   server.registerTool(
@@ -131,7 +127,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
       run(() =>
         read(async (tx) => {
           const hits = [];
-          for (const loc of await visibleLocations(tx)) {
+          for (const loc of await myLocations(tx)) {
             const found = await listThings(tx, loc.id, { q: a.q, limit: 10 });
             for (const t of found.items) {
               const d = await show(tx, t.id);

@@ -17,7 +17,7 @@ import { files } from "../../db/schema/index.js";
 import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { S3BlobStore } from "./s3-storage.js";
 import { DiskBlobStore, sniffMime, type BlobStore } from "./storage.js";
 

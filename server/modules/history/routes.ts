@@ -10,7 +10,7 @@ import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { findThing } from "../things/read.js";
 import { entityHistory, historyOut } from "./read.js";
 

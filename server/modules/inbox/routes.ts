@@ -11,7 +11,7 @@ import { pageOf } from "../../../shared/paging.js";
 import { withActor } from "../../db/actor.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { inboxOut, listInbox } from "./read.js";
 
 const byId = z.object({ id: uuidSchema });

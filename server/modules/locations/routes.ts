@@ -1,54 +1,18 @@
 /** GET /api/v1/me and /api/v1/locations[/:id]. */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { locationCreateArgs, locationPatchBody, locationSchema, meSchema, type Location } from "../../../shared/locations.js";
-import type { Actor } from "../../auth/actor.js";
+import { locationCreateArgs, locationPatchBody, locationSchema, meSchema } from "../../../shared/locations.js";
 import { executeOne } from "../registry.js";
 import { withActor } from "../../db/actor.js";
-import type { Tx } from "../../db/client.js";
-import { locations, memberships, users } from "../../db/schema/index.js";
+import { users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
+import { myLocation, myLocations } from "./read.js";
 
 const byId = z.object({ id: uuidSchema });
-
-/** The actor's locations with its role, after 2FA gating and token scope (RLS-visible only). */
-async function myLocations(tx: Tx, actor: Actor, id?: string): Promise<Location[]> {
-  const found = await tx
-    .select({ l: locations, role: memberships.role })
-    .from(memberships)
-    .innerJoin(locations, eq(locations.id, memberships.locationId))
-    .where(
-      and(
-        eq(memberships.userId, actor.userId),
-        isNull(memberships.deletedAt),
-        isNull(locations.deletedAt),
-        sql`${locations.id} = ANY(app_readable_locations())`,
-        id ? eq(locations.id, id) : undefined,
-      ),
-    )
-    .orderBy(asc(locations.isPersonal), asc(locations.name));
-  return found.map(({ l, role }) => ({
-    id: l.id,
-    name: l.name,
-    role,
-    isPersonal: l.isPersonal,
-    requiresTwoFactor: l.requiresTwoFactor,
-    viewersSeeMoney: l.viewersSeeMoney,
-    rowVersion: l.rowVersion,
-    createdAt: l.createdAt.toISOString(),
-    updatedAt: l.updatedAt.toISOString(),
-  }));
-}
-
-async function oneLocation(tx: Tx, actor: Actor, id: string): Promise<Location> {
-  const [l] = await myLocations(tx, actor, id);
-  if (!l) throw new NotFoundError("location");
-  return l;
-}
 
 export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
   const opts = { undoWindowMs: config.undoWindowMs };
@@ -70,7 +34,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
           const email = u.email.endsWith("@managed.invalid") ? null : u.email;
           return {
             user: { id: u.id, name: u.name, email, username: u.username, twoFactorEnabled: u.twoFactorEnabled },
-            locations: await myLocations(tx, actor),
+            locations: await myLocations(tx),
           };
         }),
     }),
@@ -80,7 +44,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       summary: "Locations the signed-in user can see",
       tag: "locations",
       response: z.object({ items: z.array(locationSchema), next_cursor: z.null() }),
-      handler: ({ actor }) => withActor(db, actor, async (tx) => ({ items: await myLocations(tx, actor), next_cursor: null })),
+      handler: ({ actor }) => withActor(db, actor, async (tx) => ({ items: await myLocations(tx), next_cursor: null })),
     }),
     defineRoute({
       method: "post",
@@ -93,7 +57,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       async handler({ actor, body }) {
         const id = body.id ?? uuidv7();
         await executeOne(db, actor, { name: "location.create", locationId: id, args: { ...body, id } }, opts);
-        return withActor(db, actor, (tx) => oneLocation(tx, actor, id));
+        return withActor(db, actor, (tx) => myLocation(tx, id));
       },
     }),
     defineRoute({
@@ -103,7 +67,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       tag: "locations",
       params: byId,
       response: locationSchema,
-      handler: ({ actor, params }) => withActor(db, actor, (tx) => oneLocation(tx, actor, params.id)),
+      handler: ({ actor, params }) => withActor(db, actor, (tx) => myLocation(tx, params.id)),
     }),
     defineRoute({
       method: "patch",
@@ -121,7 +85,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
           { name: "location.update", locationId: params.id, args: { id: params.id, patch }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) },
           opts,
         );
-        return withActor(db, actor, (tx) => oneLocation(tx, actor, params.id));
+        return withActor(db, actor, (tx) => myLocation(tx, params.id));
       },
     }),
   ] as RouteDef[];

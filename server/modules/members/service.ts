@@ -13,7 +13,7 @@ import { withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { invites, memberships, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 

@@ -12,7 +12,7 @@ import { places } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 
 const byId = z.object({ id: uuidSchema });
 

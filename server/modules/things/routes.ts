@@ -10,7 +10,7 @@ import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { detail, findThing, listThings } from "./read.js";
 
 const byId = z.object({ id: uuidSchema });
