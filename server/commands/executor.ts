@@ -208,49 +208,33 @@ async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inpu
   return verdicts;
 }
 
-type Applied = Extract<Verdict, { status: "applied" }>;
+export type Applied = Extract<Verdict, { status: "applied" }>;
 
-/** The write path over one registry of commands: what routes, services, push and MCP tools call. */
+/** The write path over one registry of commands: what services, push and MCP tools call. */
 export interface Executor {
   /** Runs `inputs` inside an already-open actor transaction. */
   executeInTx: (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
   /** Runs `inputs` in a transaction of their own as the actor. */
   executeBatch: (db: Db, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
   /**
-   * A REST write: a batch of one whose rejection becomes the HTTP error. `then` reads the answer in
-   * the same transaction (one round of BEGIN/settings/COMMIT instead of two).
+   * A service's write (one REST write or MCP tool call): one command inside the actor transaction
+   * the service opened, where it also finds the row's location first and reads the answer back
+   * after, so the whole write is one transaction. A batch of one runs without savepoints: a
+   * rejection is thrown as its error and aborts the transaction, nothing half-done can commit.
    */
-  executeOne: {
-    (db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions): Promise<Applied>;
-    <R>(
-      db: Db,
-      actor: Actor,
-      input: CommandInput,
-      opts: ExecuteOptions,
-      then: (tx: Tx, verdict: Applied) => Promise<R>,
-    ): Promise<{ verdict: Applied; result: R }>;
-  };
+  runOne: (tx: Tx, actor: Actor, input: CommandInput, opts: ExecuteOptions) => Promise<Applied>;
 }
 
 export function createExecutor(registry: CommandRegistry): Executor {
   const inTx = (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => executeInTx(registry, tx, actor, inputs, opts);
-  async function executeOne<R>(
-    db: Db,
-    actor: Actor,
-    input: CommandInput,
-    opts: ExecuteOptions,
-    then?: (tx: Tx, verdict: Applied) => Promise<R>,
-  ): Promise<Applied | { verdict: Applied; result: R }> {
-    return withActor(db, actor, async (tx) => {
-      const [verdict] = await inTx(tx, actor, [input], { ...opts, savepoints: false });
-      if (!verdict) throw new Error("executor returned no verdict");
-      if (verdict.status === "rejected") throw verdict.error;
-      return then ? { verdict, result: await then(tx, verdict) } : verdict;
-    });
-  }
   return {
     executeInTx: inTx,
     executeBatch: (db, actor, inputs, opts) => withActor(db, actor, (tx) => inTx(tx, actor, inputs, opts)),
-    executeOne: executeOne as Executor["executeOne"],
+    async runOne(tx, actor, input, opts) {
+      const [verdict] = await inTx(tx, actor, [input], { ...opts, savepoints: false });
+      if (!verdict) throw new Error("executor returned no verdict");
+      if (verdict.status === "rejected") throw verdict.error;
+      return verdict;
+    },
   };
 }

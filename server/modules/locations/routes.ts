@@ -1,21 +1,15 @@
 /** GET /api/v1/me and /api/v1/locations[/:id]. */
-import { eq } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { locationCreateArgs, locationPatchBody, locationSchema, meSchema } from "../../../shared/locations.js";
-import { executeOne } from "../registry.js";
-import { withActor } from "../../db/actor.js";
-import { users } from "../../db/schema/index.js";
-import { NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
-import { myLocation, myLocations } from "./read.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
 
-export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
-  const opts = { undoWindowMs: config.undoWindowMs };
+export function locationRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
   return [
     defineRoute({
       method: "get",
@@ -23,20 +17,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       summary: "The signed-in user and the locations they can see",
       tag: "me",
       response: meSchema,
-      handler: ({ actor }) =>
-        withActor(db, actor, async (tx) => {
-          const [u] = await tx
-            .select({ id: users.id, name: users.name, email: users.email, username: users.username, twoFactorEnabled: users.twoFactorEnabled })
-            .from(users)
-            .where(eq(users.id, actor.userId));
-          if (!u) throw new NotFoundError("user");
-          // Managed accounts have a synthetic address that is never shown (spec "Managed accounts").
-          const email = u.email.endsWith("@managed.invalid") ? null : u.email;
-          return {
-            user: { id: u.id, name: u.name, email, username: u.username, twoFactorEnabled: u.twoFactorEnabled },
-            locations: await myLocations(tx),
-          };
-        }),
+      handler: ({ actor }) => whoAmI(service, actor),
     }),
     defineRoute({
       method: "get",
@@ -44,9 +25,9 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       summary: "Locations the signed-in user can see",
       tag: "locations",
       response: z.object({ items: z.array(locationSchema), next_cursor: z.null() }),
-      handler: ({ actor }) => withActor(db, actor, async (tx) => ({ items: await myLocations(tx), next_cursor: null })),
+      handler: async ({ actor }) => ({ items: await listLocations(service, actor), next_cursor: null }),
     }),
-    defineRoute({
+    defineWrite({
       method: "post",
       path: "/api/v1/locations",
       summary: "Create a location in your own account (you become its owner)",
@@ -54,11 +35,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       status: 201,
       body: locationCreateArgs,
       response: locationSchema,
-      async handler({ actor, body }) {
-        const id = body.id ?? uuidv7();
-        await executeOne(db, actor, { name: "location.create", locationId: id, args: { ...body, id } }, opts);
-        return withActor(db, actor, (tx) => myLocation(tx, id));
-      },
+      handler: ({ actor, body }) => createLocation(service, actor, body),
     }),
     defineRoute({
       method: "get",
@@ -67,9 +44,9 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       tag: "locations",
       params: byId,
       response: locationSchema,
-      handler: ({ actor, params }) => withActor(db, actor, (tx) => myLocation(tx, params.id)),
+      handler: ({ actor, params }) => getLocation(service, actor, params.id),
     }),
-    defineRoute({
+    defineWrite({
       method: "patch",
       path: "/api/v1/locations/:id",
       summary: "Rename a location or change its settings (admins; requiresTwoFactor: owner only)",
@@ -77,16 +54,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       body: locationPatchBody,
       response: locationSchema,
-      async handler({ actor, params, body }) {
-        const { rowVersion, ...patch } = body;
-        await executeOne(
-          db,
-          actor,
-          { name: "location.update", locationId: params.id, args: { id: params.id, patch }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) },
-          opts,
-        );
-        return withActor(db, actor, (tx) => myLocation(tx, params.id));
-      },
+      handler: ({ actor, params, body }) => updateLocation(service, actor, params.id, body),
     }),
   ] as RouteDef[];
 }
