@@ -84,6 +84,36 @@ const importDirection = [
   },
 ];
 
+/**
+ * Inside a domain module (server/modules/<domain>/): routes -> service -> commands/read -> db.
+ * routes.ts is HTTP only and asks its service; service.ts opens the transaction and runs commands
+ * and reads; commands.ts and read.ts never reach back up. Only the route table (server/routes.ts)
+ * imports a module's routes.ts. The paths are relative, so "./commands.js" and
+ * "../things/commands.js" are the same kind of import here.
+ * @type {Record<string, { regex: string, message: string }>}
+ */
+const moduleRule = {
+  routesFromOutside: {
+    regex: "(^|/)modules/[^/]+/routes\\.js$",
+    message: "Only the route table (server/routes.ts) imports a module's routes.ts: share the module's service.ts or read.ts instead.",
+  },
+  routes: { regex: "(^|/)routes\\.js$", message: "Only the route table (server/routes.ts) imports a module's routes.ts: import its service.ts or read.ts." },
+  service: { regex: "(^|/)service\\.js$", message: "commands.ts and read.ts sit under service.ts: they never import it." },
+  commandsFromRoutes: {
+    regex: "(^|/)(commands|registry)(\\.js$|/)",
+    message: "routes.ts runs no command: its service.ts does, in the transaction it opens (runOne).",
+  },
+  dbFromRoutes: { regex: "(^|/)db/", message: "routes.ts does no database work: its service.ts opens the transaction and reads through read.ts." },
+  readFromRoutes: { regex: "(^|/)read\\.js$", message: "routes.ts asks its service.ts, which reads through read.ts in its transaction." },
+};
+
+/** Which module files may not import what; later entries repeat the general one (a later match replaces the rule's options). */
+const moduleLayers = [
+  { files: ["server/modules/**/*.ts"], forbid: [moduleRule.routes] },
+  { files: ["server/modules/*/routes.ts"], forbid: [moduleRule.routes, moduleRule.commandsFromRoutes, moduleRule.dbFromRoutes, moduleRule.readFromRoutes] },
+  { files: ["server/modules/*/commands.ts", "server/modules/*/read.ts"], forbid: [moduleRule.routes, moduleRule.service] },
+];
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "scratch/**", "migrations/**", "data/**", "coverage/**"] },
   js.configs.recommended,
@@ -139,10 +169,17 @@ export default tseslint.config(
       "@typescript-eslint/unbound-method": "off",
     },
   },
+  {
+    // Everywhere else in server/, the route table excepted: no module's routes.ts.
+    files: ["server/**/*.ts"],
+    ignores: ["server/routes.ts", "server/modules/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [moduleRule.routesFromOutside] }] },
+  },
   ...importDirection.map(({ folder, forbid }) => ({
     files: [`${folder}/**/*.ts`, `${folder}/**/*.tsx`],
-    rules: { "no-restricted-imports": ["error", { patterns: forbid }] },
+    rules: { "no-restricted-imports": ["error", { patterns: folder.startsWith("server/") ? [...forbid, moduleRule.routesFromOutside] : forbid }] },
   })),
+  ...moduleLayers.map(({ files, forbid }) => ({ files, rules: { "no-restricted-imports": ["error", { patterns: forbid }] } })),
   {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     languageOptions: { sourceType: "module", globals: { process: "readonly", console: "readonly" } },
