@@ -12,7 +12,7 @@ import { withActor } from "../../db/actor.js";
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { fileOut, findFile } from "./read.js";
 import { sniffMime, type BlobStore, type StoredBlob } from "./storage.js";
 
@@ -30,22 +30,18 @@ export async function mayUpload({ db }: FileDeps, actor: Actor, locationId: stri
 }
 
 /** Stores the bytes (by their kind, decided from the bytes) and records them in one transaction. */
-export async function uploadFile(
-  { db, undoWindowMs, store }: FileDeps,
-  actor: Actor,
-  locationId: string,
-  id: string | undefined,
-  bytes: Buffer,
-): Promise<Written<FileRecord>> {
+export async function uploadFile(deps: FileDeps, actor: Actor, locationId: string, id: string | undefined, bytes: Buffer): Promise<Written<FileRecord>> {
   if (!bytes.length) throw new ValidationError("The upload is empty.");
   const mime = sniffMime(bytes);
   if (!mime) throw new AppError(415, "unsupported_media_type", "Only JPEG, PNG, WebP, GIF, HEIC, AVIF images and PDF pages can be uploaded.");
-  const sha256 = await store.put(bytes);
+  const sha256 = await deps.store.put(bytes);
   const fileId = id ?? uuidv7();
-  return withActor(db, actor, async (tx) => {
-    const v = await runOne(tx, actor, { name: "file.create", locationId, args: { id: fileId, sha256, size: bytes.length, mime } }, { undoWindowMs });
-    return { result: fileOut(await findFile(tx, fileId)), txid: v.txid };
-  });
+  return writeOne(
+    deps,
+    actor,
+    () => ({ name: "file.create", locationId, args: { id: fileId, sha256, size: bytes.length, mime } }),
+    async (tx) => fileOut(await findFile(tx, fileId)),
+  );
 }
 
 /** The stored bytes of a visible file: their size and kind as stored, and a stream of them. */

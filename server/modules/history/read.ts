@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { HistoryEntry } from "../../../shared/history.js";
+import { locationAccess } from "../../access/location.js";
 import type { Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
@@ -115,13 +116,13 @@ export async function eventLocation(tx: Tx, eventId: string): Promise<string> {
   return e.locationId;
 }
 
-/** One history entry as `reader` sees it (the entry an undo just wrote). */
-export async function historyEntry(tx: Tx, eventId: string, reader: Reader): Promise<HistoryEntry> {
+/** One history entry as the actor sees it in its location now (the entry an undo just wrote). */
+export async function historyEntry(tx: Tx, eventId: string): Promise<HistoryEntry> {
   const [row] = await tx
     .select({ e: historyEntries, name: users.name })
     .from(historyEntries)
     .leftJoin(users, eq(users.id, historyEntries.actorUserId))
     .where(eq(historyEntries.id, eventId));
   if (!row) throw new NotFoundError("history event");
-  return historyOut(row.e, row.name, reader, new Date());
+  return historyOut(row.e, row.name, await locationAccess(tx, row.e.locationId), new Date());
 }

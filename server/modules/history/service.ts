@@ -8,7 +8,7 @@ import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { findThing } from "../things/read.js";
 import { entityHistory, eventLocation, historyEntry } from "./read.js";
 
@@ -28,11 +28,11 @@ export function thingHistory(
   });
 }
 
-export function undo({ db, undoWindowMs }: ServiceDeps, actor: Actor, eventId: string): Promise<Written<{ item: HistoryEntry; rowVersion: number }>> {
-  return withActor(db, actor, async (tx) => {
-    const locationId = await eventLocation(tx, eventId);
-    const v = await runOne(tx, actor, { name: "history.undo", locationId, args: { eventId } }, { undoWindowMs });
-    const item = await historyEntry(tx, v.eventId!, await locationAccess(tx, locationId));
-    return { result: { item, rowVersion: v.rowVersion }, txid: v.txid };
-  });
+export function undo(deps: ServiceDeps, actor: Actor, eventId: string): Promise<Written<{ item: HistoryEntry; rowVersion: number }>> {
+  return writeOne(
+    deps,
+    actor,
+    async (tx) => ({ name: "history.undo", locationId: await eventLocation(tx, eventId), args: { eventId } }),
+    async (tx, v) => ({ item: await historyEntry(tx, v.eventId!), rowVersion: v.rowVersion }),
+  );
 }

@@ -8,7 +8,7 @@ import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { findItem, inboxOut, listInbox, type InboxQuery } from "./read.js";
 
 export type Review = { verb: "accept" | "dismiss" } | { verb: "merge"; into: string };
@@ -22,11 +22,12 @@ export function openItems({ db }: ServiceDeps, actor: Actor, query: InboxQuery):
 }
 
 /** Runs a review command on an item and answers the item as it is afterwards. */
-export function reviewItem({ db, undoWindowMs }: ServiceDeps, actor: Actor, id: string, review: Review): Promise<Written<{ item: InboxItem }>> {
+export function reviewItem(deps: ServiceDeps, actor: Actor, id: string, review: Review): Promise<Written<{ item: InboxItem }>> {
   const { verb, ...args } = review;
-  return withActor(db, actor, async (tx) => {
-    const { locationId } = await findItem(tx, id);
-    const v = await runOne(tx, actor, { name: `inbox.${verb}`, locationId, args: { id, ...args } }, { undoWindowMs });
-    return { result: { item: (await inboxOut(tx, [await findItem(tx, id)]))[0]! }, txid: v.txid };
-  });
+  return writeOne(
+    deps,
+    actor,
+    async (tx) => ({ name: `inbox.${verb}`, locationId: (await findItem(tx, id)).locationId, args: { id, ...args } }),
+    async (tx) => ({ item: (await inboxOut(tx, [await findItem(tx, id)]))[0]! }),
+  );
 }

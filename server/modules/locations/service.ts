@@ -10,7 +10,7 @@ import { withActor } from "../../db/actor.js";
 import { NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { findMyLocation, me, myLocation, myLocations } from "./read.js";
 
 export const whoAmI = ({ db }: ServiceDeps, actor: Actor): Promise<Me> => withActor(db, actor, (tx) => me(tx, actor.userId));
@@ -20,30 +20,24 @@ export const listLocations = ({ db }: ServiceDeps, actor: Actor): Promise<Locati
 export const getLocation = ({ db }: ServiceDeps, actor: Actor, id: string): Promise<Location> => withActor(db, actor, (tx) => myLocation(tx, id));
 
 /** A new location in the actor's own account; the command makes the actor its owner. */
-export function createLocation({ db, undoWindowMs }: ServiceDeps, actor: Actor, body: LocationCreateArgs): Promise<Written<Location>> {
+export function createLocation(deps: ServiceDeps, actor: Actor, body: LocationCreateArgs): Promise<Written<Location>> {
   const id = body.id ?? uuidv7();
-  return withActor(db, actor, async (tx) => {
-    const v = await runOne(tx, actor, { name: "location.create", locationId: id, args: { ...body, id } }, { undoWindowMs });
-    return { result: await myLocation(tx, id), txid: v.txid };
-  });
+  return writeOne(
+    deps,
+    actor,
+    () => ({ name: "location.create", locationId: id, args: { ...body, id } }),
+    (tx) => myLocation(tx, id),
+  );
 }
 
-export async function updateLocation(
-  { db, undoWindowMs }: ServiceDeps,
-  actor: Actor,
-  id: string,
-  body: z.infer<typeof locationPatchBody>,
-): Promise<Written<Location>> {
+export async function updateLocation(deps: ServiceDeps, actor: Actor, id: string, body: z.infer<typeof locationPatchBody>): Promise<Written<Location>> {
   const { rowVersion, ...patch } = body;
-  const { result, txid } = await withActor(db, actor, async (tx) => {
-    const v = await runOne(
-      tx,
-      actor,
-      { name: "location.update", locationId: id, args: { id, patch }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) },
-      { undoWindowMs },
-    );
-    return { result: await findMyLocation(tx, id), txid: v.txid };
-  });
+  const { result, txid } = await writeOne(
+    deps,
+    actor,
+    () => ({ name: "location.update", locationId: id, args: { id, patch }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) }),
+    (tx) => findMyLocation(tx, id),
+  );
   // An owner without a proven second factor who makes the location require one no longer sees
   // it: the change stands (it commits) and the answer is 404, as reading it now would be.
   if (!result) throw new NotFoundError("location");

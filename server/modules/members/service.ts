@@ -18,7 +18,7 @@ import { invites, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { findMember, selectMembers } from "./read.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 
@@ -46,31 +46,31 @@ function personOnly(actor: Actor): Actor {
 }
 
 /** Changes a member's role in one transaction: member.update, then the member as it is now. */
-export function updateMember(
-  { db, undoWindowMs }: ServiceDeps,
-  actor: Actor,
-  locationId: string,
-  userId: string,
-  body: MemberPatchBody,
-): Promise<Written<Member>> {
-  return withActor(db, personOnly(actor), async (tx) => {
-    const v = await runOne(
-      tx,
-      actor,
-      { name: "member.update", locationId, args: { userId, role: body.role }, ...(body.rowVersion !== undefined ? { baseVersion: body.rowVersion } : {}) },
-      { undoWindowMs },
-    );
-    await requireRole(tx, locationId);
-    return { result: await findMember(tx, locationId, userId), txid: v.txid };
-  });
+export function updateMember(deps: ServiceDeps, actor: Actor, locationId: string, userId: string, body: MemberPatchBody): Promise<Written<Member>> {
+  return writeOne(
+    deps,
+    personOnly(actor),
+    () => ({
+      name: "member.update",
+      locationId,
+      args: { userId, role: body.role },
+      ...(body.rowVersion !== undefined ? { baseVersion: body.rowVersion } : {}),
+    }),
+    async (tx) => {
+      await requireRole(tx, locationId);
+      return findMember(tx, locationId, userId);
+    },
+  );
 }
 
 /** Removes a member, or the actor leaves; MemberRemoved (shared/members.ts) carries the txid in its body too. */
-export function removeMember({ db, undoWindowMs }: ServiceDeps, actor: Actor, locationId: string, userId: string): Promise<Written<MemberRemoved>> {
-  return withActor(db, personOnly(actor), async (tx) => {
-    const v = await runOne(tx, actor, { name: "member.remove", locationId, args: { userId } }, { undoWindowMs });
-    return { result: { ok: true as const, txid: v.txid }, txid: v.txid };
-  });
+export function removeMember(deps: ServiceDeps, actor: Actor, locationId: string, userId: string): Promise<Written<MemberRemoved>> {
+  return writeOne(
+    deps,
+    personOnly(actor),
+    () => ({ name: "member.remove", locationId, args: { userId } }),
+    async (_tx, v) => ({ ok: true as const, txid: v.txid }),
+  );
 }
 
 /**

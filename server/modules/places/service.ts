@@ -10,7 +10,7 @@ import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { findPlace, placeOut, placesOf } from "./read.js";
 
 /** Every live place of a location the actor can see (404 otherwise). */
@@ -21,24 +21,22 @@ export function listPlaces({ db }: ServiceDeps, actor: Actor, locationId: string
   });
 }
 
-export function createPlace(
-  { db, undoWindowMs }: ServiceDeps,
-  actor: Actor,
-  locationId: string,
-  body: z.infer<typeof placeCreateBody>,
-): Promise<Written<Place>> {
+export function createPlace(deps: ServiceDeps, actor: Actor, locationId: string, body: z.infer<typeof placeCreateBody>): Promise<Written<Place>> {
   const id = body.id ?? uuidv7();
-  return withActor(db, actor, async (tx) => {
-    const v = await runOne(tx, actor, { name: "place.create", locationId, args: { ...body, id } }, { undoWindowMs });
-    return { result: placeOut(await findPlace(tx, id)), txid: v.txid };
-  });
+  return writeOne(
+    deps,
+    actor,
+    () => ({ name: "place.create", locationId, args: { ...body, id } }),
+    async (tx) => placeOut(await findPlace(tx, id)),
+  );
 }
 
-export function updatePlace({ db, undoWindowMs }: ServiceDeps, actor: Actor, id: string, body: z.infer<typeof placePatchBody>): Promise<Written<Place>> {
+export function updatePlace(deps: ServiceDeps, actor: Actor, id: string, body: z.infer<typeof placePatchBody>): Promise<Written<Place>> {
   const { rowVersion, ...patch } = body;
-  return withActor(db, actor, async (tx) => {
-    const { locationId } = await findPlace(tx, id);
-    const v = await runOne(tx, actor, { name: "place.update", locationId, baseVersion: rowVersion, args: { id, patch } }, { undoWindowMs });
-    return { result: placeOut(await findPlace(tx, id)), txid: v.txid };
-  });
+  return writeOne(
+    deps,
+    actor,
+    async (tx) => ({ name: "place.update", locationId: (await findPlace(tx, id)).locationId, baseVersion: rowVersion, args: { id, patch } }),
+    async (tx) => placeOut(await findPlace(tx, id)),
+  );
 }

@@ -13,7 +13,7 @@ import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { runOne } from "../registry.js";
+import { writeOne } from "../write.js";
 import { detail, findThing, listThings, type ListQuery } from "./read.js";
 
 /** Where a thing goes: one of a place or a container (the command's args refuse both or neither). */
@@ -41,50 +41,44 @@ export function getThing({ db }: ServiceDeps, actor: Actor, id: string): Promise
   return withActor(db, actor, (tx) => show(tx, actor, id));
 }
 
-/**
- * Runs a command on an existing thing in one transaction: its location comes from the row (404 if
- * it is not visible), and the thing is read back after the command in the same transaction.
- */
-function onThing({ db, undoWindowMs }: ServiceDeps, actor: Actor, id: string, input: (locationId: string) => CommandInput): Promise<Written<ThingDetail>> {
-  return withActor(db, actor, async (tx) => {
-    const { locationId } = await findThing(tx, id);
-    const v = await runOne(tx, actor, input(locationId), { undoWindowMs });
-    return { result: await show(tx, actor, id), txid: v.txid };
-  });
-}
+/** The command's location is the thing's (404 when it is not visible). */
+const onThing = (id: string, input: (locationId: string) => CommandInput) => async (tx: Tx) => input((await findThing(tx, id)).locationId);
 
-export function createThing(
-  { db, undoWindowMs }: ServiceDeps,
-  actor: Actor,
-  locationId: string,
-  body: z.infer<typeof thingCreateBody>,
-): Promise<Written<ThingDetail>> {
+export function createThing(deps: ServiceDeps, actor: Actor, locationId: string, body: z.infer<typeof thingCreateBody>): Promise<Written<ThingDetail>> {
   const id = body.id ?? uuidv7();
-  return withActor(db, actor, async (tx) => {
-    const v = await runOne(tx, actor, { name: "thing.create", locationId, args: { ...body, id } }, { undoWindowMs });
-    return { result: await show(tx, actor, id), txid: v.txid };
-  });
+  return writeOne(
+    deps,
+    actor,
+    () => ({ name: "thing.create", locationId, args: { ...body, id } }),
+    (tx) => show(tx, actor, id),
+  );
 }
 
 export function updateThing(deps: ServiceDeps, actor: Actor, id: string, body: z.infer<typeof thingPatchBody>): Promise<Written<ThingDetail>> {
   const { rowVersion, ...patch } = body;
-  return onThing(deps, actor, id, (locationId) => ({ name: "thing.update", locationId, baseVersion: rowVersion, args: { id, patch } }));
+  return writeOne(
+    deps,
+    actor,
+    onThing(id, (locationId) => ({ name: "thing.update", locationId, baseVersion: rowVersion, args: { id, patch } })),
+    (tx) => show(tx, actor, id),
+  );
 }
 
 export function moveThing(deps: ServiceDeps, actor: Actor, id: string, dest: Destination, rowVersion?: number): Promise<Written<ThingDetail>> {
-  return onThing(deps, actor, id, (locationId) => ({
-    name: "thing.move",
-    locationId,
-    args: { id, ...dest },
-    ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}),
-  }));
+  return writeOne(
+    deps,
+    actor,
+    onThing(id, (locationId) => ({ name: "thing.move", locationId, args: { id, ...dest }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) })),
+    (tx) => show(tx, actor, id),
+  );
 }
 
 /** A tombstone: the answer is the write result (the thing itself is gone from reads). */
-export function deleteThing({ db, undoWindowMs }: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
-  return withActor(db, actor, async (tx) => {
-    const { locationId } = await findThing(tx, id);
-    const v = await runOne(tx, actor, { name: "thing.delete", locationId, baseVersion: rowVersion, args: { id } }, { undoWindowMs });
-    return { result: { id: v.entityId, rowVersion: v.rowVersion, txid: v.txid, eventId: v.eventId }, txid: v.txid };
-  });
+export function deleteThing(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+  return writeOne(
+    deps,
+    actor,
+    onThing(id, (locationId) => ({ name: "thing.delete", locationId, baseVersion: rowVersion, args: { id } })),
+    async (_tx, v) => ({ id: v.entityId, rowVersion: v.rowVersion, txid: v.txid, eventId: v.eventId }),
+  );
 }
