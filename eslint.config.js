@@ -31,6 +31,17 @@ const importDirection = [
     ],
   },
   {
+    // "My role in the locations I can see" and the money rule, asked by commands/, modules/,
+    // sync/, mcp/ and oauth/: it stands on the data layer, the error classes and the contract only.
+    folder: "server/access",
+    forbid: [
+      {
+        regex: "^\\.\\./(?!(db|errors)/|\\.\\./shared/)",
+        message: "server/access/ imports only server/db/, server/errors/ and shared/: the callers above it ask, it never asks them.",
+      },
+    ],
+  },
+  {
     // The error classes and their mappings sit under everything else in server/: they import only
     // shared/ (codes, text rules), sync/protocol.ts (the drop reasons) and zod.
     folder: "server/errors",
@@ -44,11 +55,15 @@ const importDirection = [
     forbid: [
       { regex: "(^|/)commands(/|$)", message: "server/http/ is the edge and runs no command." },
       { regex: "(^|/)modules(/|$)", message: "server/http/ is the edge and knows no domain: have app.ts pass in what it needs." },
+      { regex: "(^|/)access(/|$)", message: "server/http/ is the edge and knows no location: have app.ts pass in what it needs." },
     ],
   },
   {
     folder: "server/db",
-    forbid: [{ regex: "(^|/)modules(/|$)", message: "server/db/ is the data layer and knows no domain." }],
+    forbid: [
+      { regex: "(^|/)modules(/|$)", message: "server/db/ is the data layer and knows no domain." },
+      { regex: "(^|/)access(/|$)", message: "server/db/ is the data layer: server/access/ stands on it, not under it." },
+    ],
   },
   {
     folder: "sync",
@@ -69,6 +84,36 @@ const importDirection = [
     folder: "client",
     forbid: [{ regex: "^(\\.\\./)+server(/|$)", message: "The web app never imports the server: share through shared/ and sync/." }],
   },
+];
+
+/**
+ * Inside a domain module (server/modules/<domain>/): routes -> service -> commands/read -> db.
+ * routes.ts is HTTP only and asks its service; service.ts opens the transaction and runs commands
+ * and reads; commands.ts and read.ts never reach back up. Only the route table (server/routes.ts)
+ * imports a module's routes.ts. The paths are relative, so "./commands.js" and
+ * "../things/commands.js" are the same kind of import here.
+ * @type {Record<string, { regex: string, message: string }>}
+ */
+const moduleRule = {
+  routesFromOutside: {
+    regex: "(^|/)modules/[^/]+/routes\\.js$",
+    message: "Only the route table (server/routes.ts) imports a module's routes.ts: share the module's service.ts or read.ts instead.",
+  },
+  routes: { regex: "(^|/)routes\\.js$", message: "Only the route table (server/routes.ts) imports a module's routes.ts: import its service.ts or read.ts." },
+  service: { regex: "(^|/)service\\.js$", message: "commands.ts and read.ts sit under service.ts: they never import it." },
+  commandsFromRoutes: {
+    regex: "(^|/)(commands|registry)(\\.js$|/)",
+    message: "routes.ts runs no command: its service.ts does, in the transaction it opens (runOne).",
+  },
+  dbFromRoutes: { regex: "(^|/)db/", message: "routes.ts does no database work: its service.ts opens the transaction and reads through read.ts." },
+  readFromRoutes: { regex: "(^|/)read\\.js$", message: "routes.ts asks its service.ts, which reads through read.ts in its transaction." },
+};
+
+/** Which module files may not import what; later entries repeat the general one (a later match replaces the rule's options). */
+const moduleLayers = [
+  { files: ["server/modules/**/*.ts"], forbid: [moduleRule.routes] },
+  { files: ["server/modules/*/routes.ts"], forbid: [moduleRule.routes, moduleRule.commandsFromRoutes, moduleRule.dbFromRoutes, moduleRule.readFromRoutes] },
+  { files: ["server/modules/*/commands.ts", "server/modules/*/read.ts"], forbid: [moduleRule.routes, moduleRule.service] },
 ];
 
 export default tseslint.config(
@@ -126,10 +171,17 @@ export default tseslint.config(
       "@typescript-eslint/unbound-method": "off",
     },
   },
+  {
+    // Everywhere else in server/, the route table excepted: no module's routes.ts.
+    files: ["server/**/*.ts"],
+    ignores: ["server/routes.ts", "server/modules/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [moduleRule.routesFromOutside] }] },
+  },
   ...importDirection.map(({ folder, forbid }) => ({
     files: [`${folder}/**/*.ts`, `${folder}/**/*.tsx`],
-    rules: { "no-restricted-imports": ["error", { patterns: forbid }] },
+    rules: { "no-restricted-imports": ["error", { patterns: folder.startsWith("server/") ? [...forbid, moduleRule.routesFromOutside] : forbid }] },
   })),
+  ...moduleLayers.map(({ files, forbid }) => ({ files, rules: { "no-restricted-imports": ["error", { patterns: forbid }] } })),
   {
     // No import cycles anywhere in the product: a cycle is an upward import in disguise, and it
     // makes module start-up order depend on who imports first.

@@ -11,6 +11,7 @@ import { inboxRoutes } from "./modules/inbox/routes.js";
 import { fileRoutes } from "./modules/files/routes.js";
 import { pushRoutes } from "./sync/push.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
+import { managedAccountRoutes } from "./modules/managed-accounts/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { isTokenRoute } from "./modules/tokens/allow-list.js";
@@ -28,6 +29,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...historyRoutes(deps),
     ...memberRoutes(deps),
     ...authRoutes({ ...deps, limits: services.limits, logger: services.logger }),
+    ...managedAccountRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
     ...fileRoutes(deps),
     ...pushRoutes(deps),

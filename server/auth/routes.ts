@@ -11,7 +11,6 @@ import { magicLinkVerifyRoute } from "./magic-link-verify.js";
 import { meRoutes } from "./me-routes.js";
 import { providersRoute } from "./providers-route.js";
 import { sessionRoutes } from "./sessions.js";
-import { managedAccountRoutes } from "../modules/managed-accounts/routes.js";
 
 export interface AuthRouteDeps {
   db: Db;
@@ -29,6 +28,5 @@ export function authRoutes(deps: AuthRouteDeps): RouteDef[] {
     providersRoute(deps.config) as RouteDef,
     ...sessionRoutes(deps),
     ...meRoutes({ ...deps, mailer }),
-    ...managedAccountRoutes(deps),
   ];
 }

@@ -7,6 +7,7 @@
  */
 import { roleAtLeast, type Role } from "../../shared/roles.js";
 import { findIllFormedText } from "../../shared/text.js";
+import { rolesFromJson, visibleRolesJson } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
 import { type Db, type Tx, namedRows, sql } from "../db/client.js";
@@ -38,19 +39,18 @@ export interface BatchContext {
 }
 
 /**
- * The transaction id and the actor's role in each visible location, in one round trip. A caller
- * with a query of its own to make first may start this one ahead of it (ExecuteOptions.context).
+ * The transaction id and the actor's role in each visible location (server/access/visible.ts), in
+ * one round trip. A caller with a query of its own to make first may start this one ahead of it
+ * (ExecuteOptions.context).
  */
 export async function loadContext(tx: Tx): Promise<BatchContext> {
   const [row] = await namedRows<{ txid: string; roles: Record<string, Role> | null }>(
     tx,
     "batch_context",
-    sql`SELECT pg_current_xact_id()::xid::text AS txid,
-               (SELECT jsonb_object_agg(location_id, role) FROM memberships
-                WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())) AS roles`,
+    sql`SELECT pg_current_xact_id()::xid::text AS txid, ${visibleRolesJson} AS roles`,
   );
   if (!row) throw new Error("no transaction id");
-  return { txid: row.txid, roles: new Map(Object.entries(row.roles ?? {})) };
+  return { txid: row.txid, roles: rolesFromJson(row.roles) };
 }
 
 interface Prepared {
@@ -208,49 +208,33 @@ async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inpu
   return verdicts;
 }
 
-type Applied = Extract<Verdict, { status: "applied" }>;
+export type Applied = Extract<Verdict, { status: "applied" }>;
 
-/** The write path over one registry of commands: what routes, services, push and MCP tools call. */
+/** The write path over one registry of commands: what services, push and MCP tools call. */
 export interface Executor {
   /** Runs `inputs` inside an already-open actor transaction. */
   executeInTx: (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
   /** Runs `inputs` in a transaction of their own as the actor. */
   executeBatch: (db: Db, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
   /**
-   * A REST write: a batch of one whose rejection becomes the HTTP error. `then` reads the answer in
-   * the same transaction (one round of BEGIN/settings/COMMIT instead of two).
+   * A service's write (one REST write or MCP tool call): one command inside the actor transaction
+   * the service opened, where it also finds the row's location first and reads the answer back
+   * after, so the whole write is one transaction. A batch of one runs without savepoints: a
+   * rejection is thrown as its error and aborts the transaction, nothing half-done can commit.
    */
-  executeOne: {
-    (db: Db, actor: Actor, input: CommandInput, opts: ExecuteOptions): Promise<Applied>;
-    <R>(
-      db: Db,
-      actor: Actor,
-      input: CommandInput,
-      opts: ExecuteOptions,
-      then: (tx: Tx, verdict: Applied) => Promise<R>,
-    ): Promise<{ verdict: Applied; result: R }>;
-  };
+  runOne: (tx: Tx, actor: Actor, input: CommandInput, opts: ExecuteOptions) => Promise<Applied>;
 }
 
 export function createExecutor(registry: CommandRegistry): Executor {
   const inTx = (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => executeInTx(registry, tx, actor, inputs, opts);
-  async function executeOne<R>(
-    db: Db,
-    actor: Actor,
-    input: CommandInput,
-    opts: ExecuteOptions,
-    then?: (tx: Tx, verdict: Applied) => Promise<R>,
-  ): Promise<Applied | { verdict: Applied; result: R }> {
-    return withActor(db, actor, async (tx) => {
-      const [verdict] = await inTx(tx, actor, [input], { ...opts, savepoints: false });
-      if (!verdict) throw new Error("executor returned no verdict");
-      if (verdict.status === "rejected") throw verdict.error;
-      return then ? { verdict, result: await then(tx, verdict) } : verdict;
-    });
-  }
   return {
     executeInTx: inTx,
     executeBatch: (db, actor, inputs, opts) => withActor(db, actor, (tx) => inTx(tx, actor, inputs, opts)),
-    executeOne: executeOne as Executor["executeOne"],
+    async runOne(tx, actor, input, opts) {
+      const [verdict] = await inTx(tx, actor, [input], { ...opts, savepoints: false });
+      if (!verdict) throw new Error("executor returned no verdict");
+      if (verdict.status === "rejected") throw verdict.error;
+      return verdict;
+    },
   };
 }

@@ -4,10 +4,16 @@
  */
 import { z } from "zod";
 import { errorBodySchema } from "../../shared/errors.js";
-import { defineRoute, type RouteDef } from "./route.js";
+import { defineRoute, TXID_HEADER, type RouteDef } from "./route.js";
 
 const toSchema = (s: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(s, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+
+const txidHeader = {
+  description: "The transaction the write committed in; it arrives on the shape streams that show the change.",
+  required: true,
+  schema: { type: "string" },
+};
 
 export function buildOpenApi(routes: RouteDef[]) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -30,7 +36,11 @@ export function buildOpenApi(routes: RouteDef[]) {
       security: auth === "none" ? [] : r.bearer ? [{ session: [] }, { bearer: [] }] : [{ session: [] }],
       "x-auth-mode": auth,
       responses: {
-        default: { description: "Success", content: { "application/json": { schema: toSchema(r.response, "output") } } },
+        default: {
+          description: "Success",
+          ...(r.answersTxid ? { headers: { [TXID_HEADER]: txidHeader } } : {}),
+          content: { "application/json": { schema: toSchema(r.response, "output") } },
+        },
         "4XX": { description: "Error", content: { "application/json": { schema: toSchema(errorBodySchema, "output") } } },
       },
     };

@@ -43,13 +43,45 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
   bodyTextCheckedLater?: boolean;
   /** Success status; 200 unless given. */
   status?: number;
+  /** Set by defineWrite: the answer carries the write's transaction id in `x-txid`. */
+  answersTxid?: boolean;
   handler(ctx: RouteContext<P, Q, B>): Promise<R>;
 }
+
+/**
+ * What a write answers: its body and the transaction it committed in. A device drops its
+ * optimistic copy once that txid arrives on a shape stream (sync/SPEC.md PU7).
+ */
+export interface Written<R> {
+  result: R;
+  txid: string;
+}
+
+/** The header every REST write answers its transaction id in (and the only place it is set). */
+export const TXID_HEADER = "x-txid";
 
 export const routes: RouteDef<any, any, any, any>[] = [];
 
 export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
   return def;
+}
+
+/**
+ * A write route: its handler answers a Written (usually straight from the module's service), and
+ * the txid goes out in the x-txid header here, the same way for every write.
+ */
+export function defineWrite<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(
+  def: Omit<RouteDef<P, Q, B, R>, "handler" | "answersTxid"> & { handler(ctx: RouteContext<P, Q, B>): Promise<Written<R>> },
+): RouteDef<P, Q, B, R> {
+  return {
+    ...def,
+    answersTxid: true,
+    async handler(ctx) {
+      const { result, txid } = await def.handler(ctx);
+      ctx.res.setHeader(TXID_HEADER, txid);
+      return result;
+    },
+  };
 }
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string, checkText = true): T {

@@ -8,3 +8,11 @@ export interface RouteDeps {
   config: Config;
   auth: Auth;
 }
+
+/** What a module's service needs: the database and the undo window every command runs with. */
+export interface ServiceDeps {
+  db: Db;
+  undoWindowMs: number;
+}
+
+export const serviceDeps = ({ db, config }: Pick<RouteDeps, "db" | "config">): ServiceDeps => ({ db, undoWindowMs: config.undoWindowMs });

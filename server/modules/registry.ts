@@ -34,4 +34,4 @@ export const commandRegistry = commandRegistryOf([
   fileCreate,
 ]);
 
-export const { executeInTx, executeBatch, executeOne } = createExecutor(commandRegistry);
+export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

@@ -8,9 +8,9 @@
 import express, { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { OAUTH_SCOPES, type OAuthScope } from "../../shared/oauth.js";
+import { visibleLocations } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
-import { rows, sql } from "../db/client.js";
 import { ClientMetadataError, type ClientMetadata } from "./client-metadata.js";
 import { consentPage, errorPage, signInPage } from "./consent-page.js";
 import type { OAuthContext } from "./context.js";
@@ -66,15 +66,10 @@ function requestedScopes(scope: string | undefined): OAuthScope[] | null {
   return OAUTH_SCOPES.filter((s) => s === "svc:read" || asked.includes(s));
 }
 
-async function visibleLocations(ctx: OAuthContext, actor: Actor) {
-  return withActor(ctx.db, actor, (tx) =>
-    rows<{ id: string; name: string; role: string }>(
-      tx,
-      sql`SELECT l.id, l.name, m.role FROM memberships m JOIN locations l ON l.id = m.location_id
-          WHERE m.user_id = app_user_id() AND m.deleted_at IS NULL AND m.location_id = ANY(app_readable_locations())
-          ORDER BY l.name, l.id`,
-    ),
-  );
+/** The consent page's choices: the person's visible locations with their role in each. */
+async function consentLocations(ctx: OAuthContext, actor: Actor) {
+  const visible = await withActor(ctx.db, actor, visibleLocations);
+  return visible.map(({ location, role }) => ({ id: location.id, name: location.name, role }));
 }
 
 const sessionActor = (req: Request): Actor | null => (req.actor?.type === "user" && req.actor.sessionId ? req.actor : null);
@@ -109,7 +104,7 @@ export function authorizeRouter(ctx: OAuthContext): Router {
     if (!scopes) return fail("invalid_scope", `Scopes are ${OAUTH_SCOPES.join(" and ")}.`);
     const actor = sessionActor(req);
     if (!actor) return void res.status(401).type("html").send(signInPage(req.originalUrl));
-    const locations = await visibleLocations(ctx, actor);
+    const locations = await consentLocations(ctx, actor);
     if (!decide) {
       const { state: _state, ...rest } = request.data;
       const hidden: Record<string, string> = {

@@ -4,8 +4,10 @@
  */
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { HistoryEntry } from "../../../shared/history.js";
+import { locationAccess } from "../../access/location.js";
 import type { Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 
 type Event = typeof historyEntries.$inferSelect;
@@ -105,4 +107,22 @@ export async function entityHistory(
   const page = pageFrom(found, q.limit, (r) => [r.key, r.e.id]);
   const now = new Date();
   return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now)), next_cursor: page.next_cursor };
+}
+
+/** The location of a visible history event, or 404. */
+export async function eventLocation(tx: Tx, eventId: string): Promise<string> {
+  const [e] = await tx.select({ locationId: historyEntries.locationId }).from(historyEntries).where(eq(historyEntries.id, eventId));
+  if (!e) throw new NotFoundError("history event");
+  return e.locationId;
+}
+
+/** One history entry as the actor sees it in its location now (the entry an undo just wrote). */
+export async function historyEntry(tx: Tx, eventId: string): Promise<HistoryEntry> {
+  const [row] = await tx
+    .select({ e: historyEntries, name: users.name })
+    .from(historyEntries)
+    .leftJoin(users, eq(users.id, historyEntries.actorUserId))
+    .where(eq(historyEntries.id, eventId));
+  if (!row) throw new NotFoundError("history event");
+  return historyOut(row.e, row.name, await locationAccess(tx, row.e.locationId), new Date());
 }

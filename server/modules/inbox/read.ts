@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { InboxItem } from "../../../shared/inbox.js";
 import type { Tx } from "../../db/client.js";
 import { historyEntries, inboxItems, things, users } from "../../db/schema/index.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { summaries } from "../things/read.js";
 
@@ -65,10 +66,16 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
   });
 }
 
-export async function listInbox(
-  tx: Tx,
-  q: { locationId?: string | undefined; kind?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ items: InboxItem[]; next_cursor: string | null }> {
+/** A visible, live inbox item, or 404 whether it is absent, deleted or in a location the actor cannot see. */
+export async function findItem(tx: Tx, id: string): Promise<Row> {
+  const [row] = await tx.select().from(inboxItems).where(eq(inboxItems.id, id));
+  if (!row || row.deletedAt) throw new NotFoundError("inbox item");
+  return row;
+}
+
+export type InboxQuery = { locationId?: string | undefined; kind?: string | undefined; limit: number; cursor?: string | undefined };
+
+export async function listInbox(tx: Tx, q: InboxQuery): Promise<{ items: InboxItem[]; next_cursor: string | null }> {
   // RLS limits rows to the actor's visible locations; open items only.
   const where: SQL[] = [eq(inboxItems.status, "open"), sql`${inboxItems.deletedAt} IS NULL`];
   if (q.locationId) where.push(eq(inboxItems.locationId, q.locationId));

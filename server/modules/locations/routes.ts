@@ -1,57 +1,15 @@
 /** GET /api/v1/me and /api/v1/locations[/:id]. */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { locationCreateArgs, locationPatchBody, locationSchema, meSchema, type Location } from "../../../shared/locations.js";
-import type { Actor } from "../../auth/actor.js";
-import { executeOne } from "../registry.js";
-import { withActor } from "../../db/actor.js";
-import type { Tx } from "../../db/client.js";
-import { locations, memberships, users } from "../../db/schema/index.js";
-import { NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { locationCreateArgs, locationPatchBody, locationSchema, meSchema } from "../../../shared/locations.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
 
-/** The actor's locations with its role, after 2FA gating and token scope (RLS-visible only). */
-async function myLocations(tx: Tx, actor: Actor, id?: string): Promise<Location[]> {
-  const found = await tx
-    .select({ l: locations, role: memberships.role })
-    .from(memberships)
-    .innerJoin(locations, eq(locations.id, memberships.locationId))
-    .where(
-      and(
-        eq(memberships.userId, actor.userId),
-        isNull(memberships.deletedAt),
-        isNull(locations.deletedAt),
-        sql`${locations.id} = ANY(app_readable_locations())`,
-        id ? eq(locations.id, id) : undefined,
-      ),
-    )
-    .orderBy(asc(locations.isPersonal), asc(locations.name));
-  return found.map(({ l, role }) => ({
-    id: l.id,
-    name: l.name,
-    role,
-    isPersonal: l.isPersonal,
-    requiresTwoFactor: l.requiresTwoFactor,
-    viewersSeeMoney: l.viewersSeeMoney,
-    rowVersion: l.rowVersion,
-    createdAt: l.createdAt.toISOString(),
-    updatedAt: l.updatedAt.toISOString(),
-  }));
-}
-
-async function oneLocation(tx: Tx, actor: Actor, id: string): Promise<Location> {
-  const [l] = await myLocations(tx, actor, id);
-  if (!l) throw new NotFoundError("location");
-  return l;
-}
-
-export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
-  const opts = { undoWindowMs: config.undoWindowMs };
+export function locationRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
   return [
     defineRoute({
       method: "get",
@@ -59,20 +17,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       summary: "The signed-in user and the locations they can see",
       tag: "me",
       response: meSchema,
-      handler: ({ actor }) =>
-        withActor(db, actor, async (tx) => {
-          const [u] = await tx
-            .select({ id: users.id, name: users.name, email: users.email, username: users.username, twoFactorEnabled: users.twoFactorEnabled })
-            .from(users)
-            .where(eq(users.id, actor.userId));
-          if (!u) throw new NotFoundError("user");
-          // Managed accounts have a synthetic address that is never shown (spec "Managed accounts").
-          const email = u.email.endsWith("@managed.invalid") ? null : u.email;
-          return {
-            user: { id: u.id, name: u.name, email, username: u.username, twoFactorEnabled: u.twoFactorEnabled },
-            locations: await myLocations(tx, actor),
-          };
-        }),
+      handler: ({ actor }) => whoAmI(service, actor),
     }),
     defineRoute({
       method: "get",
@@ -80,9 +25,9 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       summary: "Locations the signed-in user can see",
       tag: "locations",
       response: z.object({ items: z.array(locationSchema), next_cursor: z.null() }),
-      handler: ({ actor }) => withActor(db, actor, async (tx) => ({ items: await myLocations(tx, actor), next_cursor: null })),
+      handler: async ({ actor }) => ({ items: await listLocations(service, actor), next_cursor: null }),
     }),
-    defineRoute({
+    defineWrite({
       method: "post",
       path: "/api/v1/locations",
       summary: "Create a location in your own account (you become its owner)",
@@ -90,11 +35,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       status: 201,
       body: locationCreateArgs,
       response: locationSchema,
-      async handler({ actor, body }) {
-        const id = body.id ?? uuidv7();
-        await executeOne(db, actor, { name: "location.create", locationId: id, args: { ...body, id } }, opts);
-        return withActor(db, actor, (tx) => oneLocation(tx, actor, id));
-      },
+      handler: ({ actor, body }) => createLocation(service, actor, body),
     }),
     defineRoute({
       method: "get",
@@ -103,9 +44,9 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       tag: "locations",
       params: byId,
       response: locationSchema,
-      handler: ({ actor, params }) => withActor(db, actor, (tx) => oneLocation(tx, actor, params.id)),
+      handler: ({ actor, params }) => getLocation(service, actor, params.id),
     }),
-    defineRoute({
+    defineWrite({
       method: "patch",
       path: "/api/v1/locations/:id",
       summary: "Rename a location or change its settings (admins; requiresTwoFactor: owner only)",
@@ -113,16 +54,7 @@ export function locationRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       body: locationPatchBody,
       response: locationSchema,
-      async handler({ actor, params, body }) {
-        const { rowVersion, ...patch } = body;
-        await executeOne(
-          db,
-          actor,
-          { name: "location.update", locationId: params.id, args: { id: params.id, patch }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) },
-          opts,
-        );
-        return withActor(db, actor, (tx) => oneLocation(tx, actor, params.id));
-      },
+      handler: ({ actor, params, body }) => updateLocation(service, actor, params.id, body),
     }),
   ] as RouteDef[];
 }

@@ -2,15 +2,13 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { managedAccountCodeSchema, managedAccountCreateBody, resetCodeBody, resetCodeDoneSchema } from "../../../shared/managed-accounts.js";
-import type { Auth } from "../../auth/auth.js";
 import type { SignInLimits } from "../../auth/limits.js";
-import type { Config } from "../../config.js";
-import type { Db } from "../../db/client.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
+import type { RouteDeps } from "../deps.js";
 import { redeemCode } from "./redeem.js";
 import { createManagedAccount, resetManagedAccount } from "./service.js";
 
-export function managedAccountRoutes(deps: { db: Db; config: Config; auth: Auth; limits: SignInLimits }): RouteDef[] {
+export function managedAccountRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
   const { db, config } = deps;
   return [
     defineRoute({

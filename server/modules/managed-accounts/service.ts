@@ -15,7 +15,7 @@ import { type Db, isUniqueViolation, type Tx } from "../../db/client.js";
 import { authAccounts, authSessions, historyEntries, locations, managedAccounts, memberships, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { SYNTHETIC_EMAIL_DOMAIN } from "../../mail/mailer.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { CODE_TTL_MS, hashCode, newCode } from "./codes.js";
 
 /** Owner or admin of a location the actor can see; otherwise 404 (not a member) or 403. */

@@ -1,20 +1,25 @@
 /**
- * Reads and invite writes of the members domain. Role changes and removals are commands
- * (commands.ts); everything here that acts for a user runs through withActor, so RLS has the
- * last word even if a check here were wrong.
+ * The members domain for routes: listing, role changes and removals (commands, each one actor
+ * transaction with its read-back), and invites. Invites are written here, outside the command
+ * path, on purpose: an invite is no synced row and has no history, and accepting one adds a
+ * membership for someone who is not yet a member (asSystem in invites.ts). Everything that acts
+ * for a user runs through withActor, so RLS has the last word even if a check here were wrong.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import type { InviteAccepted, InviteCreateBody, InviteCreated, Member, MemberList } from "../../../shared/members.js";
+import type { InviteAccepted, InviteCreateBody, InviteCreated, Member, MemberList, MemberPatchBody, MemberRemoved } from "../../../shared/members.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
-import type { Db, Tx } from "../../db/client.js";
-import { invites, memberships, users } from "../../db/schema/index.js";
+import type { Tx } from "../../db/client.js";
+import { invites, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import { locationAccess } from "../locations/access.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import type { Written } from "../../http/route.js";
+import type { ServiceDeps } from "../deps.js";
+import { writeOne } from "../write.js";
+import { findMember, selectMembers } from "./read.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 
 /**
@@ -25,60 +30,55 @@ async function requireRole(tx: Tx, locationId: string): Promise<Role> {
   return (await locationAccess(tx, locationId)).role;
 }
 
-async function selectMembers(tx: Tx, locationId: string, only: { userId: string } | PageQuery): Promise<{ rows: Member[]; next_cursor: string | null }> {
-  const limit = "limit" in only ? only.limit : 1;
-  const found = await tx
-    .select({
-      userId: memberships.userId,
-      displayName: users.name,
-      // A managed account's synthetic address is never shown (spec "Managed accounts").
-      email: sql<string | null>`CASE WHEN ${users.email} LIKE '%@managed.invalid' THEN NULL ELSE ${users.email} END`,
-      role: memberships.role,
-      joinedAt: memberships.createdAt,
-      rowVersion: memberships.rowVersion,
-      key: exactTime(memberships.createdAt),
-    })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.locationId, locationId),
-        isNull(memberships.deletedAt),
-        "userId" in only ? eq(memberships.userId, only.userId) : undefined,
-        "cursor" in only && only.cursor ? afterTimeId(only.cursor, memberships.createdAt, memberships.userId, "asc") : undefined,
-      ),
-    )
-    .orderBy(memberships.createdAt, memberships.userId)
-    .limit(limit + 1);
-  const page = pageFrom(found, limit, (m) => [m.key, m.userId]);
-  return { rows: page.rows.map(({ key: _key, ...m }) => ({ ...m, joinedAt: m.joinedAt.toISOString() })), next_cursor: page.next_cursor };
-}
-
 /** A page of the live members of a location the actor belongs to, oldest membership first. */
-export async function listMembers(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<MemberList> {
-  return withActor(db, actor, async (tx) => {
+export async function listMembers({ db }: ServiceDeps, actor: Actor, locationId: string, query: PageQuery): Promise<MemberList> {
+  return withActor(db, personOnly(actor), async (tx) => {
     await requireRole(tx, locationId);
     const page = await selectMembers(tx, locationId, query);
     return { items: page.rows, next_cursor: page.next_cursor };
   });
 }
 
-/** One live member as the actor sees it (after a role change); 404 when gone or hidden. */
-export async function getMember(db: Db, actor: Actor, locationId: string, userId: string): Promise<Member> {
-  return withActor(db, actor, async (tx) => {
-    await requireRole(tx, locationId);
-    const [member] = (await selectMembers(tx, locationId, { userId })).rows;
-    if (!member) throw new NotFoundError("member");
-    return member;
-  });
+/** Members and invites are a person's business: never a token's or an MCP grant's. */
+function personOnly(actor: Actor): Actor {
+  if (actor.type !== "user") throw new ForbiddenError("Members and invites are managed from a signed-in session only.");
+  return actor;
+}
+
+/** Changes a member's role in one transaction: member.update, then the member as it is now. */
+export function updateMember(deps: ServiceDeps, actor: Actor, locationId: string, userId: string, body: MemberPatchBody): Promise<Written<Member>> {
+  return writeOne(
+    deps,
+    personOnly(actor),
+    () => ({
+      name: "member.update",
+      locationId,
+      args: { userId, role: body.role },
+      ...(body.rowVersion !== undefined ? { baseVersion: body.rowVersion } : {}),
+    }),
+    async (tx) => {
+      await requireRole(tx, locationId);
+      return findMember(tx, locationId, userId);
+    },
+  );
+}
+
+/** Removes a member, or the actor leaves; MemberRemoved (shared/members.ts) carries the txid in its body too. */
+export function removeMember(deps: ServiceDeps, actor: Actor, locationId: string, userId: string): Promise<Written<MemberRemoved>> {
+  return writeOne(
+    deps,
+    personOnly(actor),
+    () => ({ name: "member.remove", locationId, args: { userId } }),
+    async (_tx, v) => ({ ok: true as const, txid: v.txid }),
+  );
 }
 
 /**
  * Owners and admins invite; the body schema already refuses an owner invite, so an admin can
  * invite up to admin. The token is returned once; only its hash is stored.
  */
-export async function createInvite(db: Db, actor: Actor, locationId: string, body: InviteCreateBody): Promise<InviteCreated> {
-  return withActor(db, actor, async (tx) => {
+export async function createInvite({ db }: ServiceDeps, actor: Actor, locationId: string, body: InviteCreateBody): Promise<InviteCreated> {
+  return withActor(db, personOnly(actor), async (tx) => {
     const role = await requireRole(tx, locationId);
     if (!actor.canWrite || !roleAtLeast(role, "admin")) {
       throw new ForbiddenError(`Your role (${role}) cannot invite people here; ask an owner or admin.`, { role, needed: "admin" });
@@ -105,7 +105,8 @@ export async function createInvite(db: Db, actor: Actor, locationId: string, bod
  * Redeems an invite for the signed-in actor. A dead, used, expired or someone else's invite is
  * one answer, 404, so a token cannot be probed for whom it was made.
  */
-export async function acceptInvite(db: Db, actor: Actor, token: string): Promise<InviteAccepted> {
+export async function acceptInvite({ db }: ServiceDeps, actor: Actor, token: string): Promise<InviteAccepted> {
+  personOnly(actor);
   const invite = await findLiveInvite(db, token);
   if (!invite) throw new NotFoundError("invite");
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId));

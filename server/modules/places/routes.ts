@@ -1,45 +1,16 @@
 /** /api/v1/locations/:id/places and /api/v1/places/:id. */
-import { and, asc, eq, isNull } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { placeCreateBody, placePatchBody, placeSchema, type Place } from "../../../shared/places.js";
-import { executeOne } from "../registry.js";
-import { withActor } from "../../db/actor.js";
-import type { Tx } from "../../db/client.js";
-import { places } from "../../db/schema/index.js";
-import { NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
+import { placeCreateBody, placePatchBody, placeSchema } from "../../../shared/places.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { createPlace, listPlaces, updatePlace } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
 
-export const placeOut = (p: typeof places.$inferSelect): Place => ({
-  id: p.id,
-  locationId: p.locationId,
-  parentId: p.parentId,
-  kindId: p.kindId,
-  name: p.name,
-  isUnplaced: p.isUnplaced,
-  shortCode: p.shortCode,
-  rowVersion: p.rowVersion,
-  createdAt: p.createdAt.toISOString(),
-  updatedAt: p.updatedAt.toISOString(),
-});
-
-async function findPlace(tx: Tx, id: string) {
-  const [p] = await tx
-    .select()
-    .from(places)
-    .where(and(eq(places.id, id), isNull(places.deletedAt)));
-  if (!p) throw new NotFoundError("place");
-  return p;
-}
-
-export function placeRoutes({ db, config }: RouteDeps): RouteDef[] {
-  const opts = { undoWindowMs: config.undoWindowMs };
+export function placeRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
   return [
     defineRoute({
       method: "get",
@@ -48,18 +19,9 @@ export function placeRoutes({ db, config }: RouteDeps): RouteDef[] {
       tag: "places",
       params: byId,
       response: pageOf(placeSchema),
-      handler: ({ actor, params }) =>
-        withActor(db, actor, async (tx) => {
-          await locationAccess(tx, params.id);
-          const found = await tx
-            .select()
-            .from(places)
-            .where(and(eq(places.locationId, params.id), isNull(places.deletedAt)))
-            .orderBy(asc(places.name), asc(places.id));
-          return { items: found.map(placeOut), next_cursor: null };
-        }),
+      handler: async ({ actor, params }) => ({ items: await listPlaces(service, actor, params.id), next_cursor: null }),
     }),
-    defineRoute({
+    defineWrite({
       method: "post",
       path: "/api/v1/locations/:id/places",
       summary: "Create a place",
@@ -68,13 +30,9 @@ export function placeRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       body: placeCreateBody,
       response: placeSchema,
-      async handler({ actor, params, body }) {
-        const id = body.id ?? uuidv7();
-        await executeOne(db, actor, { name: "place.create", locationId: params.id, args: { ...body, id } }, opts);
-        return withActor(db, actor, async (tx) => placeOut(await findPlace(tx, id)));
-      },
+      handler: ({ actor, params, body }) => createPlace(service, actor, params.id, body),
     }),
-    defineRoute({
+    defineWrite({
       method: "patch",
       path: "/api/v1/places/:id",
       summary: "Rename, re-parent or change the kind of a place",
@@ -82,12 +40,7 @@ export function placeRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       body: placePatchBody,
       response: placeSchema,
-      async handler({ actor, params, body }) {
-        const { rowVersion, ...patch } = body;
-        const locationId = await withActor(db, actor, async (tx) => (await findPlace(tx, params.id)).locationId);
-        await executeOne(db, actor, { name: "place.update", locationId, baseVersion: rowVersion, args: { id: params.id, patch } }, opts);
-        return withActor(db, actor, async (tx) => placeOut(await findPlace(tx, params.id)));
-      },
+      handler: ({ actor, params, body }) => updatePlace(service, actor, params.id, body),
     }),
   ] as RouteDef[];
 }

@@ -6,7 +6,7 @@ import { brands, things, types } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
 import type { EffectiveField } from "../types/fields.js";
-import { locationAccess } from "../locations/access.js";
+import { locationAccess } from "../../access/location.js";
 import { loadRefs } from "./refs.js";
 import { thingPaths } from "./paths.js";
 import type { ThingRow } from "./values.js";

@@ -1,26 +1,17 @@
-/** /api/v1/locations/:id/things, /api/v1/things/:id (+ move). Writes go through the command path. */
-import { v7 as uuidv7 } from "uuid";
+/** /api/v1/locations/:id/things, /api/v1/things/:id (+ move). Writes go through the service. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { thingCreateBody, thingDetailSchema, thingListQuerySchema, thingPatchBody, thingSummarySchema } from "../../../shared/things.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { executeOne } from "../registry.js";
-import { withActor } from "../../db/actor.js";
-import type { Tx } from "../../db/client.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
-import { locationAccess } from "../locations/access.js";
-import { detail, findThing, listThings } from "./read.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { createThing, deleteThing, getThing, listThingsIn, moveThing, updateThing } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
 
-export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
-  const opts = { undoWindowMs: config.undoWindowMs };
-  const locationOf = (actor: Parameters<typeof withActor>[1], id: string) => withActor(db, actor, async (tx) => (await findThing(tx, id)).locationId);
-  const showIn = async (tx: Tx, userId: string, id: string) => detail(tx, userId, await findThing(tx, id));
-  const show = (actor: Parameters<typeof withActor>[1], id: string) => withActor(db, actor, (tx) => showIn(tx, actor.userId, id));
-
+export function thingRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
   return [
     defineRoute({
       method: "get",
@@ -30,13 +21,9 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       query: thingListQuerySchema,
       response: pageOf(thingSummarySchema),
-      handler: ({ actor, params, query }) =>
-        withActor(db, actor, async (tx) => {
-          await locationAccess(tx, params.id);
-          return listThings(tx, params.id, query);
-        }),
+      handler: ({ actor, params, query }) => listThingsIn(service, actor, params.id, query),
     }),
-    defineRoute({
+    defineWrite({
       method: "post",
       path: "/api/v1/locations/:id/things",
       summary: "Create a thing",
@@ -45,14 +32,7 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       body: thingCreateBody,
       response: thingDetailSchema,
-      async handler({ actor, params, body, res }) {
-        const id = body.id ?? uuidv7();
-        const { verdict, result } = await executeOne(db, actor, { name: "thing.create", locationId: params.id, args: { ...body, id } }, opts, (tx) =>
-          showIn(tx, actor.userId, id),
-        );
-        res.setHeader("x-txid", verdict.txid);
-        return result;
-      },
+      handler: ({ actor, params, body }) => createThing(service, actor, params.id, body),
     }),
     defineRoute({
       method: "get",
@@ -61,9 +41,9 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       tag: "things",
       params: byId,
       response: thingDetailSchema,
-      handler: ({ actor, params }) => show(actor, params.id),
+      handler: ({ actor, params }) => getThing(service, actor, params.id),
     }),
-    defineRoute({
+    defineWrite({
       method: "patch",
       path: "/api/v1/things/:id",
       summary: "Change a thing (carries the rowVersion you saw; stale is 409 version_conflict)",
@@ -71,35 +51,20 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
       params: byId,
       body: thingPatchBody,
       response: thingDetailSchema,
-      async handler({ actor, params, body, res }) {
-        const { rowVersion, ...patch } = body;
-        const locationId = await locationOf(actor, params.id);
-        const { verdict, result } = await executeOne(
-          db,
-          actor,
-          { name: "thing.update", locationId, baseVersion: rowVersion, args: { id: params.id, patch } },
-          opts,
-          (tx) => showIn(tx, actor.userId, params.id),
-        );
-        res.setHeader("x-txid", verdict.txid);
-        return result;
-      },
+      handler: ({ actor, params, body }) => updateThing(service, actor, params.id, body),
     }),
-    defineRoute({
+    defineWrite({
       method: "delete",
       path: "/api/v1/things/:id",
       summary: "Delete a thing (a tombstone; undoable in the window)",
       tag: "things",
       params: byId,
       body: rowVersionBody,
+      // writeResultSchema (shared/writes.ts) keeps txid in the body too; x-txid carries it as on every write.
       response: writeResultSchema,
-      async handler({ actor, params, body }) {
-        const locationId = await locationOf(actor, params.id);
-        const v = await executeOne(db, actor, { name: "thing.delete", locationId, baseVersion: body.rowVersion, args: { id: params.id } }, opts);
-        return { id: v.entityId, rowVersion: v.rowVersion, txid: v.txid, eventId: v.eventId };
-      },
+      handler: ({ actor, params, body }) => deleteThing(service, actor, params.id, body.rowVersion),
     }),
-    defineRoute({
+    defineWrite({
       method: "post",
       path: "/api/v1/things/:id/move",
       summary: "Move a thing to a place or into a container",
@@ -110,19 +75,7 @@ export function thingRoutes({ db, config }: RouteDeps): RouteDef[] {
         .strict()
         .refine((b) => (b.placeId === undefined) !== (b.containerId === undefined), "give exactly one of placeId or containerId"),
       response: thingDetailSchema,
-      async handler({ actor, params, body, res }) {
-        const { rowVersion, ...dest } = body;
-        const locationId = await locationOf(actor, params.id);
-        const { verdict, result } = await executeOne(
-          db,
-          actor,
-          { name: "thing.move", locationId, args: { id: params.id, ...dest }, ...(rowVersion !== undefined ? { baseVersion: rowVersion } : {}) },
-          opts,
-          (tx) => showIn(tx, actor.userId, params.id),
-        );
-        res.setHeader("x-txid", verdict.txid);
-        return result;
-      },
+      handler: ({ actor, params, body: { rowVersion, ...dest } }) => moveThing(service, actor, params.id, dest, rowVersion),
     }),
   ] as RouteDef[];
 }

@@ -4,12 +4,13 @@
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import { roleAtLeast } from "../../../shared/roles.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Token, TokenCreate, TokenCreated, TokenList } from "../../../shared/tokens.js";
+import { visibleRoles } from "../../access/visible.js";
 import type { Actor } from "../../auth/actor.js";
 import { asSystem, withActor } from "../../db/actor.js";
-import { type Db, rows, sql } from "../../db/client.js";
+import type { Db } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
 import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
@@ -54,12 +55,7 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw new ValidationError("body.expiresAt: must be in the future");
   return withActor(db, actor, async (tx) => {
-    const found = await rows<{ location_id: string; role: Role }>(
-      tx,
-      sql`SELECT location_id, role FROM memberships
-          WHERE user_id = app_user_id() AND deleted_at IS NULL AND location_id = ANY(app_readable_locations())`,
-    );
-    const roles = new Map(found.map((r) => [r.location_id, r.role]));
+    const roles = await visibleRoles(tx);
     const locationIds = input.locationIds.map((id) => id.toLowerCase());
     for (const id of locationIds) {
       const role = roles.get(id);

@@ -1,11 +1,13 @@
 /**
- * The actor's standing in a location, for reads and route-level checks: its role and whether it
+ * The actor's standing in one location, for reads and route-level checks: its role and whether it
  * sees money. A location the actor cannot see (absent, not a member, hidden behind two-factor,
  * outside a token's scope) is 404, so existence never leaks. Runs inside an actor transaction.
  */
-import type { Role } from "../../../shared/roles.js";
-import { type Tx, namedRows, sql } from "../../db/client.js";
-import { NotFoundError } from "../../errors/classes.js";
+import type { Role } from "../../shared/roles.js";
+import { type Tx, namedRows, sql } from "../db/client.js";
+import { NotFoundError } from "../errors/classes.js";
+import { seesMoney } from "./money.js";
+import { visibleMembership } from "./visible.js";
 
 export interface LocationAccess {
   role: Role;
@@ -19,9 +21,8 @@ export async function locationAccess(tx: Tx, locationId: string): Promise<Locati
     "location_access",
     sql`SELECT m.role, l.viewers_see_money
         FROM memberships m JOIN locations l ON l.id = m.location_id
-        WHERE m.user_id = app_user_id() AND m.location_id = ${locationId} AND m.deleted_at IS NULL
-          AND m.location_id = ANY(app_readable_locations())`,
+        WHERE m.location_id = ${locationId} AND ${visibleMembership}`,
   );
   if (!row) throw new NotFoundError("location");
-  return { role: row.role, seesMoney: row.role !== "viewer" || row.viewers_see_money };
+  return { role: row.role, seesMoney: seesMoney(row.role, row.viewers_see_money) };
 }

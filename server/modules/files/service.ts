@@ -1,0 +1,53 @@
+/**
+ * Files for routes: the upload check, storing the bytes and recording them (file.create, one
+ * actor transaction with its read-back), and finding the bytes to serve.
+ */
+import type { Readable } from "node:stream";
+import { v7 as uuidv7 } from "uuid";
+import type { FileRecord } from "../../../shared/files.js";
+import { roleAtLeast } from "../../../shared/roles.js";
+import { locationAccess } from "../../access/location.js";
+import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import type { Written } from "../../http/route.js";
+import type { ServiceDeps } from "../deps.js";
+import { writeOne } from "../write.js";
+import { fileOut, findFile } from "./read.js";
+import { sniffMime, type BlobStore, type StoredBlob } from "./storage.js";
+
+export interface FileDeps extends ServiceDeps {
+  store: BlobStore;
+}
+
+/**
+ * Refuses an upload before any byte is read: a viewer's bytes never reach the store. A read-only
+ * transaction of its own, so none stays open while the bytes arrive.
+ */
+export async function mayUpload({ db }: FileDeps, actor: Actor, locationId: string): Promise<void> {
+  const { role } = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
+  if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot add files here.`);
+}
+
+/** Stores the bytes (by their kind, decided from the bytes) and records them in one transaction. */
+export async function uploadFile(deps: FileDeps, actor: Actor, locationId: string, id: string | undefined, bytes: Buffer): Promise<Written<FileRecord>> {
+  if (!bytes.length) throw new ValidationError("The upload is empty.");
+  const mime = sniffMime(bytes);
+  if (!mime) throw new AppError(415, "unsupported_media_type", "Only JPEG, PNG, WebP, GIF, HEIC, AVIF images and PDF pages can be uploaded.");
+  const sha256 = await deps.store.put(bytes);
+  const fileId = id ?? uuidv7();
+  return writeOne(
+    deps,
+    actor,
+    () => ({ name: "file.create", locationId, args: { id: fileId, sha256, size: bytes.length, mime } }),
+    async (tx) => fileOut(await findFile(tx, fileId)),
+  );
+}
+
+/** The stored bytes of a visible file: their size and kind as stored, and a stream of them. */
+export async function openFile({ db, store }: FileDeps, actor: Actor, id: string): Promise<{ stored: StoredBlob; open: () => Promise<Readable> }> {
+  const f = await withActor(db, actor, (tx) => findFile(tx, id));
+  const stored = await store.describe(f.sha256);
+  if (!stored) throw new NotFoundError("file");
+  return { stored, open: () => store.open(f.sha256) };
+}

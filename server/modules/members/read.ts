@@ -1,0 +1,44 @@
+/** Reads of members: a page of a location's live members, or one of them. */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Member } from "../../../shared/members.js";
+import type { PageQuery } from "../../../shared/paging.js";
+import type { Tx } from "../../db/client.js";
+import { memberships, users } from "../../db/schema/index.js";
+import { NotFoundError } from "../../errors/classes.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+
+export async function selectMembers(tx: Tx, locationId: string, only: { userId: string } | PageQuery): Promise<{ rows: Member[]; next_cursor: string | null }> {
+  const limit = "limit" in only ? only.limit : 1;
+  const found = await tx
+    .select({
+      userId: memberships.userId,
+      displayName: users.name,
+      // A managed account's synthetic address is never shown (spec "Managed accounts").
+      email: sql<string | null>`CASE WHEN ${users.email} LIKE '%@managed.invalid' THEN NULL ELSE ${users.email} END`,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+      rowVersion: memberships.rowVersion,
+      key: exactTime(memberships.createdAt),
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.locationId, locationId),
+        isNull(memberships.deletedAt),
+        "userId" in only ? eq(memberships.userId, only.userId) : undefined,
+        "cursor" in only && only.cursor ? afterTimeId(only.cursor, memberships.createdAt, memberships.userId, "asc") : undefined,
+      ),
+    )
+    .orderBy(memberships.createdAt, memberships.userId)
+    .limit(limit + 1);
+  const page = pageFrom(found, limit, (m) => [m.key, m.userId]);
+  return { rows: page.rows.map(({ key: _key, ...m }) => ({ ...m, joinedAt: m.joinedAt.toISOString() })), next_cursor: page.next_cursor };
+}
+
+/** One live member of a location (the caller has checked the location is visible); 404 when gone. */
+export async function findMember(tx: Tx, locationId: string, userId: string): Promise<Member> {
+  const [member] = (await selectMembers(tx, locationId, { userId })).rows;
+  if (!member) throw new NotFoundError("member");
+  return member;
+}

@@ -1,0 +1,42 @@
+/**
+ * Places for routes and MCP tools alike. Each write is one actor transaction: find the place's
+ * location, run the command, read the answer back (server/commands/executor.ts runOne).
+ */
+import { v7 as uuidv7 } from "uuid";
+import type { z } from "zod";
+import type { Place, placeCreateBody, placePatchBody } from "../../../shared/places.js";
+import { locationAccess } from "../../access/location.js";
+import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
+import type { Written } from "../../http/route.js";
+import type { ServiceDeps } from "../deps.js";
+import { writeOne } from "../write.js";
+import { findPlace, placeOut, placesOf } from "./read.js";
+
+/** Every live place of a location the actor can see (404 otherwise). */
+export function listPlaces({ db }: ServiceDeps, actor: Actor, locationId: string): Promise<Place[]> {
+  return withActor(db, actor, async (tx) => {
+    await locationAccess(tx, locationId);
+    return placesOf(tx, locationId);
+  });
+}
+
+export function createPlace(deps: ServiceDeps, actor: Actor, locationId: string, body: z.infer<typeof placeCreateBody>): Promise<Written<Place>> {
+  const id = body.id ?? uuidv7();
+  return writeOne(
+    deps,
+    actor,
+    () => ({ name: "place.create", locationId, args: { ...body, id } }),
+    async (tx) => placeOut(await findPlace(tx, id)),
+  );
+}
+
+export function updatePlace(deps: ServiceDeps, actor: Actor, id: string, body: z.infer<typeof placePatchBody>): Promise<Written<Place>> {
+  const { rowVersion, ...patch } = body;
+  return writeOne(
+    deps,
+    actor,
+    async (tx) => ({ name: "place.update", locationId: (await findPlace(tx, id)).locationId, baseVersion: rowVersion, args: { id, patch } }),
+    async (tx) => placeOut(await findPlace(tx, id)),
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * The shape of every service write: one actor transaction that finds what the command needs (the
+ * row's location, usually), runs the command with the executor's runOne and reads the answer back,
+ * so a REST write or MCP tool call costs one BEGIN/COMMIT and answers what it committed.
+ */
+import type { Actor } from "../auth/actor.js";
+import type { Applied } from "../commands/executor.js";
+import type { CommandInput } from "../commands/types.js";
+import { withActor } from "../db/actor.js";
+import type { Tx } from "../db/client.js";
+import type { Written } from "../http/route.js";
+import type { ServiceDeps } from "./deps.js";
+import { runOne } from "./registry.js";
+
+export function writeOne<T>(
+  { db, undoWindowMs }: ServiceDeps,
+  actor: Actor,
+  command: (tx: Tx) => CommandInput | Promise<CommandInput>,
+  readBack: (tx: Tx, verdict: Applied) => Promise<T>,
+): Promise<Written<T>> {
+  return withActor(db, actor, async (tx) => {
+    const verdict = await runOne(tx, actor, await command(tx), { undoWindowMs });
+    return { result: await readBack(tx, verdict), txid: verdict.txid };
+  });
+}
