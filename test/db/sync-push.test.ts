@@ -1,30 +1,37 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
 import { inboxItemSchema } from "../../shared/inbox.js";
 import { pageOf } from "../../shared/paging.js";
 import { pushResponseSchema } from "../../sync/protocol.js";
 import { rows, sql } from "../../server/db/client.js";
-import { startService, type TestService } from "../support/app.js";
-import { locationWithRoles } from "../support/members.js";
 import { op, push } from "../support/push.js";
+import { apiTest } from "../support/fixtures.js";
 
-let svc: TestService;
-let loc: string;
-let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
-
-beforeAll(async () => {
-  svc = await startService();
-  ({ locationId: loc, as } = await locationWithRoles(svc));
-});
-afterAll(async () => svc?.close());
-
-const count = async (table: string) => (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n;
-const thing = (id: string) => as.owner.get(`/api/v1/things/${id}`).then((r) => r.body);
-const inbox = async (c = as.owner, kind = "sync_drop", locationId = loc) =>
-  pageOf(inboxItemSchema).parse((await c.get(`/api/v1/inbox?locationId=${locationId}&kind=${kind}`)).body).items;
+const test = apiTest
+  .extend(
+    "count",
+    { scope: "file" },
+    async ({ svc }) =>
+      async (table: string) =>
+        (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n,
+  )
+  .extend(
+    "thing",
+    { scope: "file" },
+    async ({ as }) =>
+      (id: string) =>
+        as.owner.get(`/api/v1/things/${id}`).then((r) => r.body),
+  )
+  .extend(
+    "inbox",
+    { scope: "file" },
+    async ({ as, loc }) =>
+      async (c = as.owner, kind = "sync_drop", locationId = loc) =>
+        pageOf(inboxItemSchema).parse((await c.get(`/api/v1/inbox?locationId=${locationId}&kind=${kind}`)).body).items,
+  );
 
 describe("push", () => {
-  test("PU4 PU7 each op gets a verdict in order, with the new rowVersion and the txid", async () => {
+  test("PU4 PU7 each op gets a verdict in order, with the new rowVersion and the txid", async ({ loc, as, thing }) => {
     const id = uuidv7();
     const res = await push(as.member, [
       op({ name: "thing.create", locationId: loc, args: { id, name: "Drill" } }),
@@ -39,7 +46,7 @@ describe("push", () => {
     expect(await thing(id)).toMatchObject({ name: "Drill", colour: "green", rowVersion: 2 });
   });
 
-  test("PU6 a replayed batch, whole or in part or out of order, answers duplicate and changes nothing", async () => {
+  test("PU6 a replayed batch, whole or in part or out of order, answers duplicate and changes nothing", async ({ loc, as, count, thing }) => {
     const id = uuidv7();
     const ops = [
       op({ name: "thing.create", locationId: loc, args: { id, name: "Hammer" } }),
@@ -54,7 +61,11 @@ describe("push", () => {
     expect(await thing(id)).toMatchObject({ name: "Claw hammer", rowVersion: 2 });
   });
 
-  test("PU6 an op whose id is older than ops already recorded, never pushed before, applies; the recorded ones answer duplicate", async () => {
+  test("PU6 an op whose id is older than ops already recorded, never pushed before, applies; the recorded ones answer duplicate", async ({
+    loc,
+    as,
+    thing,
+  }) => {
     // A second device of the same person made `older` before the first device's ops were pushed.
     const older = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Made offline earlier" } });
     const recorded = [op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Pushed first" } })];
@@ -65,13 +76,13 @@ describe("push", () => {
     expect(await thing(older.args.id as string)).toMatchObject({ name: "Made offline earlier", rowVersion: 1 });
   });
 
-  test("PU6 the same op twice in one batch runs once", async () => {
+  test("PU6 the same op twice in one batch runs once", async ({ loc, as }) => {
     const o = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Twice" } });
     const { results } = pushResponseSchema.parse((await push(as.member, [o, o])).body);
     expect(results.map((r) => r.status)).toEqual(["applied", "duplicate"]);
   });
 
-  test("PU2 a client below the minimum protocol is refused whole with client_too_old", async () => {
+  test("PU2 a client below the minimum protocol is refused whole with client_too_old", async ({ loc, as }) => {
     const res = await as.member.post("/api/v1/sync/push", {
       clientId: "old",
       protocol: 0,
@@ -81,7 +92,7 @@ describe("push", () => {
     expect(res.body.error).toMatchObject({ code: "client_too_old", details: { minProtocol: 1 } });
   });
 
-  test("PU3 whole-batch problems: unauthenticated, too many ops, unreadable envelope", async () => {
+  test("PU3 whole-batch problems: unauthenticated, too many ops, unreadable envelope", async ({ svc, loc, as }) => {
     const anon = await push(svc.client(), [op({ name: "thing.create", locationId: loc, args: { id: uuidv7() } })]);
     expect(anon.status).toBe(401);
     const many = Array.from({ length: 1001 }, () => op({ name: "thing.create", locationId: loc, args: { id: uuidv7() } }));
@@ -93,7 +104,7 @@ describe("push", () => {
     expect(bad.body.error.message).toContain("ops.0");
   });
 
-  test("thing.capture makes a draft thing and a draft inbox item", async () => {
+  test("thing.capture makes a draft thing and a draft inbox item", async ({ loc, as, thing, inbox }) => {
     const id = uuidv7();
     const { results } = pushResponseSchema.parse(
       (await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id, name: "Mystery cable" } })])).body,
@@ -108,7 +119,7 @@ describe("push", () => {
     });
   });
 
-  test("a 1000-op batch applies in one go", async () => {
+  test("a 1000-op batch applies in one go", async ({ loc, as }) => {
     const ops = Array.from({ length: 1000 }, (_, i) => op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: `Item ${i}` } }));
     const res = await push(as.member, ops);
     expect(res.status).toBe(200);
@@ -117,7 +128,7 @@ describe("push", () => {
 });
 
 describe("drops", () => {
-  test("DR1 DR2 a viewer's push is dropped as forbidden and lands in the inbox with the whole op", async () => {
+  test("DR1 DR2 a viewer's push is dropped as forbidden and lands in the inbox with the whole op", async ({ loc, as, inbox }) => {
     const o = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Viewer's lamp" } });
     const { results } = pushResponseSchema.parse((await push(as.viewer, [o])).body);
     expect(results[0]).toMatchObject({ status: "dropped", reason: "forbidden" });
@@ -131,7 +142,7 @@ describe("drops", () => {
     expect(item?.locationId).toBe(loc);
   });
 
-  test("DR3 an op for a location the actor cannot see is recorded in their personal location", async () => {
+  test("DR3 an op for a location the actor cannot see is recorded in their personal location", async ({ loc, as, inbox }) => {
     const o = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Outsider's box" } });
     const { results } = pushResponseSchema.parse((await push(as.outsider, [o])).body);
     expect(results[0]).toMatchObject({ status: "dropped", reason: "not_visible" });
@@ -140,7 +151,7 @@ describe("drops", () => {
     expect((await inbox(as.outsider, "sync_drop", personal)).map((i) => i.syncDrop?.reason)).toEqual(["not_visible"]);
   });
 
-  test("DR4 an update of a thing whose create was dropped is dropped as depends_on_dropped", async () => {
+  test("DR4 an update of a thing whose create was dropped is dropped as depends_on_dropped", async ({ loc, as }) => {
     const id = uuidv7();
     const create = op({ name: "thing.create", locationId: loc, args: { id, name: "Ghost", quantity: "-1" } });
     const update = op({ name: "thing.update", locationId: loc, args: { id, patch: { name: "Still ghost" } } });
@@ -149,7 +160,7 @@ describe("drops", () => {
     expect(results.map((r) => (r.status === "dropped" ? r.reason : r.status))).toEqual(["invalid", "depends_on_dropped", "depends_on_dropped"]);
   });
 
-  test("DR4 inside one segment: a thing in a box whose create failed depends on it", async () => {
+  test("DR4 inside one segment: a thing in a box whose create failed depends on it", async ({ loc, as }) => {
     const box = uuidv7();
     const { results } = pushResponseSchema.parse(
       (
@@ -162,7 +173,7 @@ describe("drops", () => {
     expect(results.map((r) => (r.status === "dropped" ? r.reason : r.status))).toEqual(["not_found", "depends_on_dropped"]);
   });
 
-  test("PU5 when a segment's statement fails, its ops are retried one by one and the rest of the batch still applies in order", async () => {
+  test("PU5 when a segment's statement fails, its ops are retried one by one and the rest of the batch still applies in order", async ({ loc, as, thing }) => {
     const [box, lamp] = [uuidv7(), uuidv7()];
     const { results } = pushResponseSchema.parse(
       (
@@ -182,7 +193,7 @@ describe("drops", () => {
     expect(history.map((h) => h.summaryKey)).toEqual(["thing.updated", "thing.updated", "thing.created"]);
   });
 
-  test("DR1 a deleted target is dropped as deleted", async () => {
+  test("DR1 a deleted target is dropped as deleted", async ({ loc, as }) => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Gone soon" });
     await as.member.delete(`/api/v1/things/${t.body.id}`, { rowVersion: 1 });
     const { results } = pushResponseSchema.parse(
@@ -193,7 +204,7 @@ describe("drops", () => {
 });
 
 describe("re-apply", () => {
-  test("DR5 a dropped op taken from its sync_drop item and pushed again as a new op applies", async () => {
+  test("DR5 a dropped op taken from its sync_drop item and pushed again as a new op applies", async ({ loc, as, thing, inbox }) => {
     const o = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Viewer's find" } });
     const { results } = pushResponseSchema.parse((await push(as.viewer, [o])).body);
     const item = (await inbox()).find((i) => i.id === (results[0] as { inboxItemId: string }).inboxItemId)!;
@@ -204,7 +215,7 @@ describe("re-apply", () => {
     expect((await thing(o.args.id as string)).name).toBe("Viewer's find");
   });
 
-  test("DR1 a rule the op breaks is dropped as conflict: a box into something it holds", async () => {
+  test("DR1 a rule the op breaks is dropped as conflict: a box into something it holds", async ({ loc, as }) => {
     const outer = uuidv7();
     const inner = uuidv7();
     await push(as.member, [
@@ -219,7 +230,7 @@ describe("re-apply", () => {
 });
 
 describe("versions", () => {
-  test("VE3 two devices editing different fields of the same thing both apply; the same field is dropped stale", async () => {
+  test("VE3 two devices editing different fields of the same thing both apply; the same field is dropped stale", async ({ loc, as, thing }) => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Bike" });
     const a = await push(
       as.member,
@@ -241,7 +252,7 @@ describe("versions", () => {
     expect(await thing(t.body.id)).toMatchObject({ name: "Road bike", colour: "blue", rowVersion: 3 });
   });
 
-  test("VE3 custom fields merge one by one", async () => {
+  test("VE3 custom fields merge one by one", async ({ svc, loc, as, thing }) => {
     const typeId = (await thing((await as.member.post(`/api/v1/locations/${loc}/things`, { name: "probe" })).body.id)).type.id;
     const { typeFields } = await import("../../server/db/schema/index.js");
     for (const key of ["size", "shelf_life"])
@@ -257,7 +268,7 @@ describe("versions", () => {
     expect((await thing(t.body.id)).fields).toEqual({ size: "1kg", shelf_life: "1y" });
   });
 
-  test("VE5 a delete based on an old version is dropped stale", async () => {
+  test("VE5 a delete based on an old version is dropped stale", async ({ loc, as, thing }) => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Chair" });
     await as.admin.patch(`/api/v1/things/${t.body.id}`, { rowVersion: 1, colour: "white" });
     const { results } = pushResponseSchema.parse(
@@ -267,7 +278,11 @@ describe("versions", () => {
     expect((await thing(t.body.id)).name).toBe("Chair");
   });
 
-  test("two devices pushing to the same thing at the same moment: one applies first, the other merges or drops, nothing is lost", async () => {
+  test("two devices pushing to the same thing at the same moment: one applies first, the other merges or drops, nothing is lost", async ({
+    loc,
+    as,
+    inbox,
+  }) => {
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Table" });
     const [a, b] = await Promise.all([
       push(as.member, [op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { name: "Oak table" } }, baseVersion: 1 })], "a"),
@@ -280,7 +295,7 @@ describe("versions", () => {
   });
 });
 
-test("PU5 a batch whose transaction fails midway applies nothing and can be retried whole", async () => {
+test("PU5 a batch whose transaction fails midway applies nothing and can be retried whole", async ({ svc, loc, as, count }) => {
   const db = svc.database.db;
   await db.execute(sql`CREATE FUNCTION test_poison() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN IF NEW.name = 'poison' THEN RAISE EXCEPTION 'injected failure' USING ERRCODE = 'XX000'; END IF; RETURN NEW; END $$`);

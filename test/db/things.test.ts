@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
 import { errorBodySchema } from "../../shared/errors.js";
 import { historyEntrySchema } from "../../shared/history.js";
@@ -6,23 +6,20 @@ import { pageOf } from "../../shared/paging.js";
 import { placeSchema } from "../../shared/places.js";
 import { thingDetailSchema, thingSummarySchema } from "../../shared/things.js";
 import { writeResultSchema } from "../../shared/writes.js";
-import { startService, type TestService } from "../support/app.js";
-import { locationWithRoles, type Client } from "../support/members.js";
+import type { Client } from "../support/members.js";
+import { apiTest } from "../support/fixtures.js";
 
-let svc: TestService;
-let loc: string;
-let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
-
-beforeAll(async () => {
-  svc = await startService();
-  ({ locationId: loc, as } = await locationWithRoles(svc));
-});
-afterAll(async () => svc?.close());
-
-const create = (c: Client, body: Record<string, unknown> = {}) => c.post(`/api/v1/locations/${loc}/things`, { name: "Cordless drill", ...body });
+/** A thing created by `c` in the location (a cordless drill unless the body says otherwise). */
+const test = apiTest.extend(
+  "create",
+  { scope: "file" },
+  async ({ loc }) =>
+    (c: Client, body: Record<string, unknown> = {}) =>
+      c.post(`/api/v1/locations/${loc}/things`, { name: "Cordless drill", ...body }),
+);
 
 describe("things", () => {
-  test("a member creates a thing; it lands in the Unplaced area with the spec's summary shape", async () => {
+  test("a member creates a thing; it lands in the Unplaced area with the spec's summary shape", async ({ as, create }) => {
     const res = await create(as.member);
     expect(res.status).toBe(201);
     const thing = thingDetailSchema.parse(res.body);
@@ -32,7 +29,7 @@ describe("things", () => {
     expect(res.headers.get("x-txid")).toMatch(/^\d+$/);
   });
 
-  test("a thing put in a box inside a shelf has the full path, root first", async () => {
+  test("a thing put in a box inside a shelf has the full path, root first", async ({ loc, as, create }) => {
     const shelf = await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Garage shelf" });
     expect(placeSchema.parse(shelf.body).parentId).toBeNull();
     const box = await create(as.member, { name: "Box 7", placeId: shelf.body.id, isContainer: true });
@@ -48,7 +45,7 @@ describe("things", () => {
     ).toEqual(["Box 7", "Screws"]);
   });
 
-  test("creating a thing with an id already taken is 409 conflict and writes nothing (the database refuses the row)", async () => {
+  test("creating a thing with an id already taken is 409 conflict and writes nothing (the database refuses the row)", async ({ as, create }) => {
     const id = uuidv7();
     expect((await create(as.member, { id, name: "First" })).status).toBe(201);
     const history = async () => (await as.member.get(`/api/v1/things/${id}/history`)).body.items.length as number;
@@ -60,7 +57,7 @@ describe("things", () => {
     expect(await history()).toBe(before);
   });
 
-  test("a box cannot go inside itself or into something it holds", async () => {
+  test("a box cannot go inside itself or into something it holds", async ({ as, create }) => {
     const outer = await create(as.member, { name: "Outer", isContainer: true });
     const inner = await create(as.member, { name: "Inner", isContainer: true, containerId: outer.body.id });
     const res = await as.member.post(`/api/v1/things/${outer.body.id}/move`, { containerId: inner.body.id });
@@ -68,7 +65,7 @@ describe("things", () => {
     expect(errorBodySchema.parse(res.body).error.code).toBe("conflict");
   });
 
-  test("the list pages with next_cursor and searches by name", async () => {
+  test("the list pages with next_cursor and searches by name", async ({ loc, as, create }) => {
     for (const n of ["Alpha lamp", "Beta lamp", "Gamma lamp"]) await create(as.member, { name: n });
     const first = await as.viewer.get(`/api/v1/locations/${loc}/things?q=lamp&limit=2`);
     expect(first.body.items.map((t: { name: string }) => t.name)).toEqual(["Alpha lamp", "Beta lamp"]);
@@ -77,7 +74,7 @@ describe("things", () => {
     expect(second.body.next_cursor).toBeNull();
   });
 
-  test("a stale rowVersion is 409 version_conflict and changes nothing", async () => {
+  test("a stale rowVersion is 409 version_conflict and changes nothing", async ({ as, create }) => {
     const t = await create(as.member, { name: "Ladder" });
     const ok = await as.member.patch(`/api/v1/things/${t.body.id}`, { rowVersion: 1, name: "Step ladder" });
     expect(ok.status).toBe(200);
@@ -91,7 +88,7 @@ describe("things", () => {
     expect(del.status).toBe(409);
   });
 
-  test("bad input gets a clear 400 and creates nothing", async () => {
+  test("bad input gets a clear 400 and creates nothing", async ({ loc, as, create }) => {
     const before = (await as.member.get(`/api/v1/locations/${loc}/things?limit=200`)).body.items.length;
     const res = await create(as.member, { quantity: "-2" });
     expect(res.status).toBe(400);
@@ -104,14 +101,15 @@ describe("things", () => {
 });
 
 describe("every role against every write", () => {
-  const writes: Record<string, (c: Client, ids: { thing: string; place: string }) => Promise<{ status: number }>> = {
-    "create a thing": (c) => create(c, { name: "Role probe" }),
+  type Ids = { loc: string; thing: string; place: string };
+  const writes: Record<string, (c: Client, ids: Ids) => Promise<{ status: number }>> = {
+    "create a thing": (c, ids) => c.post(`/api/v1/locations/${ids.loc}/things`, { name: "Role probe" }),
     "change a thing": (c, ids) => c.patch(`/api/v1/things/${ids.thing}`, { rowVersion: 1, name: "Renamed" }),
     "move a thing": (c, ids) => c.post(`/api/v1/things/${ids.thing}/move`, { placeId: ids.place }),
     "delete a thing": (c, ids) => c.delete(`/api/v1/things/${ids.thing}`, { rowVersion: 1 }),
-    "create a place": (c) => c.post(`/api/v1/locations/${loc}/places`, { name: "Attic" }),
+    "create a place": (c, ids) => c.post(`/api/v1/locations/${ids.loc}/places`, { name: "Attic" }),
     "rename a place": (c, ids) => c.patch(`/api/v1/places/${ids.place}`, { rowVersion: 1, name: "Loft" }),
-    "rename the location": (c) => c.patch(`/api/v1/locations/${loc}`, { name: "Home" }),
+    "rename the location": (c, ids) => c.patch(`/api/v1/locations/${ids.loc}`, { name: "Home" }),
   };
   const expected: Record<string, Record<string, number>> = {
     owner: Object.fromEntries(Object.keys(writes).map((k) => [k, 200])),
@@ -122,10 +120,10 @@ describe("every role against every write", () => {
   };
   for (const role of ["owner", "admin", "member", "viewer", "outsider"] as const) {
     for (const [name, write] of Object.entries(writes)) {
-      test(`${role}: ${name} -> ${expected[role]![name]}`, async () => {
+      test(`${role}: ${name} -> ${expected[role]![name]}`, async ({ loc, as, create }) => {
         const thing = await create(as.owner, { name: "Target" });
         const place = await as.owner.post(`/api/v1/locations/${loc}/places`, { name: "Target place" });
-        const res = await write(as[role], { thing: thing.body.id, place: place.body.id });
+        const res = await write(as[role], { loc, thing: thing.body.id, place: place.body.id });
         const want = expected[role]![name]!;
         expect(res.status === 201 ? 200 : res.status).toBe(want);
         if (want !== 200) {
@@ -138,7 +136,7 @@ describe("every role against every write", () => {
 });
 
 describe("history and undo", () => {
-  test("history shows a per-field diff and summary lines, newest first", async () => {
+  test("history shows a per-field diff and summary lines, newest first", async ({ as, create }) => {
     const t = await create(as.member, { name: "Kettle" });
     await as.member.patch(`/api/v1/things/${t.body.id}`, { rowVersion: 1, name: "Electric kettle", colour: "red" });
     const res = await as.viewer.get(`/api/v1/things/${t.body.id}/history`);
@@ -154,7 +152,7 @@ describe("history and undo", () => {
     expect(update!.undoable_until).not.toBeNull();
   });
 
-  test("undo inside the window restores the old values; a second undo is refused", async () => {
+  test("undo inside the window restores the old values; a second undo is refused", async ({ as, create }) => {
     const t = await create(as.member, { name: "Toolbox" });
     await as.member.patch(`/api/v1/things/${t.body.id}`, { rowVersion: 1, name: "Red toolbox" });
     const hist = await as.member.get(`/api/v1/things/${t.body.id}/history?kind=updated`);
@@ -169,7 +167,7 @@ describe("history and undo", () => {
     expect(again.body.error.code).toBe("undo_expired");
   });
 
-  test("undo of a create takes the thing away again", async () => {
+  test("undo of a create takes the thing away again", async ({ as, create }) => {
     const t = await create(as.member, { name: "Mistake", quantity: 2.5 });
     const [created] = (await as.member.get(`/api/v1/things/${t.body.id}/history?kind=created`)).body.items;
     const res = await as.member.post(`/api/v1/history/${created.id}/undo`);
@@ -177,7 +175,7 @@ describe("history and undo", () => {
     expect((await as.member.get(`/api/v1/things/${t.body.id}`)).status).toBe(404);
   });
 
-  test("undo of a delete brings the thing back", async () => {
+  test("undo of a delete brings the thing back", async ({ as, create }) => {
     const t = await create(as.member, { name: "Tent" });
     const del = await as.member.delete(`/api/v1/things/${t.body.id}`, { rowVersion: 1 });
     const result = writeResultSchema.parse(del.body);
@@ -186,7 +184,7 @@ describe("history and undo", () => {
     expect((await as.member.get(`/api/v1/things/${t.body.id}`)).body.name).toBe("Tent");
   });
 
-  test("undo after the window is refused with undo_expired", async () => {
+  test("undo after the window is refused with undo_expired", async ({ svc, as, create }) => {
     const t = await create(as.member, { name: "Sled" });
     const hist = await as.member.get(`/api/v1/things/${t.body.id}/history`);
     const { historyEntries } = await import("../../server/db/schema/index.js");
@@ -201,7 +199,7 @@ describe("history and undo", () => {
     expect((await as.member.get(`/api/v1/things/${t.body.id}`)).status).toBe(200);
   });
 
-  test("undo is refused when the field changed again since, and by someone else who is not an admin", async () => {
+  test("undo is refused when the field changed again since, and by someone else who is not an admin", async ({ as, create }) => {
     const t = await create(as.member, { name: "Saw" });
     await as.member.patch(`/api/v1/things/${t.body.id}`, { rowVersion: 1, name: "Hand saw" });
     const [ev] = (await as.member.get(`/api/v1/things/${t.body.id}/history?kind=updated`)).body.items;
@@ -212,7 +210,7 @@ describe("history and undo", () => {
     expect(res.body.error.code).toBe("conflict");
   });
 
-  test("an outsider cannot read a thing or its history (404, as if absent)", async () => {
+  test("an outsider cannot read a thing or its history (404, as if absent)", async ({ as, create }) => {
     const t = await create(as.member, { name: "Secret stash" });
     expect((await as.outsider.get(`/api/v1/things/${t.body.id}`)).status).toBe(404);
     expect((await as.outsider.get(`/api/v1/things/${t.body.id}/history`)).status).toBe(404);
