@@ -1,56 +1,16 @@
-/** Commands on things: create, update, move, delete. Each runs set-based over a segment of ops. */
+/** Commands on existing things: update, move, delete. Each runs set-based over a segment of ops (thing.create is in create.ts). */
 import { and, isNull } from "drizzle-orm";
-import { thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs, type ThingCreateArgs, type ThingPatch } from "../../../shared/things.js";
+import { thingDeleteArgs, thingMoveArgs, thingUpdateArgs, type ThingPatch } from "../../../shared/things.js";
 import { idIn } from "../../commands/bulk.js";
-import type { FieldClass } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets, type Targets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { things } from "../../db/schema/index.js";
-import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
-import { fieldValueProblem } from "../types/fields.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { changeThing } from "./changes.js";
-import { containerAncestors, loadRefs, type Refs } from "./refs.js";
-import { TARGET_KEYS, readValue, readValues, writeValues, type ThingRow, type ThingTarget } from "./values.js";
-
-const CREATE_KEYS = [
-  "name",
-  "typeId",
-  "quantity",
-  "lifecycle",
-  "isContainer",
-  "placeId",
-  "containerId",
-  "description",
-  "condition",
-  "brandId",
-  "model",
-  "colour",
-  "serial",
-];
-
-/** Checks custom field values against the type's fields; returns the first problem. */
-function fieldsProblem(refs: Refs, typeId: string, fields: Record<string, unknown>): ValidationError | null {
-  const defs = refs.fieldsOf(typeId);
-  for (const [key, value] of Object.entries(fields)) {
-    const def = defs.get(key);
-    if (!def) return new ValidationError(`fields.${key}: the type has no field "${key}".`, { field: key });
-    const why = fieldValueProblem(def.field, value);
-    if (why) return new ValidationError(`fields.${key}: ${why}.`, { field: key });
-  }
-  return null;
-}
-
-function fieldClasses(refs: Refs, typeId: string, keys: Iterable<string>): Record<string, FieldClass> {
-  const defs = refs.fieldsOf(typeId);
-  const out: Record<string, FieldClass> = {};
-  for (const k of keys) {
-    if (!k.startsWith("fields.")) continue;
-    const f = defs.get(k.slice(7))?.field;
-    out[k] = f?.secret ? "secret" : f?.kind === "money" ? "money" : "plain";
-  }
-  return out;
-}
+import { fieldClasses, fieldsProblem } from "./custom-fields.js";
+import { containerAncestors, loadRefs } from "./refs.js";
+import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "./values.js";
 
 /** Locks the ops' targets: the columns every command reads and `keys`, those it changes. */
 function lockThings(ctx: CommandContext, ops: Op<{ id: string }>[], keys: readonly (keyof ThingRow)[]): Promise<Targets<ThingTarget>> {
@@ -73,101 +33,6 @@ function patchValues(patch: ThingPatch): Record<string, unknown> {
   }
   return out;
 }
-
-export const thingCreate = defineCommand<ThingCreateArgs>({
-  name: "thing.create",
-  args: thingCreateArgs,
-  minRole: "member",
-  target: (a) => a.id,
-  refs: (a) => [a.placeId, a.containerId, a.typeId, a.brandId],
-  creates: true,
-  async run(ctx, ops) {
-    const refs = await loadRefs(ctx.tx, {
-      locationIds: ops.map((o) => o.input.locationId),
-      placeIds: ops.map((o) => o.args.placeId),
-      containerIds: ops.map((o) => o.args.containerId),
-      brandIds: ops.map((o) => o.args.brandId),
-    });
-    // Containers created earlier in this same segment count as existing.
-    for (const { args, input } of ops) {
-      const isContainer = args.isContainer ?? refs.types.get(args.typeId ?? "")?.containerByDefault ?? false;
-      if (isContainer)
-        refs.containers.set(args.id, {
-          id: args.id,
-          locationId: input.locationId,
-          isContainer,
-          name: args.name ?? null,
-          containerId: args.containerId ?? null,
-        });
-    }
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { args, input } = op;
-      const loc = input.locationId;
-      const typeId = args.typeId ?? refs.defaultTypeByLocation.get(loc);
-      const type = typeId ? refs.types.get(typeId) : undefined;
-      const container = args.containerId ? refs.containers.get(args.containerId) : undefined;
-      const place = args.placeId ? refs.places.get(args.placeId) : undefined;
-      let problem: AppError | null = null;
-      if (!type || type.locationId !== loc || type.isGroup) problem = new NotFoundError("type");
-      else if (args.placeId && (!place || place.locationId !== loc)) problem = new NotFoundError("place");
-      else if (args.containerId && (!container || container.locationId !== loc)) problem = new NotFoundError("container");
-      else if (container && !container.isContainer) problem = new ValidationError("containerId: that thing is not a container.");
-      else if (args.brandId && refs.brands.get(args.brandId)?.locationId !== loc) problem = new NotFoundError("brand");
-      else if (args.fields) problem = fieldsProblem(refs, type.id, args.fields);
-      if (problem || !type) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const row: ThingRow = {
-        id: args.id,
-        locationId: loc,
-        placeId: container ? null : (args.placeId ?? refs.unplacedByLocation.get(loc) ?? null),
-        containerId: args.containerId ?? null,
-        typeId: type.id,
-        name: args.name ?? null,
-        description: args.description ?? null,
-        quantity: args.quantity ?? "1.000",
-        lifecycle: args.lifecycle ?? "active",
-        condition: args.condition ?? null,
-        brandId: args.brandId ?? null,
-        model: args.model ?? null,
-        colour: args.colour ?? null,
-        serial: args.serial ?? null,
-        fields: Object.fromEntries(Object.entries(args.fields ?? {}).filter(([, v]) => v !== null)),
-        shortCode: null,
-        isContainer: args.isContainer ?? type.containerByDefault,
-        coverFileId: null,
-        lastSeenAt: ctx.now,
-        missingSince: null,
-        createdBy: ctx.actor.userId,
-        rowVersion: 1,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-        deletedAt: null,
-      };
-      changes.insert(things, row);
-      const shown = [...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null), ...Object.keys(row.fields).map((k) => `fields.${k}`)];
-      const after = readValues(row, shown);
-      const eventId = changes.record({
-        locationId: loc,
-        entityType: "thing",
-        entityId: row.id,
-        entityName: row.name,
-        action: "thing.created",
-        before: Object.fromEntries(shown.map((k) => [k, null])),
-        after,
-        classes: fieldClasses(refs, type.id, shown),
-        summaryKey: "thing.created",
-        summaryParams: { name: row.name ?? "" },
-        rowVersionAfter: 1,
-        undoable: true,
-      });
-      changes.applied(row.id, 1, eventId);
-    }
-    return changes.write();
-  },
-});
 
 export const thingUpdate = defineCommand({
   name: "thing.update",
