@@ -3,7 +3,7 @@
  * op's location, the tombstone, the rowVersion), and kept current in memory while the segment's
  * ops change them, so that a later op of the segment sees what an earlier one wrote.
  */
-import type { Column } from "drizzle-orm";
+import { getTableColumns, type Column } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { lockRows } from "./bulk.js";
 import type { CommandContext, Op } from "./types.js";
@@ -17,6 +17,9 @@ export interface TargetRow {
   rowVersion?: number;
   deletedAt?: Date | null;
 }
+
+/** The columns the check reads. */
+const CHECKED = ["locationId", "rowVersion", "deletedAt"] as const;
 
 export interface TargetRule<R extends TargetRow> {
   /** Names the entity in NotFoundError and GoneError ("thing", "place", ...). */
@@ -88,11 +91,15 @@ export async function lockTargets<T extends PgTable & { id: Column }, K extends 
   keys: readonly K[],
 ): Promise<Targets<Pick<T["$inferSelect"], K | "id"> & TargetRow>> {
   type R = Pick<T["$inferSelect"], K | "id"> & TargetRow;
+  // The check skips what a row lacks: its columns are read whenever the table has them, so that a
+  // command cannot drop the tombstone or version check by leaving a key out.
+  const columns = getTableColumns(table);
+  const checked = CHECKED.filter((k) => k in columns && !(keys as readonly string[]).includes(k)) as K[];
   const found = (await lockRows(
     ctx.tx,
     table,
     ops.map((o) => o.args.id),
-    keys,
+    checked.length ? [...keys, ...checked] : keys,
   )) as R[];
   const rows = new Map(found.map((r) => [r.id, r]));
   // Only tables with a rowVersion name an entityType: their rows are what fieldsChangedSince reads.
