@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inboxItemSchema } from "../../shared/inbox.js";
 import { pageOf } from "../../shared/paging.js";
 import { userActor } from "../../server/auth/actor.js";
-import type { CommandInput } from "../../server/commands/types.js";
+import { loadContext } from "../../server/commands/executor.js";
+import { SegmentChanges } from "../../server/commands/segment.js";
+import type { CommandContext, CommandInput } from "../../server/commands/types.js";
+import { withActor } from "../../server/db/actor.js";
+import type { Tx } from "../../server/db/client.js";
 import { historyEntries, inboxItems, locations, memberships, places, things } from "../../server/db/schema/index.js";
 import { executeBatch } from "../../server/modules/registry.js";
 import { startService, type TestService } from "../support/app.js";
@@ -206,5 +210,44 @@ describe("a stale baseVersion is version_conflict with the current rowVersion", 
     const stale = await as.owner.patch(`/api/v1/locations/${loc}/members/${e.userId}`, { role: "admin", rowVersion: 1 });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toMatchObject({ code: "version_conflict", details: { rowVersion: 2 } });
+  });
+});
+
+describe("the collector", () => {
+  /** Runs `fn` with a command context of the owner's, as a handler gets it. */
+  function asOwner<T>(fn: (ctx: CommandContext) => Promise<T>) {
+    const actor = userActor({ id: as.owner.userId, name: as.owner.email }, { mfaProven: true });
+    return withActor(svc.database.db, actor, async (tx: Tx) => fn({ tx, actor, ...(await loadContext(tx)), now: new Date(), undoWindowMs: 60_000 }));
+  }
+
+  test("a row changed by two ops of a segment is written once, in its last state, with the union of their columns", async () => {
+    const id = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Rake" })).body.id as string;
+    const row = await thingRow(id);
+    const verdicts = await asOwner(async (ctx) => {
+      const changes = new SegmentChanges(ctx);
+      const renamed = { ...row, name: "Leaf rake", rowVersion: 2 };
+      changes.update(things, renamed, ["name", "rowVersion"]);
+      changes.applied(id, 2, null);
+      changes.update(things, { ...renamed, colour: "green", rowVersion: 3 }, ["colour", "rowVersion"]);
+      changes.applied(id, 3, null);
+      return changes.write();
+    });
+    expect(verdicts.map((v) => v.status === "applied" && v.rowVersion)).toEqual([2, 3]);
+    expect(await thingRow(id)).toMatchObject({ name: "Leaf rake", colour: "green", rowVersion: 3 });
+  });
+
+  test("an update whose row lacks a column another change of the table sets is refused before anything is sent", async () => {
+    const [a, b] = [
+      (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Hoe" })).body.id as string,
+      (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Spade" })).body.id as string,
+    ];
+    const written = asOwner(async (ctx) => {
+      const changes = new SegmentChanges(ctx);
+      changes.update(things, { id: a, name: "Dutch hoe", rowVersion: 2 }, ["name", "rowVersion"]);
+      changes.update(things, { id: b, colour: "black", rowVersion: 2 }, ["colour", "rowVersion"]);
+      return changes.write();
+    });
+    await expect(written).rejects.toThrow(/lacks the column/);
+    expect(await thingRow(b)).toMatchObject({ name: "Spade", colour: null, rowVersion: 1 });
   });
 });

@@ -26,7 +26,7 @@ type Item = Pick<typeof inboxItems.$inferSelect, (typeof ITEM_KEYS)[number] | "i
 type Status = Item["status"];
 type Thing = ThingTarget & Pick<ThingRow, (typeof THING_KEYS)[number]>;
 
-/** One review's view of the segment: the things as earlier reviews left them, and the writes. */
+/** What the reviews of one segment share: the things as earlier reviews left them, and the writes. */
 class Review {
   constructor(
     private readonly ctx: CommandContext,
