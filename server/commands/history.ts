@@ -76,8 +76,9 @@ export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & {
 }
 
 /** The subset of `row` named by `keys`, for before/after snapshots. */
-export function pick(row: Record<string, unknown>, keys: Iterable<string>): Record<string, unknown> {
+export function pick(row: object, keys: Iterable<string>): Record<string, unknown> {
+  const values = row as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = row[k] instanceof Date ? row[k].toISOString() : (row[k] ?? null);
+  for (const k of keys) out[k] = values[k] instanceof Date ? values[k].toISOString() : (values[k] ?? null);
   return out;
 }

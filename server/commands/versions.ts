@@ -31,7 +31,7 @@ export async function fieldsChangedSince(
 
 /** Null when the op may apply to `target` changing `fields`; otherwise the conflict. */
 export function versionProblem(
-  op: Op<{ id: string }>,
+  op: Pick<Op<unknown>, "input">,
   target: { id: string; rowVersion: number },
   fields: readonly string[] | "all",
   changedSince: ReadonlyMap<string, Set<string>>,

@@ -13,7 +13,8 @@ import { locationCreate, locationUpdate } from "./locations/commands.js";
 import { memberRemove, memberUpdate } from "./members/commands.js";
 import { placeCreate, placeUpdate } from "./places/commands.js";
 import { thingCapture } from "./things/capture.js";
-import { thingCreate, thingDelete, thingMove, thingUpdate } from "./things/commands.js";
+import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
+import { thingCreate } from "./things/create.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,

@@ -1,59 +1,138 @@
 /**
  * Undo of a history event, as a command: inside the window, by the event's actor or an admin, and
  * only while the fields the event changed still hold the values it wrote (otherwise undoing would
- * silently throw away a later change).
+ * silently throw away a later change). A segment locks its events, then the things and places
+ * they are about, in one statement each, undoes in memory (two events of one thing see each
+ * other's result) and writes once, marking the events undone in the same set-based update.
  */
 import { isDeepStrictEqual } from "node:util";
-import { eq } from "drizzle-orm";
 import { undoArgs, type UndoArgs } from "../../../shared/history.js";
 import { roleAtLeast } from "../../../shared/roles.js";
-import { bulkInsert } from "../../commands/bulk.js";
-import { historyRow, pick } from "../../commands/history.js";
-import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
+import { lockRows } from "../../commands/bulk.js";
+import { pick, type FieldClass } from "../../commands/history.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { lockTargets } from "../../commands/targets.js";
+import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { historyEntries, places, things } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, UndoExpiredError } from "../../errors/classes.js";
-import { readValues, writeValues } from "../things/values.js";
+import { ConflictError, ForbiddenError, NotFoundError, UndoExpiredError, type AppError } from "../../errors/classes.js";
+import { changeThing } from "../things/changes.js";
+import { TARGET_KEYS, readValues, writeValues, type ThingRow, type ThingTarget } from "../things/values.js";
 
-type Event = typeof historyEntries.$inferSelect;
+const EVENT_KEYS = [
+  "locationId",
+  "entityType",
+  "entityId",
+  "action",
+  "actorUserId",
+  "actorTokenId",
+  "undoableUntil",
+  "undoneAt",
+  "before",
+  "after",
+  "diff",
+] as const;
+type Event = Pick<typeof historyEntries.$inferSelect, (typeof EVENT_KEYS)[number] | "id">;
+type Place = Pick<typeof places.$inferSelect, "id" | "locationId" | "name" | "rowVersion"> & Record<string, unknown>;
 
 const changedSince = () => new ConflictError("This was changed again after that event; undo the later change first or edit it by hand.");
 
-async function undoThing(ctx: CommandContext, event: Event): Promise<{ rowVersion: number; eventId: string } | Error> {
-  const [row] = await ctx.tx.select().from(things).where(eq(things.id, event.entityId)).for("update");
+/** The columns behind the events' history keys (custom fields live in `fields`): what undo reads. */
+function columnsOf(events: Event[]): string[] {
+  const out = new Set<string>();
+  for (const e of events) for (const k of [...Object.keys(e.before), ...Object.keys(e.after)]) out.add(k.startsWith("fields.") ? "fields" : k);
+  return [...out];
+}
+
+/** Locks the rows the events are about, with the columns they name: one statement per table. */
+async function lockEntities(ctx: CommandContext, events: Event[]) {
+  const of = (type: string) => events.filter((e) => e.entityType === type);
+  const [thingEvents, placeEvents] = [of("thing"), of("place")];
+  const thingRows = (await lockRows(
+    ctx.tx,
+    things,
+    thingEvents.map((e) => e.entityId),
+    [...TARGET_KEYS, ...(columnsOf(thingEvents) as (keyof ThingRow)[])],
+  )) as ThingTarget[];
+  const placeRows = (await lockRows(
+    ctx.tx,
+    places,
+    placeEvents.map((e) => e.entityId),
+    ["locationId", "name", "rowVersion", ...(columnsOf(placeEvents) as (keyof typeof places.$inferSelect)[])],
+  )) as Place[];
+  return { things: new Map(thingRows.map((t) => [t.id, t])), places: new Map(placeRows.map((p) => [p.id, p])) };
+}
+
+export const historyUndo = defineCommand<UndoArgs>({
+  name: "history.undo",
+  args: undoArgs,
+  minRole: "member",
+  target: (a) => a.eventId,
+  async run(ctx, ops) {
+    const events = await lockTargets(
+      ctx,
+      historyEntries,
+      { entity: "history event" },
+      ops.map((o) => ({ input: o.input, args: { id: o.args.eventId } })),
+      EVENT_KEYS,
+    );
+    const mayUndo = (event: Event, locationId: string): AppError | null => {
+      const role = ctx.roles.get(locationId);
+      const own = event.actorUserId === ctx.actor.userId && (ctx.actor.type !== "token" || event.actorTokenId === ctx.actor.tokenId);
+      if (!own && !(ctx.actor.type === "user" && role && roleAtLeast(role, "admin")))
+        return new ForbiddenError("Only the person who made a change, or an admin, can undo it.");
+      if (!event.undoableUntil || event.undoneAt || event.undoableUntil.getTime() <= ctx.now.getTime()) return new UndoExpiredError();
+      return null;
+    };
+    const problems = ops.map((op) => events.problem(op, events.get(op.args.eventId), { also: (e) => mayUndo(e, op.input.locationId) }));
+    const rows = await lockEntities(
+      ctx,
+      ops.filter((_, i) => !problems[i]).map((op) => events.get(op.args.eventId)!),
+    );
+    const changes = new SegmentChanges(ctx);
+    ops.forEach((op, i) => {
+      const event = events.get(op.args.eventId)!;
+      const done = problems[i] ?? (event.entityType === "thing" ? undoThing : event.entityType === "place" ? undoPlace : expired)(ctx, changes, rows, event);
+      if (done instanceof Error) return changes.refuse(done);
+      changes.update(historyEntries, { id: event.id, undoneAt: ctx.now, undoneByEventId: done.eventId }, ["undoneAt", "undoneByEventId"]);
+      changes.applied(event.entityId, done.rowVersion, done.eventId);
+    });
+    return changes.write();
+  },
+});
+
+type Rows = Awaited<ReturnType<typeof lockEntities>>;
+type Undone = { rowVersion: number; eventId: string } | AppError;
+
+/** Only things and places have undoable events. */
+const expired = (): Undone => new UndoExpiredError();
+
+function undoThing(ctx: CommandContext, changes: SegmentChanges, rows: Rows, event: Event): Undone {
+  const row = rows.things.get(event.entityId);
   if (!row) return new NotFoundError("thing");
   if (!isDeepStrictEqual(readValues(row, Object.keys(event.after)), event.after)) return changedSince();
   const revert = event.action === "thing.created" ? { deletedAt: ctx.now.toISOString() } : event.before;
-  const keys = Object.keys(revert);
   const next = { ...writeValues(row, revert), rowVersion: row.rowVersion + 1, updatedAt: ctx.now };
-  await ctx.tx.update(things).set(next).where(eq(things.id, row.id));
-  const action = event.action === "thing.created" ? "thing.deleted" : event.action === "thing.deleted" ? "thing.restored" : event.action;
-  const h = historyRow(ctx, {
-    locationId: event.locationId,
-    entityType: "thing",
-    entityId: row.id,
-    entityName: next.name,
-    action,
-    before: readValues(row, keys),
-    after: readValues(next, keys),
-    classes: event.diff ? Object.fromEntries(Object.entries(event.diff).map(([k, d]) => [k, d.class as "plain"])) : {},
+  rows.things.set(next.id, next);
+  const eventId = changeThing(changes, row, next, {
+    action: event.action === "thing.created" ? "thing.deleted" : event.action === "thing.deleted" ? "thing.restored" : event.action,
+    keys: Object.keys(revert),
+    classes: Object.fromEntries(Object.entries(event.diff).map(([k, d]) => [k, d.class as FieldClass])),
     summaryKey: "history.undone",
-    summaryParams: { name: next.name ?? "", action: event.action },
-    rowVersionAfter: next.rowVersion,
-    undoable: false,
+    summaryParams: { action: event.action },
     undoOfEventId: event.id,
   });
-  await bulkInsert(ctx.tx, historyEntries, [h]);
-  return { rowVersion: next.rowVersion, eventId: h.id };
+  return { rowVersion: next.rowVersion, eventId };
 }
 
-async function undoPlace(ctx: CommandContext, event: Event): Promise<{ rowVersion: number; eventId: string } | Error> {
-  const [row] = await ctx.tx.select().from(places).where(eq(places.id, event.entityId)).for("update");
+function undoPlace(ctx: CommandContext, changes: SegmentChanges, rows: Rows, event: Event): Undone {
+  const row = rows.places.get(event.entityId);
   if (!row) return new NotFoundError("place");
   const keys = Object.keys(event.after);
   if (!isDeepStrictEqual(pick(row, keys), event.after)) return changedSince();
-  const next = { ...row, ...(event.before as Partial<typeof row>), rowVersion: row.rowVersion + 1, updatedAt: ctx.now };
-  await ctx.tx.update(places).set(next).where(eq(places.id, row.id));
-  const h = historyRow(ctx, {
+  const next = { ...row, ...event.before, rowVersion: row.rowVersion + 1, updatedAt: ctx.now };
+  rows.places.set(next.id, next);
+  changes.update(places, next, [...(Object.keys(event.before) as (keyof typeof places.$inferSelect)[]), "rowVersion", "updatedAt"]);
+  const eventId = changes.record({
     locationId: event.locationId,
     entityType: "place",
     entityId: row.id,
@@ -67,42 +146,5 @@ async function undoPlace(ctx: CommandContext, event: Event): Promise<{ rowVersio
     undoable: false,
     undoOfEventId: event.id,
   });
-  await bulkInsert(ctx.tx, historyEntries, [h]);
-  return { rowVersion: next.rowVersion, eventId: h.id };
+  return { rowVersion: next.rowVersion, eventId };
 }
-
-export const historyUndo = defineCommand<UndoArgs>({
-  name: "history.undo",
-  args: undoArgs,
-  minRole: "member",
-  target: (a) => a.eventId,
-  async run(ctx, ops) {
-    const verdicts: Verdict[] = [];
-    for (const { args, input } of ops) {
-      const [event] = await ctx.tx.select().from(historyEntries).where(eq(historyEntries.id, args.eventId)).for("update");
-      if (!event || event.locationId !== input.locationId) {
-        verdicts.push(rejected(new NotFoundError("history event")));
-        continue;
-      }
-      const role = ctx.roles.get(input.locationId);
-      const own = event.actorUserId === ctx.actor.userId && (ctx.actor.type !== "token" || event.actorTokenId === ctx.actor.tokenId);
-      if (!own && !(ctx.actor.type === "user" && role && roleAtLeast(role, "admin"))) {
-        verdicts.push(rejected(new ForbiddenError("Only the person who made a change, or an admin, can undo it.")));
-        continue;
-      }
-      if (!event.undoableUntil || event.undoneAt || event.undoableUntil.getTime() <= ctx.now.getTime()) {
-        verdicts.push(rejected(new UndoExpiredError()));
-        continue;
-      }
-      const result =
-        event.entityType === "thing" ? await undoThing(ctx, event) : event.entityType === "place" ? await undoPlace(ctx, event) : new UndoExpiredError();
-      if (result instanceof Error) {
-        verdicts.push(rejected(result as ConflictError));
-        continue;
-      }
-      await ctx.tx.update(historyEntries).set({ undoneAt: ctx.now, undoneByEventId: result.eventId }).where(eq(historyEntries.id, event.id));
-      verdicts.push(applied(ctx, event.entityId, result.rowVersion, result.eventId));
-    }
-    return verdicts;
-  },
-});

@@ -1,86 +1,87 @@
 /**
  * Review actions on inbox items: accept (a draft becomes an active thing), dismiss (a draft is
  * discarded, undoably), merge (a draft folds into an existing thing). Each marks the item resolved,
- * so it leaves the inbox shape.
+ * so it leaves the inbox shape. A segment of reviews locks its items, then the things they touch,
+ * in one statement each, works in memory and writes once.
  */
-import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { inboxActArgs, inboxMergeArgs, type InboxActArgs, type InboxMergeArgs } from "../../../shared/inbox-actions.js";
-import { bulkInsert } from "../../commands/bulk.js";
-import { historyRow } from "../../commands/history.js";
-import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
-import { historyEntries, inboxItems, things } from "../../db/schema/index.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { readValues, writeValues, type ThingRow } from "../things/values.js";
+import { lockRows } from "../../commands/bulk.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { lockTargets } from "../../commands/targets.js";
+import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
+import { inboxItems, things } from "../../db/schema/index.js";
+import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
+import { changeThing } from "../things/changes.js";
+import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "../things/values.js";
 
-type Item = typeof inboxItems.$inferSelect;
+/** Attributes a merge copies from the draft where the target has none. */
+const FILLABLE = ["description", "brandId", "model", "colour", "serial", "condition"] as const;
+
+const ITEM_KEYS = ["locationId", "kind", "status", "thingId", "payload", "rowVersion", "deletedAt"] as const;
+/** Whatever a review reads or writes of a thing: the segment's one update sets the union. */
+const THING_KEYS = [...TARGET_KEYS, "lifecycle", "fields", ...FILLABLE] as const;
+
+type Item = Pick<typeof inboxItems.$inferSelect, (typeof ITEM_KEYS)[number] | "id">;
 type Status = Item["status"];
+type Thing = ThingTarget & Pick<ThingRow, (typeof THING_KEYS)[number]>;
 
-async function openItem(ctx: CommandContext, id: string, locationId: string): Promise<Item | Error> {
-  const [item] = await ctx.tx.select().from(inboxItems).where(eq(inboxItems.id, id)).for("update");
-  if (!item || item.locationId !== locationId || item.deletedAt) return new NotFoundError("inbox item");
-  if (item.status !== "open") return new ConflictError(`This item was already reviewed (${item.status}).`);
-  return item;
+/** What the reviews of one segment share: the things as earlier reviews left them, and the writes. */
+class Review {
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly things: Map<string, Thing>,
+    readonly changes: SegmentChanges,
+  ) {}
+
+  /** The time of the batch, as history values carry it. */
+  now(): string {
+    return this.ctx.now.toISOString();
+  }
+
+  /** The thing, if it is live in the location (a dropped or deleted thing is not reviewed). */
+  live(id: string | null | undefined, locationId: string): Thing | null {
+    const t = id ? this.things.get(id) : undefined;
+    return t && t.locationId === locationId && !t.deletedAt ? t : null;
+  }
+
+  /** Writes `values` into a thing with one history entry; answers the entry's id. */
+  change(t: Thing, values: Record<string, unknown>, action: string, summaryKey: string, summaryParams: Record<string, string> = {}): string {
+    const next = { ...writeValues(t, values), rowVersion: t.rowVersion + 1, updatedAt: this.ctx.now };
+    this.things.set(t.id, next);
+    return changeThing(this.changes, t, next, { action, keys: Object.keys(values), summaryKey, summaryParams });
+  }
+
+  /** Marks the item resolved and answers the op. */
+  resolve(item: Item, status: Status, payload: Record<string, unknown> = {}, undoEventId: string | null = null): void {
+    const { ctx } = this;
+    const rowVersion = item.rowVersion + 1;
+    const next = {
+      id: item.id,
+      status,
+      resolvedAt: ctx.now,
+      resolvedBy: ctx.actor.userId,
+      rowVersion,
+      updatedAt: ctx.now,
+      payload: { ...item.payload, ...payload },
+      undoEventId,
+    };
+    this.changes.update(inboxItems, next, ["status", "resolvedAt", "resolvedBy", "rowVersion", "updatedAt", "payload", "undoEventId"]);
+    this.changes.applied(item.id, rowVersion, undoEventId);
+  }
 }
 
-async function liveThing(ctx: CommandContext, id: string | null, locationId: string): Promise<ThingRow | null> {
-  if (!id) return null;
-  const [t] = await ctx.tx.select().from(things).where(eq(things.id, id)).for("update");
-  return t && t.locationId === locationId && !t.deletedAt ? t : null;
-}
-
-/** Writes `values` into a thing with one history entry; returns the new row. */
-async function changeThing(
-  ctx: CommandContext,
-  t: ThingRow,
-  values: Record<string, unknown>,
-  action: string,
-  summaryKey: string,
-  params: Record<string, string> = {},
-) {
-  const keys = Object.keys(values);
-  const next = { ...writeValues(t, values), rowVersion: t.rowVersion + 1, updatedAt: ctx.now };
-  await ctx.tx.update(things).set(next).where(eq(things.id, t.id));
-  const h = historyRow(ctx, {
-    locationId: t.locationId,
-    entityType: "thing",
-    entityId: t.id,
-    entityName: next.name,
-    action,
-    before: readValues(t, keys),
-    after: readValues(next, keys),
-    summaryKey,
-    summaryParams: { name: next.name ?? "", ...params },
-    rowVersionAfter: next.rowVersion,
-    undoable: true,
-  });
-  await bulkInsert(ctx.tx, historyEntries, [h]);
-  return { next, eventId: h.id };
-}
-
-async function resolve(
-  ctx: CommandContext,
-  item: Item,
-  status: Status,
-  payload: Record<string, unknown> = {},
-  undoEventId: string | null = null,
-): Promise<Verdict> {
-  const rowVersion = item.rowVersion + 1;
-  await ctx.tx
-    .update(inboxItems)
-    .set({ status, resolvedAt: ctx.now, resolvedBy: ctx.actor.userId, rowVersion, updatedAt: ctx.now, payload: { ...item.payload, ...payload }, undoEventId })
-    .where(eq(inboxItems.id, item.id));
-  return applied(ctx, item.id, rowVersion, undoEventId);
-}
+const reviewed = (item: Item) => (item.status === "open" ? null : new ConflictError(`This item was already reviewed (${item.status}).`));
 
 /**
- * A review command: each op's item must be open in the op's location; `review` does the work and
- * answers the verdict. Review actions are few, so they run op by op.
+ * A review command: each op's item must be open in the op's location; `touches` names the things
+ * the review may change (locked with the items), `review` answers the op through `r`.
  */
 function reviewCommand<A extends { id: string }>(
   name: string,
   args: z.ZodType<A>,
-  review: (ctx: CommandContext, item: Item, args: A, locationId: string) => Promise<Verdict>,
+  touches: (item: Item, args: A) => (string | null | undefined)[],
+  review: (r: Review, item: Item, args: A, locationId: string) => void,
   refs?: (a: A) => (string | null | undefined)[],
 ) {
   return defineCommand<A>({
@@ -90,52 +91,66 @@ function reviewCommand<A extends { id: string }>(
     target: (a) => a.id,
     ...(refs ? { refs } : {}),
     async run(ctx, ops) {
-      const out: Verdict[] = [];
-      for (const { args: a, input } of ops) {
-        const item = await openItem(ctx, a.id, input.locationId);
-        out.push(item instanceof Error ? rejected(item as NotFoundError) : await review(ctx, item, a, input.locationId));
-      }
-      return out;
+      const items = await lockTargets(ctx, inboxItems, { entity: "inbox item", tombstone: "not-found" }, ops, ITEM_KEYS);
+      const problems = ops.map((op) => items.problem(op, items.get(op.args.id), { also: reviewed }));
+      const thingIds = new Set<string>();
+      ops.forEach((op, i) => {
+        if (problems[i]) return;
+        for (const id of touches(items.get(op.args.id)!, op.args)) if (id) thingIds.add(id);
+      });
+      const found = (await lockRows(ctx.tx, things, [...thingIds], THING_KEYS)) as Thing[];
+      const r = new Review(ctx, new Map(found.map((t) => [t.id, t])), new SegmentChanges(ctx));
+      ops.forEach((op: Op<A>, i) => {
+        const problem = problems[i];
+        if (problem) r.changes.refuse(problem);
+        else review(r, items.get(op.args.id)!, op.args, op.input.locationId);
+      });
+      return r.changes.write();
     },
   });
 }
 
-export const inboxAccept = reviewCommand<InboxActArgs>("inbox.accept", inboxActArgs, async (ctx, item, _args, loc) => {
-  const t = await liveThing(ctx, item.thingId, loc);
-  let eventId: string | null = null;
-  if (t?.lifecycle === "draft") eventId = (await changeThing(ctx, t, { lifecycle: "active" }, "thing.updated", "thing.accepted")).eventId;
-  return resolve(ctx, item, "accepted", {}, eventId);
-});
+export const inboxAccept = reviewCommand<InboxActArgs>(
+  "inbox.accept",
+  inboxActArgs,
+  (item) => [item.thingId],
+  (r, item, _args, loc) => {
+    const t = r.live(item.thingId, loc);
+    const eventId = t?.lifecycle === "draft" ? r.change(t, { lifecycle: "active" }, "thing.updated", "thing.accepted") : null;
+    r.resolve(item, "accepted", {}, eventId);
+  },
+);
 
-export const inboxDismiss = reviewCommand<InboxActArgs>("inbox.dismiss", inboxActArgs, async (ctx, item, _args, loc) => {
-  // A dismissed draft is discarded as a tombstone, undoable from its history like any delete.
-  const t = item.kind === "draft" ? await liveThing(ctx, item.thingId, loc) : null;
-  let eventId: string | null = null;
-  if (t?.lifecycle === "draft") eventId = (await changeThing(ctx, t, { deletedAt: ctx.now.toISOString() }, "thing.deleted", "thing.deleted")).eventId;
-  return resolve(ctx, item, "dismissed", {}, eventId);
-});
-
-/** Attributes a merge copies from the draft where the target has none. */
-const FILLABLE = ["description", "brandId", "model", "colour", "serial", "condition"] as const;
+export const inboxDismiss = reviewCommand<InboxActArgs>(
+  "inbox.dismiss",
+  inboxActArgs,
+  (item) => (item.kind === "draft" ? [item.thingId] : []),
+  (r, item, _args, loc) => {
+    // A dismissed draft is discarded as a tombstone, undoable from its history like any delete.
+    const t = item.kind === "draft" ? r.live(item.thingId, loc) : null;
+    const eventId = t?.lifecycle === "draft" ? r.change(t, { deletedAt: r.now() }, "thing.deleted", "thing.deleted") : null;
+    r.resolve(item, "dismissed", {}, eventId);
+  },
+);
 
 export const inboxMerge = reviewCommand<InboxMergeArgs>(
   "inbox.merge",
   inboxMergeArgs,
-  async (ctx, item, args, loc) => {
-    const draft = await liveThing(ctx, item.thingId, loc);
-    const target = await liveThing(ctx, args.into, loc);
-    if (!draft) return rejected(new ValidationError("Only an item with a captured thing can be merged."));
-    if (!target) return rejected(new NotFoundError("thing to merge into"));
-    if (target.id === draft.id) return rejected(new ValidationError("into: a thing cannot be merged into itself."));
+  (item, args) => [item.thingId, args.into],
+  (r, item, args, loc) => {
+    const draft = r.live(item.thingId, loc);
+    const target = r.live(args.into, loc);
+    let problem: AppError | null = null;
+    if (!draft) problem = new ValidationError("Only an item with a captured thing can be merged.");
+    else if (!target) problem = new NotFoundError("thing to merge into");
+    else if (target.id === draft.id) problem = new ValidationError("into: a thing cannot be merged into itself.");
+    if (problem || !draft || !target) return r.changes.refuse(problem!);
     const values: Record<string, unknown> = {};
     for (const k of FILLABLE) if (target[k] === null && draft[k] !== null) values[k] = draft[k];
     for (const [k, v] of Object.entries(draft.fields)) if (!(k in target.fields)) values[`fields.${k}`] = v;
-    const merged = await changeThing(ctx, target, values, "thing.merged", "thing.merged", {
-      mergedFromId: draft.id,
-      mergedFromName: draft.name ?? "",
-    });
-    await changeThing(ctx, draft, { deletedAt: ctx.now.toISOString() }, "thing.deleted", "thing.merged_away", { into: target.name ?? "" });
-    return resolve(ctx, item, "merged", { mergedInto: target.id }, merged.eventId);
+    const merged = r.change(target, values, "thing.merged", "thing.merged", { mergedFromId: draft.id, mergedFromName: draft.name ?? "" });
+    r.change(draft, { deletedAt: r.now() }, "thing.deleted", "thing.merged_away", { into: target.name ?? "" });
+    r.resolve(item, "merged", { mergedInto: target.id }, merged);
   },
   (a) => [a.into],
 );

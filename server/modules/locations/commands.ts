@@ -1,13 +1,16 @@
 /** Commands on locations: create (in the actor's own account) and update settings. */
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { locationCreateArgs, locationUpdateArgs, type LocationCreateArgs, type LocationUpdateArgs } from "../../../shared/locations.js";
 import { roleAtLeast } from "../../../shared/roles.js";
-import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
-import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
-import { applied, defineCommand, rejected, type Verdict } from "../../commands/types.js";
-import { accounts, historyEntries, locations } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../errors/classes.js";
+import { pick } from "../../commands/history.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { lockTargets } from "../../commands/targets.js";
+import { defineCommand } from "../../commands/types.js";
+import { accounts, locations } from "../../db/schema/index.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { seedLocation } from "./seed.js";
+
+type LocationRow = typeof locations.$inferSelect;
 
 export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>({
   name: "location.create",
@@ -17,11 +20,10 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
   target: (a) => a.id,
   async run(ctx, ops) {
     const [account] = await ctx.tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.ownerUserId, ctx.actor.userId));
-    const verdicts: Verdict[] = [];
-    const history: HistoryRow[] = [];
+    const changes = new SegmentChanges(ctx);
     for (const { args, input } of ops) {
       if (!account) {
-        verdicts.push(rejected(new NotFoundError("account")));
+        changes.refuse(new NotFoundError("account"));
         continue;
       }
       const id = input.locationId;
@@ -29,11 +31,11 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
       if (
         (await seedLocation(ctx.tx, { id, accountId: account.id, name: args.name, isPersonal: false, ownerUserId: ctx.actor.userId, now: ctx.now })) === null
       ) {
-        verdicts.push(rejected(new ConflictError("A record with this id or code already exists.")));
+        changes.refuse(new ConflictError("A record with this id or code already exists."));
         continue;
       }
       ctx.roles.set(id, "owner");
-      const h = historyRow(ctx, {
+      const eventId = changes.record({
         locationId: id,
         entityType: "location",
         entityId: id,
@@ -46,13 +48,14 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
         rowVersionAfter: 1,
         undoable: false,
       });
-      history.push(h);
-      verdicts.push(applied(ctx, id, 1, h.id));
+      changes.applied(id, 1, eventId);
     }
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });
+
+/** The columns location.update reads: the check's, the history's, and those a patch may change. */
+const LOCATION_KEYS = ["name", "requiresTwoFactor", "viewersSeeMoney", "scopeVersion", "rowVersion", "deletedAt"] as const;
 
 export const locationUpdate = defineCommand<LocationUpdateArgs>({
   name: "location.update",
@@ -60,48 +63,37 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
   minRole: "admin",
   target: (a) => a.id,
   async run(ctx, ops) {
-    const found = await ctx.tx
-      .select()
-      .from(locations)
-      .where(
-        inArray(
-          locations.id,
-          ops.map((o) => o.args.id),
-        ),
-      )
-      .for("update");
-    const byId = new Map(found.map((l) => [l.id, l]));
-    const verdicts: Verdict[] = [];
-    const updates: (typeof locations.$inferSelect)[] = [];
-    const history: HistoryRow[] = [];
-    for (const { args, input } of ops) {
-      const target = byId.get(args.id);
+    // A location is its own location, and its tombstone was never shown: it is just not found.
+    const targets = await lockTargets(ctx, locations, { entity: "location", locationOf: (l) => l.id, tombstone: "not-found" }, ops, LOCATION_KEYS);
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const { args, input } = op;
+      const target = targets.get(args.id);
       const role = ctx.roles.get(input.locationId);
-      if (!target || target.id !== input.locationId || target.deletedAt) {
-        verdicts.push(rejected(new NotFoundError("location")));
-        continue;
-      }
       // Only the owner requires two-factor (spec "Roles in a location").
-      if (args.patch.requiresTwoFactor !== undefined && !(role && roleAtLeast(role, "owner"))) {
-        verdicts.push(rejected(new ForbiddenError("Only the owner can require two-factor for a location.")));
+      const ownerOnly = () =>
+        args.patch.requiresTwoFactor !== undefined && !(role && roleAtLeast(role, "owner"))
+          ? new ForbiddenError("Only the owner can require two-factor for a location.")
+          : null;
+      // Location settings are never merged field by field: any stale version is a conflict.
+      const problem = targets.problem(op, target, { fields: "all", also: ownerOnly });
+      if (problem || !target) {
+        changes.refuse(problem!);
         continue;
       }
-      if (input.baseVersion !== undefined && input.baseVersion !== target.rowVersion) {
-        verdicts.push(rejected(new VersionConflictError(target.rowVersion)));
-        continue;
-      }
-      const keys = Object.keys(args.patch);
+      const keys = Object.keys(args.patch) as (keyof LocationRow)[];
       const scopeChanged = (["requiresTwoFactor", "viewersSeeMoney"] as const).some((k) => k in args.patch && args.patch[k] !== target[k]);
       const next = {
         ...target,
-        ...(args.patch as Partial<typeof target>),
+        ...(args.patch as Partial<LocationRow>),
         // Members' shapes hold other rows now: their handles must change (sync/SPEC.md SH4).
         scopeVersion: target.scopeVersion + (scopeChanged ? 1 : 0),
         rowVersion: target.rowVersion + 1,
         updatedAt: ctx.now,
       };
-      updates.push(next);
-      const h = historyRow(ctx, {
+      targets.set(next);
+      changes.update(locations, next, [...keys, "scopeVersion", "rowVersion", "updatedAt"]);
+      const eventId = changes.record({
         locationId: target.id,
         entityType: "location",
         entityId: target.id,
@@ -114,11 +106,8 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
         rowVersionAfter: next.rowVersion,
         undoable: false,
       });
-      history.push(h);
-      verdicts.push(applied(ctx, target.id, next.rowVersion, h.id));
+      changes.applied(target.id, next.rowVersion, eventId);
     }
-    await bulkUpdate(ctx.tx, locations, updates);
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });

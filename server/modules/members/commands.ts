@@ -2,23 +2,44 @@
  * Commands on memberships: change a role, remove a member (or leave). Admins manage members; only
  * the owner changes an admin; nobody changes the owner here (transfer is a separate, owner-only act).
  */
-import { and, eq, isNull } from "drizzle-orm";
 import { memberRemoveArgs, memberUpdateArgs, type MemberRemoveArgs, type MemberUpdateArgs } from "../../../shared/members.js";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
-import { bulkInsert } from "../../commands/bulk.js";
-import { historyRow } from "../../commands/history.js";
-import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
-import { historyEntries, memberships, users } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from "../../errors/classes.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { Targets } from "../../commands/targets.js";
+import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
+import { rows, sql, uuidArray } from "../../db/client.js";
+import { memberships } from "../../db/schema/index.js";
+import { ForbiddenError, ValidationError } from "../../errors/classes.js";
 
-async function loadMember(ctx: CommandContext, locationId: string, userId: string) {
-  const [m] = await ctx.tx
-    .select({ m: memberships, name: users.name })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.locationId, locationId), eq(memberships.userId, userId), isNull(memberships.deletedAt)))
-    .for("update", { of: memberships });
-  return m;
+interface Member {
+  id: string;
+  locationId: string;
+  userId: string;
+  role: Role;
+  rowVersion: number;
+  /** The person's name, for history. */
+  name: string;
+}
+
+const keyOf = (locationId: string, userId: string) => `${locationId} ${userId}`;
+
+/**
+ * The live memberships the ops name, locked, in one statement. Ops name a member by location and
+ * person, not by the membership's id (someone who left and came back has a new row); only the
+ * memberships are locked, not the people.
+ */
+async function lockMembers(ctx: CommandContext, ops: Op<{ userId: string }>[]): Promise<Targets<Member>> {
+  const found = ops.length
+    ? await rows<Member>(
+        ctx.tx,
+        sql`SELECT m.id, m.location_id AS "locationId", m.user_id AS "userId", m.role, m.row_version AS "rowVersion", u.name
+            FROM unnest(${uuidArray(ops.map((o) => o.input.locationId))}, ${uuidArray(ops.map((o) => o.args.userId))}) AS k(location_id, user_id)
+            JOIN memberships m ON m.location_id = k.location_id AND m.user_id = k.user_id AND m.deleted_at IS NULL
+            JOIN users u ON u.id = m.user_id
+            FOR UPDATE OF m`,
+      )
+    : [];
+  return new Targets({ entity: "member" }, new Map(found.map((m) => [keyOf(m.locationId, m.userId), m])));
 }
 
 function mayManage(actorRole: Role | undefined, targetRole: Role, newRole?: Role): boolean {
@@ -27,51 +48,48 @@ function mayManage(actorRole: Role | undefined, targetRole: Role, newRole?: Role
   return roleAtLeast(actorRole, "admin");
 }
 
+/** The membership in its new state, as the collector writes it. */
+const written = (m: Member, changes: Partial<typeof memberships.$inferSelect>) => ({ id: m.id, ...changes });
+
 export const memberUpdate = defineCommand<MemberUpdateArgs>({
   name: "member.update",
   args: memberUpdateArgs,
   minRole: "admin",
   target: (a) => a.userId,
   async run(ctx, ops) {
-    const verdicts: Verdict[] = [];
-    for (const { args, input } of ops) {
-      const found = await loadMember(ctx, input.locationId, args.userId);
-      if (!found) {
-        verdicts.push(rejected(new NotFoundError("member")));
-        continue;
-      }
-      const { m, name } = found;
-      if (!mayManage(ctx.roles.get(input.locationId), m.role, args.role)) {
-        verdicts.push(
-          rejected(
-            new ForbiddenError(args.role === "owner" ? "Ownership is transferred by the owner, not by a role change." : "Your role cannot change this member."),
-          ),
-        );
-        continue;
-      }
-      if (input.baseVersion !== undefined && input.baseVersion !== m.rowVersion) {
-        verdicts.push(rejected(new VersionConflictError(m.rowVersion)));
+    const targets = await lockMembers(ctx, ops);
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const { args, input } = op;
+      const m = targets.get(keyOf(input.locationId, args.userId));
+      const manage = (row: Member) =>
+        mayManage(ctx.roles.get(input.locationId), row.role, args.role)
+          ? null
+          : new ForbiddenError(args.role === "owner" ? "Ownership is transferred by the owner, not by a role change." : "Your role cannot change this member.");
+      // Roles are never merged field by field: any stale version is a conflict.
+      const problem = targets.problem(op, m, { fields: "all", also: manage });
+      if (problem || !m) {
+        changes.refuse(problem!);
         continue;
       }
       const rowVersion = m.rowVersion + 1;
-      await ctx.tx.update(memberships).set({ role: args.role, rowVersion, updatedAt: ctx.now }).where(eq(memberships.id, m.id));
-      const h = historyRow(ctx, {
+      changes.update(memberships, written(m, { role: args.role, rowVersion, updatedAt: ctx.now }), ["role", "rowVersion", "updatedAt"]);
+      const eventId = changes.record({
         locationId: input.locationId,
         entityType: "member",
         entityId: m.userId,
-        entityName: name,
+        entityName: m.name,
         action: "member.updated",
         before: { role: m.role },
         after: { role: args.role },
         summaryKey: "member.role_changed",
-        summaryParams: { name, from: m.role, to: args.role },
+        summaryParams: { name: m.name, from: m.role, to: args.role },
         rowVersionAfter: rowVersion,
         undoable: false,
       });
-      await bulkInsert(ctx.tx, historyEntries, [h]);
-      verdicts.push(applied(ctx, m.userId, rowVersion, h.id));
+      changes.applied(m.userId, rowVersion, eventId);
     }
-    return verdicts;
+    return changes.write();
   },
 });
 
@@ -82,51 +100,55 @@ export const memberRemove = defineCommand<MemberRemoveArgs>({
   minRole: "viewer",
   target: (a) => a.userId,
   async run(ctx, ops) {
-    const verdicts: Verdict[] = [];
-    for (const { args, input } of ops) {
-      const self = args.userId === ctx.actor.userId;
-      const actorRole = ctx.roles.get(input.locationId);
-      // Before the lock: FOR UPDATE sees only rows RLS lets the actor update, so a member removing
-      // someone would otherwise read "not found" for a person they can list.
-      if (!self && !(actorRole && roleAtLeast(actorRole, "admin"))) {
-        verdicts.push(rejected(new ForbiddenError("Only an owner or admin can remove someone else.")));
+    const self = (op: Op<MemberRemoveArgs>) => op.args.userId === ctx.actor.userId;
+    const admin = (op: Op<MemberRemoveArgs>) => {
+      const role = ctx.roles.get(op.input.locationId);
+      return !!role && roleAtLeast(role, "admin");
+    };
+    // Checked before the lock: FOR UPDATE sees only rows RLS lets the actor update, so a member
+    // removing someone would otherwise read "not found" for a person they can list.
+    const allowed = (op: Op<MemberRemoveArgs>) => self(op) || admin(op);
+    const targets = await lockMembers(ctx, ops.filter(allowed));
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const { args, input } = op;
+      if (!allowed(op)) {
+        changes.refuse(new ForbiddenError("Only an owner or admin can remove someone else."));
         continue;
       }
-      const found = await loadMember(ctx, input.locationId, args.userId);
-      if (!found) {
-        verdicts.push(rejected(new NotFoundError("member")));
-        continue;
-      }
-      const { m, name } = found;
-      if (self && m.role === "owner") {
-        verdicts.push(rejected(new ValidationError("The owner cannot leave; transfer the location first.")));
-        continue;
-      }
-      if (!self && !mayManage(actorRole, m.role)) {
-        verdicts.push(rejected(new ForbiddenError(m.role === "owner" ? "Nobody can remove the owner." : "Your role cannot remove this member.")));
+      const m = targets.get(keyOf(input.locationId, args.userId));
+      const leaving = self(op);
+      const removable = (row: Member) => {
+        if (leaving && row.role === "owner") return new ValidationError("The owner cannot leave; transfer the location first.");
+        if (!leaving && !mayManage(ctx.roles.get(input.locationId), row.role))
+          return new ForbiddenError(row.role === "owner" ? "Nobody can remove the owner." : "Your role cannot remove this member.");
+        return null;
+      };
+      const problem = targets.problem(op, m, { fields: "all", also: removable });
+      if (problem || !m) {
+        changes.refuse(problem!);
         continue;
       }
       const rowVersion = m.rowVersion + 1;
-      const h = historyRow(ctx, {
+      // The collector writes history before updates: once the row is tombstoned, someone who left
+      // no longer passes the history_entries insert policy (it needs a live owner, admin or member
+      // role there). RLS lets admins update memberships and anyone tombstone their own (memberships_leave).
+      changes.update(memberships, written(m, { deletedAt: ctx.now, rowVersion, updatedAt: ctx.now }), ["deletedAt", "rowVersion", "updatedAt"]);
+      const eventId = changes.record({
         locationId: input.locationId,
         entityType: "member",
         entityId: m.userId,
-        entityName: name,
-        action: self ? "member.left" : "member.removed",
+        entityName: m.name,
+        action: leaving ? "member.left" : "member.removed",
         before: { role: m.role },
         after: { role: null },
-        summaryKey: self ? "member.left" : "member.removed",
-        summaryParams: { name },
+        summaryKey: leaving ? "member.left" : "member.removed",
+        summaryParams: { name: m.name },
         rowVersionAfter: rowVersion,
         undoable: false,
       });
-      // History first: once the row is tombstoned, someone who left no longer passes the
-      // history_entries insert policy (it needs a live owner, admin or member role there).
-      await bulkInsert(ctx.tx, historyEntries, [h]);
-      // RLS lets admins update memberships and anyone tombstone their own (memberships_leave).
-      await ctx.tx.update(memberships).set({ deletedAt: ctx.now, rowVersion, updatedAt: ctx.now }).where(eq(memberships.id, m.id));
-      verdicts.push(applied(ctx, m.userId, rowVersion, h.id));
+      changes.applied(m.userId, rowVersion, eventId);
     }
-    return verdicts;
+    return changes.write();
   },
 });

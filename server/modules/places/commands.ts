@@ -1,22 +1,25 @@
 /** Commands on places: create and update (rename, re-parent, change kind). */
 import { and, inArray, isNull } from "drizzle-orm";
 import { placeCreateArgs, placeUpdateArgs, type PlaceCreateArgs, type PlaceUpdateArgs } from "../../../shared/places.js";
-import { bulkInsert, bulkUpdate } from "../../commands/bulk.js";
-import { historyRow, pick, type HistoryRow } from "../../commands/history.js";
-import { applied, defineCommand, rejected, type CommandContext, type Verdict } from "../../commands/types.js";
+import { pick } from "../../commands/history.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { lockTargets } from "../../commands/targets.js";
+import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
-import { historyEntries, placeKinds, places } from "../../db/schema/index.js";
-import { ConflictError, GoneError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { fieldsChangedSince, versionProblem } from "../../commands/versions.js";
+import { placeKinds, places } from "../../db/schema/index.js";
+import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 
 type PlaceRow = typeof places.$inferSelect;
+/** What a parent check reads of a place. */
+type Parent = Pick<PlaceRow, "id" | "locationId" | "isUnplaced" | "deletedAt">;
 
-async function loadPlaces(ctx: CommandContext, ids: string[], lock = false) {
-  const q = ctx.tx
-    .select()
+/** Places referred to as parents: read, not locked (a parent is not written). */
+async function loadParents(ctx: CommandContext, ids: string[]): Promise<Map<string, Parent>> {
+  if (!ids.length) return new Map();
+  const found = await ctx.tx
+    .select({ id: places.id, locationId: places.locationId, isUnplaced: places.isUnplaced, deletedAt: places.deletedAt })
     .from(places)
-    .where(inArray(places.id, ids.length ? ids : ["00000000-0000-0000-0000-000000000000"]));
-  const found = lock ? await q.for("update") : await q;
+    .where(inArray(places.id, ids));
   return new Map(found.map((p) => [p.id, p]));
 }
 
@@ -45,7 +48,7 @@ async function placeAncestors(ctx: CommandContext, ids: string[]): Promise<Map<s
   return out;
 }
 
-function parentProblem(parent: PlaceRow | undefined, loc: string): Error | null {
+function parentProblem(parent: Parent | undefined, loc: string): AppError | null {
   if (!parent || parent.locationId !== loc || parent.deletedAt) return new NotFoundError("parent place");
   if (parent.isUnplaced) return new ValidationError("parentId: nothing can be placed inside the Unplaced area.");
   return null;
@@ -59,7 +62,7 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
   refs: (a) => [a.parentId, a.kindId],
   creates: true,
   async run(ctx, ops) {
-    const parents = await loadPlaces(
+    const parents = await loadParents(
       ctx,
       ops.map((o) => o.args.parentId).filter((x): x is string => !!x),
     );
@@ -67,15 +70,13 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
       ctx,
       ops.map((o) => o.args.kindId).filter((x): x is string => !!x),
     );
-    const verdicts: Verdict[] = [];
-    const inserts: PlaceRow[] = [];
-    const history: HistoryRow[] = [];
+    const changes = new SegmentChanges(ctx);
     for (const { args, input } of ops) {
       const loc = input.locationId;
       let problem = args.parentId ? parentProblem(parents.get(args.parentId), loc) : null;
       if (!problem && args.kindId && kinds.get(args.kindId) !== loc) problem = new NotFoundError("place kind");
       if (problem) {
-        verdicts.push(rejected(problem as NotFoundError));
+        changes.refuse(problem);
         continue;
       }
       const row: PlaceRow = {
@@ -94,9 +95,9 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
       };
       // A place created earlier in the segment may be the parent of a later one.
       parents.set(row.id, row);
-      inserts.push(row);
+      changes.insert(places, row);
       const keys = ["name", "parentId", "kindId"];
-      const h = historyRow(ctx, {
+      const eventId = changes.record({
         locationId: loc,
         entityType: "place",
         entityId: row.id,
@@ -109,14 +110,16 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
         rowVersionAfter: 1,
         undoable: false,
       });
-      history.push(h);
-      verdicts.push(applied(ctx, row.id, 1, h.id));
+      changes.applied(row.id, 1, eventId);
     }
-    await bulkInsert(ctx.tx, places, inserts);
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });
+
+/** The columns place.update reads: those the check and the history read, and those a patch may change. */
+const PLACE_KEYS = ["locationId", "name", "parentId", "kindId", "isUnplaced", "rowVersion", "deletedAt"] as const;
+
+const unplacedProblem = (target: { isUnplaced: boolean }) => (target.isUnplaced ? new ValidationError("The Unplaced area cannot be renamed or moved.") : null);
 
 export const placeUpdate = defineCommand<PlaceUpdateArgs>({
   name: "place.update",
@@ -125,31 +128,21 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
   target: (a) => a.id,
   refs: (a) => [a.patch.parentId, a.patch.kindId],
   async run(ctx, ops) {
-    const targets = await loadPlaces(
-      ctx,
-      ops.map((o) => o.args.id),
-      true,
-    );
-    const changed = await fieldsChangedSince(ctx, "place", ops, targets);
+    const targets = await lockTargets(ctx, places, { entity: "place", entityType: "place" }, ops, PLACE_KEYS);
     const newParents = ops.map((o) => o.args.patch.parentId).filter((x): x is string => !!x);
-    const parents = await loadPlaces(ctx, newParents);
+    const parents = await loadParents(ctx, newParents);
     const ancestors = await placeAncestors(ctx, newParents);
     const kinds = await loadKinds(
       ctx,
       ops.map((o) => o.args.patch.kindId).filter((x): x is string => !!x),
     );
-    const verdicts: Verdict[] = [];
-    const updates: PlaceRow[] = [];
-    const history: HistoryRow[] = [];
-    for (const { args, input } of ops) {
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const { args, input } = op;
       const loc = input.locationId;
       const target = targets.get(args.id);
       const { patch } = args;
-      let problem: Error | null;
-      if (!target || target.locationId !== loc) problem = new NotFoundError("place");
-      else if (target.deletedAt) problem = new GoneError("place");
-      else if (target.isUnplaced) problem = new ValidationError("The Unplaced area cannot be renamed or moved.");
-      else problem = versionProblem({ input, args }, target, Object.keys(patch), changed);
+      let problem = targets.problem(op, target, { fields: Object.keys(patch), also: unplacedProblem });
       if (!problem && patch.parentId) {
         problem = parentProblem(parents.get(patch.parentId), loc);
         if (!problem && ancestors.get(patch.parentId)?.has(args.id))
@@ -157,13 +150,14 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
       }
       if (!problem && patch.kindId && kinds.get(patch.kindId) !== loc) problem = new NotFoundError("place kind");
       if (problem || !target) {
-        verdicts.push(rejected(problem as NotFoundError));
+        changes.refuse(problem!);
         continue;
       }
-      const keys = Object.keys(patch);
-      const next: PlaceRow = { ...target, ...(patch as Partial<PlaceRow>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      updates.push(next);
-      const h = historyRow(ctx, {
+      const keys = Object.keys(patch) as (keyof PlaceRow)[];
+      const next = { ...target, ...(patch as Partial<PlaceRow>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      targets.set(next);
+      changes.update(places, next, [...keys, "rowVersion", "updatedAt"]);
+      const eventId = changes.record({
         locationId: loc,
         entityType: "place",
         entityId: next.id,
@@ -176,11 +170,8 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
         rowVersionAfter: next.rowVersion,
         undoable: true,
       });
-      history.push(h);
-      verdicts.push(applied(ctx, next.id, next.rowVersion, h.id));
+      changes.applied(next.id, next.rowVersion, eventId);
     }
-    await bulkUpdate(ctx.tx, places, updates);
-    await bulkInsert(ctx.tx, historyEntries, history);
-    return verdicts;
+    return changes.write();
   },
 });

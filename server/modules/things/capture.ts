@@ -8,7 +8,7 @@ import { bulkInsert } from "../../commands/bulk.js";
 import { defineCommand, rejected, type Verdict } from "../../commands/types.js";
 import { files, inboxItems } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { thingCreate } from "./commands.js";
+import { thingCreate } from "./create.js";
 import { thingPaths } from "./paths.js";
 
 export const thingCapture = defineCommand<ThingCaptureArgs>({

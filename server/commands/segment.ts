@@ -1,0 +1,86 @@
+/**
+ * A segment's writes, collected while its ops are checked in order and sent set-based at the end:
+ * per table one insert of the new rows and one update of the changed rows, one insert of the
+ * history entries, and one verdict per op in op order. However many ops the segment holds, it
+ * costs the same few statements.
+ */
+import type { Table } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { bulkInsert, bulkUpdate } from "./bulk.js";
+import { historyRow, type HistoryDraft, type HistoryRow } from "./history.js";
+import { applied, rejected, type CommandContext, type Verdict } from "./types.js";
+import { historyEntries } from "../db/schema/index.js";
+import type { AppError } from "../errors/classes.js";
+
+type Row = Record<string, unknown> & { id: string };
+
+interface Updates {
+  /** By id: a row changed by two ops of the segment is written once, in its last state. */
+  rows: Map<string, Row>;
+  /** Every column any op changed: the one statement sets these in each row. */
+  columns: Set<string>;
+}
+
+export class SegmentChanges {
+  readonly verdicts: Verdict[] = [];
+  private readonly inserts = new Map<Table, Row[]>();
+  private readonly history: HistoryRow[] = [];
+  private readonly updates = new Map<Table, Updates>();
+
+  constructor(private readonly ctx: CommandContext) {}
+
+  refuse(error: AppError): void {
+    this.verdicts.push(rejected(error));
+  }
+
+  applied(entityId: string, rowVersion: number, eventId: string | null): void {
+    this.verdicts.push(applied(this.ctx, entityId, rowVersion, eventId));
+  }
+
+  insert<T extends PgTable>(table: T, row: T["$inferInsert"] & { id: string }): void {
+    const rows = this.inserts.get(table);
+    if (rows) rows.push(row);
+    else this.inserts.set(table, [row]);
+  }
+
+  /**
+   * `row` (its whole state as the segment knows it) replaces the row of its id; `columns` are those
+   * this change set. The row must hold every column any change of the table sets, since the one
+   * update writes them all: write() refuses a row loaded without one rather than null it.
+   */
+  update<T extends PgTable>(table: T, row: Partial<T["$inferSelect"]> & { id: string }, columns: Iterable<keyof T["$inferSelect"] & string>): void {
+    let u = this.updates.get(table);
+    if (!u) this.updates.set(table, (u = { rows: new Map(), columns: new Set() }));
+    u.rows.set(row.id, row);
+    for (const c of columns) u.columns.add(c);
+  }
+
+  /** Adds the history entry of a change; answers its id, the verdict's eventId. */
+  record(draft: HistoryDraft): string {
+    const h = historyRow(this.ctx, draft);
+    this.history.push(h);
+    return h.id;
+  }
+
+  /**
+   * Sends every statement, then answers the verdicts. Order matters under row-level security:
+   * new rows first (history may be about them), then history, then updates, since an update may
+   * take away the right to write history (a member who leaves no longer passes its policy).
+   * The statements go out together; each waits on the connection, not on this process.
+   */
+  async write(): Promise<Verdict[]> {
+    const tx = this.ctx.tx;
+    // Checked before anything is sent, so that no statement is left running unawaited.
+    const updates = [...this.updates].map(([table, { rows, columns }]) => {
+      const values = [...rows.values()];
+      for (const row of values) for (const c of columns) if (!(c in row)) throw new Error(`update of ${row.id} lacks the column ${c}`);
+      return { table, values, columns };
+    });
+    const sent: Promise<void>[] = [];
+    for (const [table, rows] of this.inserts) sent.push(bulkInsert(tx, table, rows));
+    sent.push(bulkInsert(tx, historyEntries, this.history));
+    for (const { table, values, columns } of updates) sent.push(bulkUpdate(tx, table, values, columns));
+    await Promise.all(sent);
+    return this.verdicts;
+  }
+}

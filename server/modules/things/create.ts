@@ -1,0 +1,121 @@
+/** thing.create, set-based over a segment of ops; thing.capture reuses it for drafts. */
+import { thingCreateArgs, type ThingCreateArgs } from "../../../shared/things.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { defineCommand } from "../../commands/types.js";
+import { things } from "../../db/schema/index.js";
+import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
+import { fieldClasses, fieldsProblem } from "./custom-fields.js";
+import { loadRefs } from "./refs.js";
+import { readValue, readValues, type ThingRow } from "./values.js";
+
+/** The columns a created thing's history shows (those set, and always the name). */
+const CREATE_KEYS = [
+  "name",
+  "typeId",
+  "quantity",
+  "lifecycle",
+  "isContainer",
+  "placeId",
+  "containerId",
+  "description",
+  "condition",
+  "brandId",
+  "model",
+  "colour",
+  "serial",
+];
+
+export const thingCreate = defineCommand<ThingCreateArgs>({
+  name: "thing.create",
+  args: thingCreateArgs,
+  minRole: "member",
+  target: (a) => a.id,
+  refs: (a) => [a.placeId, a.containerId, a.typeId, a.brandId],
+  creates: true,
+  async run(ctx, ops) {
+    const refs = await loadRefs(ctx.tx, {
+      locationIds: ops.map((o) => o.input.locationId),
+      placeIds: ops.map((o) => o.args.placeId),
+      containerIds: ops.map((o) => o.args.containerId),
+      brandIds: ops.map((o) => o.args.brandId),
+    });
+    // Containers created earlier in this same segment count as existing.
+    for (const { args, input } of ops) {
+      const isContainer = args.isContainer ?? refs.types.get(args.typeId ?? "")?.containerByDefault ?? false;
+      if (isContainer)
+        refs.containers.set(args.id, {
+          id: args.id,
+          locationId: input.locationId,
+          isContainer,
+          name: args.name ?? null,
+          containerId: args.containerId ?? null,
+        });
+    }
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const { args, input } = op;
+      const loc = input.locationId;
+      const typeId = args.typeId ?? refs.defaultTypeByLocation.get(loc);
+      const type = typeId ? refs.types.get(typeId) : undefined;
+      const container = args.containerId ? refs.containers.get(args.containerId) : undefined;
+      const place = args.placeId ? refs.places.get(args.placeId) : undefined;
+      let problem: AppError | null = null;
+      if (!type || type.locationId !== loc || type.isGroup) problem = new NotFoundError("type");
+      else if (args.placeId && (!place || place.locationId !== loc)) problem = new NotFoundError("place");
+      else if (args.containerId && (!container || container.locationId !== loc)) problem = new NotFoundError("container");
+      else if (container && !container.isContainer) problem = new ValidationError("containerId: that thing is not a container.");
+      else if (args.brandId && refs.brands.get(args.brandId)?.locationId !== loc) problem = new NotFoundError("brand");
+      else if (args.fields) problem = fieldsProblem(refs, type.id, args.fields);
+      if (problem || !type) {
+        changes.refuse(problem!);
+        continue;
+      }
+      const row: ThingRow = {
+        id: args.id,
+        locationId: loc,
+        placeId: container ? null : (args.placeId ?? refs.unplacedByLocation.get(loc) ?? null),
+        containerId: args.containerId ?? null,
+        typeId: type.id,
+        name: args.name ?? null,
+        description: args.description ?? null,
+        quantity: args.quantity ?? "1.000",
+        lifecycle: args.lifecycle ?? "active",
+        condition: args.condition ?? null,
+        brandId: args.brandId ?? null,
+        model: args.model ?? null,
+        colour: args.colour ?? null,
+        serial: args.serial ?? null,
+        fields: Object.fromEntries(Object.entries(args.fields ?? {}).filter(([, v]) => v !== null)),
+        shortCode: null,
+        isContainer: args.isContainer ?? type.containerByDefault,
+        coverFileId: null,
+        lastSeenAt: ctx.now,
+        missingSince: null,
+        createdBy: ctx.actor.userId,
+        rowVersion: 1,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+        deletedAt: null,
+      };
+      changes.insert(things, row);
+      const shown = [...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null), ...Object.keys(row.fields).map((k) => `fields.${k}`)];
+      const after = readValues(row, shown);
+      const eventId = changes.record({
+        locationId: loc,
+        entityType: "thing",
+        entityId: row.id,
+        entityName: row.name,
+        action: "thing.created",
+        before: Object.fromEntries(shown.map((k) => [k, null])),
+        after,
+        classes: fieldClasses(refs, type.id, shown),
+        summaryKey: "thing.created",
+        summaryParams: { name: row.name ?? "" },
+        rowVersionAfter: 1,
+        undoable: true,
+      });
+      changes.applied(row.id, 1, eventId);
+    }
+    return changes.write();
+  },
+});
