@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { inboxItemSchema } from "../../shared/inbox.js";
 import { pageOf } from "../../shared/paging.js";
 import { userActor } from "../../server/auth/actor.js";
@@ -16,45 +16,59 @@ import { withActor } from "../../server/db/actor.js";
 import type { Tx } from "../../server/db/client.js";
 import { historyEntries, inboxItems, locations, memberships, places, things } from "../../server/db/schema/index.js";
 import { executeBatch } from "../../server/modules/registry.js";
-import { startService, type TestService } from "../support/app.js";
-import { locationWithRoles, type Client } from "../support/members.js";
+import type { Client } from "../support/members.js";
 import { op, push } from "../support/push.js";
+import { apiTest } from "../support/fixtures.js";
 
-let svc: TestService;
-let loc: string;
-let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
-
-beforeAll(async () => {
-  svc = await startService();
-  ({ locationId: loc, as } = await locationWithRoles(svc));
-});
-afterAll(async () => svc?.close());
-
-/** Runs `inputs` as one batch through the executor, as `who` (ops push does not accept too). */
-function batch(who: Client, inputs: Omit<CommandInput, "locationId">[]) {
-  const actor = userActor({ id: who.userId, name: who.email }, { mfaProven: true });
-  return executeBatch(
-    svc.database.db,
-    actor,
-    inputs.map((i) => ({ locationId: loc, ...i })),
-    { undoWindowMs: svc.config.undoWindowMs },
-  );
-}
-
-const thingRow = async (id: string) => (await svc.database.db.select().from(things).where(eq(things.id, id)))[0]!;
-const thingHistory = (id: string) =>
-  svc.database.db.select().from(historyEntries).where(eq(historyEntries.entityId, id)).orderBy(historyEntries.rowVersionAfter);
-
-async function capture(name: string, patch: Record<string, unknown>) {
-  const id = uuidv7();
-  expect((await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id, name } })])).body.results[0].status).toBe("applied");
-  expect((await as.member.patch(`/api/v1/things/${id}`, { rowVersion: 1, ...patch })).status).toBe(200);
-  const items = pageOf(inboxItemSchema).parse((await as.admin.get(`/api/v1/inbox?locationId=${loc}&kind=draft`)).body).items;
-  return items.find((i) => i.thing?.id === id)!;
-}
+const test = apiTest
+  /** Runs `inputs` as one batch through the executor, as `who` (ops push does not accept too). */
+  .extend("batch", { scope: "file" }, async ({ svc, loc }) => (who: Client, inputs: Omit<CommandInput, "locationId">[]) => {
+    const actor = userActor({ id: who.userId, name: who.email }, { mfaProven: true });
+    return executeBatch(
+      svc.database.db,
+      actor,
+      inputs.map((i) => ({ locationId: loc, ...i })),
+      { undoWindowMs: svc.config.undoWindowMs },
+    );
+  })
+  .extend(
+    "thingRow",
+    { scope: "file" },
+    async ({ svc }) =>
+      async (id: string) =>
+        (await svc.database.db.select().from(things).where(eq(things.id, id)))[0]!,
+  )
+  .extend(
+    "thingHistory",
+    { scope: "file" },
+    async ({ svc }) =>
+      (id: string) =>
+        svc.database.db.select().from(historyEntries).where(eq(historyEntries.entityId, id)).orderBy(historyEntries.rowVersionAfter),
+  )
+  /** A draft captured by the member and then edited with `patch`; answers its inbox item. */
+  .extend("capture", { scope: "file" }, async ({ loc, as }) => async (name: string, patch: Record<string, unknown>) => {
+    const id = uuidv7();
+    expect((await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id, name } })])).body.results[0].status).toBe("applied");
+    expect((await as.member.patch(`/api/v1/things/${id}`, { rowVersion: 1, ...patch })).status).toBe(200);
+    const items = pageOf(inboxItemSchema).parse((await as.admin.get(`/api/v1/inbox?locationId=${loc}&kind=draft`)).body).items;
+    return items.find((i) => i.thing?.id === id)!;
+  })
+  /** Runs `fn` with a command context of the owner's, as a handler gets it. */
+  .extend("asOwner", { scope: "file" }, async ({ svc, as }) => <T>(fn: (ctx: CommandContext) => Promise<T>) => {
+    const actor = userActor({ id: as.owner.userId, name: as.owner.email }, { mfaProven: true });
+    return withActor(svc.database.db, actor, async (tx: Tx) => fn({ tx, actor, ...(await loadContext(tx)), now: new Date(), undoWindowMs: 60_000 }));
+  })
+  /** A thing renamed twice by the member; answers its id and the two rename events. */
+  .extend("renamedTwice", { scope: "file" }, async ({ loc, as, thingHistory }) => async () => {
+    const id = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Stool" })).body.id as string;
+    await as.member.patch(`/api/v1/things/${id}`, { rowVersion: 1, name: "Bar stool" });
+    await as.member.patch(`/api/v1/things/${id}`, { rowVersion: 2, name: "Tall stool" });
+    const [toBar, toTall] = (await thingHistory(id)).filter((h) => h.action === "thing.updated");
+    return { id, toBar: toBar!.id, toTall: toTall!.id };
+  });
 
 describe("inbox", () => {
-  test("two merges of one pushed segment fold into the same thing, the second seeing the first", async () => {
+  test("two merges of one pushed segment fold into the same thing, the second seeing the first", async ({ svc, loc, as, thingRow, thingHistory, capture }) => {
     const into = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Ladder" })).body.id as string;
     const first = await capture("Ladder (photo 1)", { colour: "yellow" });
     const second = await capture("Ladder (photo 2)", { colour: "red", serial: "LD-9" });
@@ -78,7 +92,7 @@ describe("inbox", () => {
     for (const item of items) expect(item).toMatchObject({ status: "merged", rowVersion: 2, payload: { mergedInto: into } });
   });
 
-  test("a draft merged away earlier in the segment cannot be merged into", async () => {
+  test("a draft merged away earlier in the segment cannot be merged into", async ({ loc, as, thingRow, capture }) => {
     const into = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Kettle" })).body.id as string;
     const first = await capture("Kettle (photo)", { colour: "steel" });
     const second = await capture("Kettle lid", { serial: "KL-1" });
@@ -93,15 +107,13 @@ describe("inbox", () => {
 });
 
 describe("undo", () => {
-  async function renamedTwice() {
-    const id = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Stool" })).body.id as string;
-    await as.member.patch(`/api/v1/things/${id}`, { rowVersion: 1, name: "Bar stool" });
-    await as.member.patch(`/api/v1/things/${id}`, { rowVersion: 2, name: "Tall stool" });
-    const [toBar, toTall] = (await thingHistory(id)).filter((h) => h.action === "thing.updated");
-    return { id, toBar: toBar!.id, toTall: toTall!.id };
-  }
-
-  test("two undos of one thing in one segment: the earlier event is undone on top of the later one's undo", async () => {
+  test("two undos of one thing in one segment: the earlier event is undone on top of the later one's undo", async ({
+    as,
+    batch,
+    thingRow,
+    thingHistory,
+    renamedTwice,
+  }) => {
     const { id, toBar, toTall } = await renamedTwice();
     const verdicts = await batch(as.member, [
       { name: "history.undo", args: { eventId: toTall } },
@@ -117,7 +129,7 @@ describe("undo", () => {
     for (const e of events.filter((h) => h.id === toBar || h.id === toTall)) expect(e.undoneAt).not.toBeNull();
   });
 
-  test("in the other order the earlier event was changed again, and only the later one is undone", async () => {
+  test("in the other order the earlier event was changed again, and only the later one is undone", async ({ as, batch, thingRow, renamedTwice }) => {
     const { id, toBar, toTall } = await renamedTwice();
     const verdicts = await batch(as.member, [
       { name: "history.undo", args: { eventId: toBar } },
@@ -129,7 +141,7 @@ describe("undo", () => {
 });
 
 describe("members", () => {
-  test("role changes and removals of one batch are answered in order and written once", async () => {
+  test("role changes and removals of one batch are answered in order and written once", async ({ svc, loc, as, batch }) => {
     const [a, b, c] = [await svc.signedIn("Ada"), await svc.signedIn("Bo"), await svc.signedIn("Cy")];
     for (const [who, role] of [
       [a, "member"],
@@ -168,7 +180,7 @@ describe("members", () => {
     expect(of(c.userId)).toEqual([["member.removed", { role: "viewer" }, { role: null }, 2]]);
   });
 
-  test("a member leaves through a batch: the history entry is written before the membership goes", async () => {
+  test("a member leaves through a batch: the history entry is written before the membership goes", async ({ svc, loc, batch }) => {
     const d = await svc.signedIn("Di");
     await svc.database.db.insert(memberships).values({ id: uuidv7(), locationId: loc, userId: d.userId, role: "member" });
     const [verdict] = await batch(d, [{ name: "member.remove", args: { userId: d.userId } }]);
@@ -177,7 +189,7 @@ describe("members", () => {
 });
 
 describe("a stale baseVersion is version_conflict with the current rowVersion", () => {
-  test("place", async () => {
+  test("place", async ({ svc, loc, as }) => {
     const place = (await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Cellar" })).body.id as string;
     expect((await as.member.patch(`/api/v1/places/${place}`, { rowVersion: 1, name: "Wine cellar" })).status).toBe(200);
     const stale = await as.member.patch(`/api/v1/places/${place}`, { rowVersion: 1, name: "Basement" });
@@ -192,7 +204,7 @@ describe("a stale baseVersion is version_conflict with the current rowVersion", 
     expect((await svc.database.db.select().from(places).where(eq(places.id, place)))[0]).toMatchObject({ name: "Wine cellar", rowVersion: 3 });
   });
 
-  test("location", async () => {
+  test("location", async ({ svc, loc, as }) => {
     const before = (await svc.database.db.select().from(locations).where(eq(locations.id, loc)))[0]!;
     expect((await as.owner.patch(`/api/v1/locations/${loc}`, { rowVersion: before.rowVersion, name: "Home base" })).status).toBe(200);
     const stale = await as.owner.patch(`/api/v1/locations/${loc}`, { rowVersion: before.rowVersion, name: "Other name" });
@@ -203,7 +215,7 @@ describe("a stale baseVersion is version_conflict with the current rowVersion", 
     expect(forbidden.status).toBe(403);
   });
 
-  test("member", async () => {
+  test("member", async ({ svc, loc, as }) => {
     const e = await svc.signedIn("Eve");
     await svc.database.db.insert(memberships).values({ id: uuidv7(), locationId: loc, userId: e.userId, role: "viewer" });
     expect((await as.owner.patch(`/api/v1/locations/${loc}/members/${e.userId}`, { role: "member", rowVersion: 1 })).status).toBe(200);
@@ -214,13 +226,7 @@ describe("a stale baseVersion is version_conflict with the current rowVersion", 
 });
 
 describe("the collector", () => {
-  /** Runs `fn` with a command context of the owner's, as a handler gets it. */
-  function asOwner<T>(fn: (ctx: CommandContext) => Promise<T>) {
-    const actor = userActor({ id: as.owner.userId, name: as.owner.email }, { mfaProven: true });
-    return withActor(svc.database.db, actor, async (tx: Tx) => fn({ tx, actor, ...(await loadContext(tx)), now: new Date(), undoWindowMs: 60_000 }));
-  }
-
-  test("a row changed by two ops of a segment is written once, in its last state, with the union of their columns", async () => {
+  test("a row changed by two ops of a segment is written once, in its last state, with the union of their columns", async ({ loc, as, thingRow, asOwner }) => {
     const id = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Rake" })).body.id as string;
     const row = await thingRow(id);
     const verdicts = await asOwner(async (ctx) => {
@@ -236,7 +242,7 @@ describe("the collector", () => {
     expect(await thingRow(id)).toMatchObject({ name: "Leaf rake", colour: "green", rowVersion: 3 });
   });
 
-  test("an update whose row lacks a column another change of the table sets is refused before anything is sent", async () => {
+  test("an update whose row lacks a column another change of the table sets is refused before anything is sent", async ({ loc, as, thingRow, asOwner }) => {
     const [a, b] = [
       (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Hoe" })).body.id as string,
       (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Spade" })).body.id as string,
