@@ -14,6 +14,9 @@ import type { AppError } from "../errors/classes.js";
 
 type Row = Record<string, unknown> & { id: string };
 
+/** A history entry as `created` and `changed` take it: its version comes from the row, its summary key defaults to the action. */
+export type RowEvent = Omit<HistoryDraft, "rowVersionAfter" | "summaryKey"> & { summaryKey?: string };
+
 interface Updates {
   /** By id: a row changed by two ops of the segment is written once, in its last state. */
   rows: Map<string, Row>;
@@ -60,6 +63,32 @@ export class SegmentChanges {
     const h = historyRow(this.ctx, draft);
     this.history.push(h);
     return h.id;
+  }
+
+  /**
+   * What most ops do, in one call: insert `row`, record its history entry, answer the op applied.
+   * The verdict names `event.entityId`; the entry's version is the row's.
+   */
+  created<T extends PgTable>(table: T, row: T["$inferInsert"] & { id: string; rowVersion: number }, event: RowEvent): string {
+    this.insert(table, row);
+    return this.recordApplied(row.rowVersion, event);
+  }
+
+  /** As `created`, for a changed row: `row` in its new state replaces the old, setting `columns`. */
+  changed<T extends PgTable>(
+    table: T,
+    row: Partial<T["$inferSelect"]> & { id: string; rowVersion: number },
+    columns: Iterable<keyof T["$inferSelect"] & string>,
+    event: RowEvent,
+  ): string {
+    this.update(table, row, columns);
+    return this.recordApplied(row.rowVersion, event);
+  }
+
+  private recordApplied(rowVersion: number, { summaryKey, ...event }: RowEvent): string {
+    const eventId = this.record({ ...event, summaryKey: summaryKey ?? event.action, rowVersionAfter: rowVersion });
+    this.applied(event.entityId, rowVersion, eventId);
+    return eventId;
   }
 
   /**

@@ -92,8 +92,7 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
         updatedAt: ctx.now,
       };
       targets.set(next);
-      changes.update(locations, next, [...keys, "scopeVersion", "rowVersion", "updatedAt"]);
-      const eventId = changes.record({
+      changes.changed(locations, next, [...keys, "scopeVersion", "rowVersion", "updatedAt"], {
         locationId: target.id,
         entityType: "location",
         entityId: target.id,
@@ -101,12 +100,9 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
         action: "location.updated",
         before: pick(target, keys),
         after: pick(next, keys),
-        summaryKey: "location.updated",
         summaryParams: { name: next.name },
-        rowVersionAfter: next.rowVersion,
         undoable: false,
       });
-      changes.applied(target.id, next.rowVersion, eventId);
     }
     return changes.write();
   },

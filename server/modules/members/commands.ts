@@ -49,7 +49,7 @@ function mayManage(actorRole: Role | undefined, targetRole: Role, newRole?: Role
 }
 
 /** The membership in its new state, as the collector writes it. */
-const written = (m: Member, changes: Partial<typeof memberships.$inferSelect>) => ({ id: m.id, ...changes });
+const written = (m: Member, changes: Partial<typeof memberships.$inferSelect> & { rowVersion: number }) => ({ id: m.id, ...changes });
 
 export const memberUpdate = defineCommand<MemberUpdateArgs>({
   name: "member.update",
@@ -73,8 +73,7 @@ export const memberUpdate = defineCommand<MemberUpdateArgs>({
         continue;
       }
       const rowVersion = m.rowVersion + 1;
-      changes.update(memberships, written(m, { role: args.role, rowVersion, updatedAt: ctx.now }), ["role", "rowVersion", "updatedAt"]);
-      const eventId = changes.record({
+      changes.changed(memberships, written(m, { role: args.role, rowVersion, updatedAt: ctx.now }), ["role", "rowVersion", "updatedAt"], {
         locationId: input.locationId,
         entityType: "member",
         entityId: m.userId,
@@ -84,10 +83,8 @@ export const memberUpdate = defineCommand<MemberUpdateArgs>({
         after: { role: args.role },
         summaryKey: "member.role_changed",
         summaryParams: { name: m.name, from: m.role, to: args.role },
-        rowVersionAfter: rowVersion,
         undoable: false,
       });
-      changes.applied(m.userId, rowVersion, eventId);
     }
     return changes.write();
   },
@@ -133,8 +130,7 @@ export const memberRemove = defineCommand<MemberRemoveArgs>({
       // The collector writes history before updates: once the row is tombstoned, someone who left
       // no longer passes the history_entries insert policy (it needs a live owner, admin or member
       // role there). RLS lets admins update memberships and anyone tombstone their own (memberships_leave).
-      changes.update(memberships, written(m, { deletedAt: ctx.now, rowVersion, updatedAt: ctx.now }), ["deletedAt", "rowVersion", "updatedAt"]);
-      const eventId = changes.record({
+      changes.changed(memberships, written(m, { deletedAt: ctx.now, rowVersion, updatedAt: ctx.now }), ["deletedAt", "rowVersion", "updatedAt"], {
         locationId: input.locationId,
         entityType: "member",
         entityId: m.userId,
@@ -142,12 +138,9 @@ export const memberRemove = defineCommand<MemberRemoveArgs>({
         action: leaving ? "member.left" : "member.removed",
         before: { role: m.role },
         after: { role: null },
-        summaryKey: leaving ? "member.left" : "member.removed",
         summaryParams: { name: m.name },
-        rowVersionAfter: rowVersion,
         undoable: false,
       });
-      changes.applied(m.userId, rowVersion, eventId);
     }
     return changes.write();
   },

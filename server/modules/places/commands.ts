@@ -95,9 +95,8 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
       };
       // A place created earlier in the segment may be the parent of a later one.
       parents.set(row.id, row);
-      changes.insert(places, row);
       const keys = ["name", "parentId", "kindId"];
-      const eventId = changes.record({
+      changes.created(places, row, {
         locationId: loc,
         entityType: "place",
         entityId: row.id,
@@ -105,12 +104,9 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
         action: "place.created",
         before: Object.fromEntries(keys.map((k) => [k, null])),
         after: pick(row, keys),
-        summaryKey: "place.created",
         summaryParams: { name: row.name },
-        rowVersionAfter: 1,
         undoable: false,
       });
-      changes.applied(row.id, 1, eventId);
     }
     return changes.write();
   },
@@ -156,8 +152,7 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
       const keys = Object.keys(patch) as (keyof PlaceRow)[];
       const next = { ...target, ...(patch as Partial<PlaceRow>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
       targets.set(next);
-      changes.update(places, next, [...keys, "rowVersion", "updatedAt"]);
-      const eventId = changes.record({
+      changes.changed(places, next, [...keys, "rowVersion", "updatedAt"], {
         locationId: loc,
         entityType: "place",
         entityId: next.id,
@@ -165,12 +160,9 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
         action: "place.updated",
         before: pick(target, keys),
         after: pick(next, keys),
-        summaryKey: "place.updated",
         summaryParams: { name: next.name },
-        rowVersionAfter: next.rowVersion,
         undoable: true,
       });
-      changes.applied(next.id, next.rowVersion, eventId);
     }
     return changes.write();
   },

@@ -97,24 +97,19 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         updatedAt: ctx.now,
         deletedAt: null,
       };
-      changes.insert(things, row);
       const shown = [...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null), ...Object.keys(row.fields).map((k) => `fields.${k}`)];
-      const after = readValues(row, shown);
-      const eventId = changes.record({
+      changes.created(things, row, {
         locationId: loc,
         entityType: "thing",
         entityId: row.id,
         entityName: row.name,
         action: "thing.created",
         before: Object.fromEntries(shown.map((k) => [k, null])),
-        after,
+        after: readValues(row, shown),
         classes: fieldClasses(refs, type.id, shown),
-        summaryKey: "thing.created",
         summaryParams: { name: row.name ?? "" },
-        rowVersionAfter: 1,
         undoable: true,
       });
-      changes.applied(row.id, 1, eventId);
     }
     return changes.write();
   },
