@@ -8,8 +8,6 @@
  */
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
-import { importX } from "eslint-plugin-import-x";
 
 /**
  * The import direction (DESIGN.md "Layout and dependency direction"): `shared <- sync <- {server,
@@ -194,22 +192,6 @@ export default tseslint.config(
     ...(ignores ? { ignores } : {}),
     rules: { "no-restricted-imports": ["error", { patterns: forbid }] },
   })),
-  {
-    // No import cycles anywhere in the product: a cycle is an upward import in disguise, and it
-    // makes module start-up order depend on who imports first.
-    files: ["server/**/*.ts", "shared/**/*.ts", "sync/**/*.ts", "client/**/*.ts", "client/**/*.tsx"],
-    plugins: { "import-x": importX },
-    settings: {
-      ...importX.flatConfigs.typescript.settings,
-      "import-x/resolver-next": [
-        createTypeScriptImportResolver({
-          project: ["./tsconfig.server.json", "./tsconfig.client.json", "./tsconfig.shared.json"],
-          noWarnOnMultipleProjects: true,
-        }),
-      ],
-    },
-    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
-  },
   {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     languageOptions: { sourceType: "module", globals: { process: "readonly", console: "readonly" } },
