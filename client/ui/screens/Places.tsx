@@ -64,6 +64,9 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
             void enqueue(db, { name: "place.create", locationId, args: { id: uuidv7(), name: trimmed, ...(parentId ? { parentId } : {}) } }).then(() => {
               setSaved(trimmed);
               setName("");
+              // The next place starts at the top again: keeping the last parent put a second place
+              // silently inside the first.
+              setParentId("");
             });
           }}
         >
