@@ -36,6 +36,10 @@ export const placeCreateBody = placeCreateArgs.partial({ id: true });
 export const placeUpdateArgs = z.object({ id: uuidSchema, patch: placePatchSchema });
 export type PlaceUpdateArgs = z.infer<typeof placeUpdateArgs>;
 
+/** Deletes an empty place (a tombstone); one that still holds places or things is refused. */
+export const placeDeleteArgs = z.object({ id: uuidSchema }).strict();
+export type PlaceDeleteArgs = z.infer<typeof placeDeleteArgs>;
+
 /** Place-path entry of the spec: the chain from the location's root down to a thing's parent. */
 export const placePathEntrySchema = z
   .object({

@@ -4,12 +4,13 @@
  */
 import { z } from "zod";
 import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
-import { placeCreateArgs, placeUpdateArgs } from "../shared/places.js";
+import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
 export const opArgs = {
   "place.create": placeCreateArgs,
   "place.update": placeUpdateArgs,
+  "place.delete": placeDeleteArgs,
   "thing.create": thingCreateArgs,
   "thing.update": thingUpdateArgs,
   "thing.move": thingMoveArgs,

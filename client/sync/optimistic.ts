@@ -113,6 +113,10 @@ export function applyOp(state: LocalState, op: Op): void {
     case "place.update":
       edit(state.places, op.args.id, (p) => ({ ...p, ...defined(op.args.patch), updatedAt: op.at }));
       return;
+    case "place.delete":
+      // A place that still holds something is refused by the server; the drop brings it back.
+      state.places.delete(op.args.id);
+      return;
     case "inbox.accept": {
       const item = state.inbox.get(op.args.id);
       state.inbox.delete(op.args.id);
@@ -157,6 +161,7 @@ export function shapesOf(op: Op): SyncedTableName[] {
       return ["things", "inbox"];
     case "place.create":
     case "place.update":
+    case "place.delete":
       return ["places"];
     case "inbox.accept":
     case "inbox.dismiss":
