@@ -11,7 +11,7 @@ import { historyUndo } from "./history/undo.js";
 import { inboxAccept, inboxDismiss, inboxMerge } from "./inbox/commands.js";
 import { locationCreate, locationUpdate } from "./locations/commands.js";
 import { memberRemove, memberUpdate } from "./members/commands.js";
-import { placeCreate, placeUpdate } from "./places/commands.js";
+import { placeCreate, placeDelete, placeUpdate } from "./places/commands.js";
 import { thingCapture } from "./things/capture.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
@@ -21,6 +21,7 @@ export const commandRegistry = commandRegistryOf([
   locationUpdate,
   placeCreate,
   placeUpdate,
+  placeDelete,
   thingCreate,
   thingUpdate,
   thingMove,

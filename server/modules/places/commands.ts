@@ -1,6 +1,6 @@
-/** Commands on places: create and update (rename, re-parent, change kind). */
+/** Commands on places: create, update (rename, re-parent, change kind) and delete (an empty place). */
 import { and, inArray, isNull } from "drizzle-orm";
-import { placeCreateArgs, placeUpdateArgs, type PlaceCreateArgs, type PlaceUpdateArgs } from "../../../shared/places.js";
+import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs, type PlaceCreateArgs, type PlaceDeleteArgs, type PlaceUpdateArgs } from "../../../shared/places.js";
 import { pick } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";
@@ -160,6 +160,67 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
         action: "place.updated",
         before: pick(target, keys),
         after: pick(next, keys),
+        summaryParams: { name: next.name },
+        undoable: true,
+      });
+    }
+    return changes.write();
+  },
+});
+
+/**
+ * place.delete: a tombstone, undoable like a thing's. Only an empty place goes: one that still
+ * holds places or things is refused, saying what to do, so nothing is ever left without a place.
+ * Children deleted earlier in the same segment no longer count.
+ */
+export const placeDelete = defineCommand<PlaceDeleteArgs>({
+  name: "place.delete",
+  args: placeDeleteArgs,
+  minRole: "member",
+  target: (a) => a.id,
+  async run(ctx, ops) {
+    const targets = await lockTargets(ctx, places, { entity: "place", entityType: "place" }, ops, [
+      "locationId",
+      "name",
+      "isUnplaced",
+      "rowVersion",
+      "deletedAt",
+    ]);
+    const ids = ops.map((o) => o.args.id);
+    const [childPlaces, thingHolders] = await Promise.all([
+      rows<{ parent_id: string; id: string }>(ctx.tx, sql`SELECT parent_id, id FROM places WHERE parent_id = ANY(${uuidArray(ids)}) AND deleted_at IS NULL`),
+      rows<{ place_id: string }>(ctx.tx, sql`SELECT DISTINCT place_id FROM things WHERE place_id = ANY(${uuidArray(ids)}) AND deleted_at IS NULL`),
+    ]);
+    const children = new Map<string, Set<string>>();
+    for (const c of childPlaces) children.set(c.parent_id, (children.get(c.parent_id) ?? new Set()).add(c.id));
+    const holdsThings = new Set(thingHolders.map((t) => t.place_id));
+    const deleted = new Set<string>();
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const target = targets.get(op.args.id);
+      const holding = (p: { id: string; isUnplaced: boolean }): AppError | null => {
+        if (p.isUnplaced) return new ValidationError("The Unplaced area cannot be deleted.");
+        if ([...(children.get(p.id) ?? [])].some((c) => !deleted.has(c)))
+          return new ConflictError("This place still holds other places; move or delete them first.", { holds: "places" });
+        if (holdsThings.has(p.id)) return new ConflictError("This place still holds things; move or delete them first.", { holds: "things" });
+        return null;
+      };
+      const problem = targets.problem(op, target, { fields: "all", also: holding });
+      if (problem || !target) {
+        changes.refuse(problem!);
+        continue;
+      }
+      const next = { ...target, deletedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      targets.set(next);
+      deleted.add(next.id);
+      changes.changed(places, next, ["deletedAt", "rowVersion", "updatedAt"], {
+        locationId: target.locationId,
+        entityType: "place",
+        entityId: next.id,
+        entityName: next.name,
+        action: "place.deleted",
+        before: { deletedAt: null },
+        after: { deletedAt: ctx.now.toISOString() },
         summaryParams: { name: next.name },
         undoable: true,
       });

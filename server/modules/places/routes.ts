@@ -3,9 +3,10 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { placeCreateBody, placePatchBody, placeSchema } from "../../../shared/places.js";
+import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
-import { createPlace, listPlaces, updatePlace } from "./service.js";
+import { createPlace, deletePlace, listPlaces, updatePlace } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
 
@@ -41,6 +42,16 @@ export function placeRoutes(deps: RouteDeps): RouteDef[] {
       body: placePatchBody,
       response: placeSchema,
       handler: ({ actor, params, body }) => updatePlace(service, actor, params.id, body),
+    }),
+    defineWrite({
+      method: "delete",
+      path: "/api/v1/places/:id",
+      summary: "Delete an empty place (a tombstone; undoable in the window). A place that holds places or things is 409 conflict",
+      tag: "places",
+      params: byId,
+      body: rowVersionBody,
+      response: writeResultSchema,
+      handler: ({ actor, params, body }) => deletePlace(service, actor, params.id, body.rowVersion),
     }),
   ] as RouteDef[];
 }

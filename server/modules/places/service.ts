@@ -11,6 +11,7 @@ import { withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
+import type { WriteResult } from "../../../shared/writes.js";
 import { findPlace, placeOut, placesOf } from "./read.js";
 
 /** Every live place of a location the actor can see (404 otherwise). */
@@ -38,5 +39,15 @@ export function updatePlace(deps: ServiceDeps, actor: Actor, id: string, body: z
     actor,
     async (tx) => ({ name: "place.update", locationId: (await findPlace(tx, id)).locationId, baseVersion: rowVersion, args: { id, patch } }),
     async (tx) => placeOut(await findPlace(tx, id)),
+  );
+}
+
+/** Deletes an empty place (409 conflict, saying what it holds, otherwise). */
+export function deletePlace(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+  return writeOne(
+    deps,
+    actor,
+    async (tx) => ({ name: "place.delete", locationId: (await findPlace(tx, id)).locationId, baseVersion: rowVersion, args: { id } }),
+    async (_tx, v) => ({ id: v.entityId, rowVersion: v.rowVersion, txid: v.txid, eventId: v.eventId }),
   );
 }
