@@ -81,6 +81,15 @@ describe("DELETE /api/v1/places/:id", () => {
     expect(await placeIds()).toContain(id);
   });
 
+  test("a write token may delete a place, as it may a thing", async ({ svc, loc, as, place, placeIds }) => {
+    const made = await as.member.post("/api/v1/tokens", { name: "Script", scope: "write", locationIds: [loc] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = await place(as.member, "Token shed");
+    const res = await svc.client().request("DELETE", `/api/v1/places/${id}`, { rowVersion: 1 }, { authorization: `Bearer ${made.body.secret}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await placeIds()).not.toContain(id);
+  });
+
   test("undo of a delete brings the place back", async ({ svc, as, place, placeIds }) => {
     const id = await place(as.member, "Loft");
     expect((await as.member.delete(`/api/v1/places/${id}`, { rowVersion: 1 })).status).toBe(200);

@@ -11,6 +11,7 @@ export const TOKEN_ROUTES = [
   "GET /api/v1/locations/:id/places",
   "POST /api/v1/locations/:id/places",
   "PATCH /api/v1/places/:id",
+  "DELETE /api/v1/places/:id",
   "GET /api/v1/locations/:id/things",
   "POST /api/v1/locations/:id/things",
   "GET /api/v1/things/:id",
