@@ -1,4 +1,4 @@
-/** The place tree of a location, with how many things sit in each place, and adding a place. */
+/** The place tree of a location, with how many things sit in each place; adding, renaming, moving and deleting places. */
 import { useMemo, useState } from "react";
 import type { PlaceRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from "uuid";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Notice } from "../parts/Notice.js";
+import { PlaceEditor } from "../parts/PlaceEditor.js";
 import { Shell } from "../parts/Shell.js";
 import { Link } from "../router.js";
 import { useReady } from "../session.js";
@@ -19,6 +20,8 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
   const [name, setName] = useState("");
   const [parentId, setParentId] = useState("");
   const [saved, setSaved] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [edited, setEdited] = useState<string | null>(null);
 
   const { children, counts } = useMemo(() => {
     const children = new Map<string | null, PlaceRow[]>();
@@ -39,9 +42,34 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
       <ul className={parent ? "tree-branch" : "tree"}>
         {list.map((p) => (
           <li key={p.id}>
-            <Link to={`/l/${locationId}/things?place=${p.id}`}>
-              {placeName(p, t)} <span className="meta">{t("places.count", { count: counts.get(p.id) ?? 0 })}</span>
-            </Link>
+            <div className="tree-row">
+              <Link to={`/l/${locationId}/things?place=${p.id}`}>
+                {placeName(p, t)} <span className="meta">{t("places.count", { count: counts.get(p.id) ?? 0 })}</span>
+              </Link>
+              {data?.canEdit && !p.isUnplaced ? (
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={t("places.edit", { name: p.name })}
+                  aria-expanded={editing === p.id}
+                  onClick={() => (setEditing(editing === p.id ? null : p.id), setEdited(null))}
+                >
+                  {t("places.editShort")}
+                </button>
+              ) : null}
+            </div>
+            {data?.canEdit && editing === p.id && !p.isUnplaced ? (
+              <PlaceEditor
+                locationId={locationId}
+                place={p}
+                places={data.places}
+                tree={children}
+                thingCount={counts.get(p.id) ?? 0}
+                note={edited}
+                onSaved={setEdited}
+                onClose={() => setEditing(null)}
+              />
+            ) : null}
             {tree(p.id)}
           </li>
         ))}
