@@ -71,6 +71,7 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
       }
       case "place.create":
       case "place.update":
+      case "place.delete":
         break;
     }
   }
