@@ -8,9 +8,18 @@ import type { Applied } from "../commands/executor.js";
 import type { CommandInput } from "../commands/types.js";
 import { withActor } from "../db/actor.js";
 import type { Tx } from "../db/client.js";
+import type { WriteResult } from "../../shared/writes.js";
 import type { Written } from "../http/route.js";
 import type { ServiceDeps } from "./deps.js";
 import { runOne } from "./registry.js";
+
+/** The answer of a write whose row is gone from reads (a tombstone): the verdict itself. */
+export const writeResult = async (_tx: Tx, v: Applied): Promise<WriteResult> => ({
+  id: v.entityId,
+  rowVersion: v.rowVersion,
+  txid: v.txid,
+  eventId: v.eventId,
+});
 
 export function writeOne<T>(
   { db, undoWindowMs }: ServiceDeps,

@@ -1,12 +1,13 @@
 /** Commands on places: create, update (rename, re-parent, change kind) and delete (an empty place). */
 import { and, inArray, isNull } from "drizzle-orm";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs, type PlaceCreateArgs, type PlaceDeleteArgs, type PlaceUpdateArgs } from "../../../shared/places.js";
+import { idIn } from "../../commands/bulk.js";
 import { pick } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
-import { placeKinds, places } from "../../db/schema/index.js";
+import { placeKinds, places, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 
 type PlaceRow = typeof places.$inferSelect;
@@ -188,12 +189,18 @@ export const placeDelete = defineCommand<PlaceDeleteArgs>({
     ]);
     const ids = ops.map((o) => o.args.id);
     const [childPlaces, thingHolders] = await Promise.all([
-      rows<{ parent_id: string; id: string }>(ctx.tx, sql`SELECT parent_id, id FROM places WHERE parent_id = ANY(${uuidArray(ids)}) AND deleted_at IS NULL`),
-      rows<{ place_id: string }>(ctx.tx, sql`SELECT DISTINCT place_id FROM things WHERE place_id = ANY(${uuidArray(ids)}) AND deleted_at IS NULL`),
+      ctx.tx
+        .select({ parentId: places.parentId, id: places.id })
+        .from(places)
+        .where(and(idIn(places.parentId, ids), isNull(places.deletedAt))),
+      ctx.tx
+        .selectDistinct({ placeId: things.placeId })
+        .from(things)
+        .where(and(idIn(things.placeId, ids), isNull(things.deletedAt))),
     ]);
     const children = new Map<string, Set<string>>();
-    for (const c of childPlaces) children.set(c.parent_id, (children.get(c.parent_id) ?? new Set()).add(c.id));
-    const holdsThings = new Set(thingHolders.map((t) => t.place_id));
+    for (const c of childPlaces) if (c.parentId) children.set(c.parentId, (children.get(c.parentId) ?? new Set()).add(c.id));
+    const holdsThings = new Set(thingHolders.map((t) => t.placeId));
     const deleted = new Set<string>();
     const changes = new SegmentChanges(ctx);
     for (const op of ops) {

@@ -10,7 +10,7 @@ import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { writeOne } from "../write.js";
+import { writeOne, writeResult } from "../write.js";
 import type { WriteResult } from "../../../shared/writes.js";
 import { findPlace, placeOut, placesOf } from "./read.js";
 
@@ -48,6 +48,6 @@ export function deletePlace(deps: ServiceDeps, actor: Actor, id: string, rowVers
     deps,
     actor,
     async (tx) => ({ name: "place.delete", locationId: (await findPlace(tx, id)).locationId, baseVersion: rowVersion, args: { id } }),
-    async (_tx, v) => ({ id: v.entityId, rowVersion: v.rowVersion, txid: v.txid, eventId: v.eventId }),
+    writeResult,
   );
 }

@@ -13,7 +13,7 @@ import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
-import { writeOne } from "../write.js";
+import { writeOne, writeResult } from "../write.js";
 import { detail, findThing, listThings, type ListQuery } from "./read.js";
 
 /** Where a thing goes: one of a place or a container (the command's args refuse both or neither). */
@@ -79,6 +79,6 @@ export function deleteThing(deps: ServiceDeps, actor: Actor, id: string, rowVers
     deps,
     actor,
     onThing(id, (locationId) => ({ name: "thing.delete", locationId, baseVersion: rowVersion, args: { id } })),
-    async (_tx, v) => ({ id: v.entityId, rowVersion: v.rowVersion, txid: v.txid, eventId: v.eventId }),
+    writeResult,
   );
 }
