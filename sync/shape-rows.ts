@@ -41,6 +41,8 @@ export type LocationShapeRow = SyncedRow & {
   isPersonal: boolean;
   requiresTwoFactor: boolean;
   viewersSeeMoney: boolean;
+  /** The owner's secret-field policy: roles that may reveal a secret value. */
+  secretRevealRoles: Role[];
   scopeVersion: number;
 };
 
@@ -57,10 +59,11 @@ export type PlaceShapeRow = SyncedRow & {
   fields: FieldValues;
 };
 
-export type PlaceKindShapeRow = SyncedRow & { locationId: string; name: string | null; icon: string; builtinKey: string | null };
+/** Registries belong to the owner account and are shared by its locations (`accountId`, not `locationId`). */
+export type PlaceKindShapeRow = SyncedRow & { accountId: string; name: string | null; icon: string; builtinKey: string | null; archivedAt: string | null };
 
 export type TypeShapeRow = SyncedRow & {
-  locationId: string;
+  accountId: string;
   parentId: string | null;
   groupIds: string[];
   isGroup: boolean;
@@ -69,10 +72,11 @@ export type TypeShapeRow = SyncedRow & {
   name: string | null;
   builtinKey: string | null;
   containerByDefault: boolean;
+  archivedAt: string | null;
 };
 
 export type TypeFieldShapeRow = SyncedRow & {
-  locationId: string;
+  accountId: string;
   typeId: string | null;
   placeKindId: string | null;
   key: string;
@@ -88,7 +92,18 @@ export type TypeFieldShapeRow = SyncedRow & {
   archivedAt: string | null;
 };
 
-export type BrandShapeRow = SyncedRow & { locationId: string; name: string };
+export type BrandShapeRow = SyncedRow & { accountId: string; name: string };
+
+export type TagShapeRow = SyncedRow & { accountId: string; name: string; colour: string | null };
+
+export type TemplateShapeRow = SyncedRow & {
+  accountId: string;
+  name: string;
+  typeId: string;
+  /** The thing's values a new thing starts with (never secret values). */
+  payload: FieldValues;
+  locationIds: string[];
+};
 
 export type ThingShapeRow = SyncedRow & {
   locationId: string;
@@ -102,6 +117,7 @@ export type ThingShapeRow = SyncedRow & {
   lifecycle: Lifecycle;
   condition: Condition | null;
   brandId: string | null;
+  tagIds: string[];
   model: string | null;
   colour: string | null;
   serial: string | null;
@@ -138,6 +154,8 @@ export interface ShapeRows {
   type_fields: TypeFieldShapeRow;
   things: ThingShapeRow;
   brands: BrandShapeRow;
+  tags: TagShapeRow;
+  templates: TemplateShapeRow;
   inbox: InboxShapeRow;
 }
 

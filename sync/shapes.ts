@@ -1,5 +1,17 @@
 /** The named shapes a device can subscribe to (sync/SPEC.md SH1). */
-export const SHAPE_NAMES = ["locations", "memberships", "places", "place_kinds", "types", "type_fields", "things", "brands", "inbox"] as const;
+export const SHAPE_NAMES = [
+  "locations",
+  "memberships",
+  "places",
+  "place_kinds",
+  "types",
+  "type_fields",
+  "things",
+  "brands",
+  "tags",
+  "templates",
+  "inbox",
+] as const;
 export type ShapeName = (typeof SHAPE_NAMES)[number];
 export const isShapeName = (name: string): name is ShapeName => (SHAPE_NAMES as readonly string[]).includes(name);
 

@@ -33,6 +33,7 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }): View<Thi
     lifecycle: op.name === "thing.capture" ? "draft" : (create?.lifecycle ?? "active"),
     condition: create?.condition ?? null,
     brandId: create?.brandId ?? null,
+    tagIds: [],
     model: create?.model ?? null,
     colour: create?.colour ?? null,
     serial: create?.serial ?? null,

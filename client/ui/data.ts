@@ -40,7 +40,8 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
       db.things.where("locationId").equals(locationId).toArray(),
       db.places.where("locationId").equals(locationId).toArray(),
       db.inbox.where("locationId").equals(locationId).toArray(),
-      db.types.filter((t) => t.locationId === locationId).toArray(),
+      // Types are the owner account's registry, shared by its locations.
+      db.types.toArray(),
       db.outbox.orderBy("seq").toArray(),
     ]);
     const ops = outbox.filter((e) => e.state !== "rejected" && e.op.locationId === locationId).map((e) => e.op);
@@ -52,7 +53,7 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
       things: [...state.things.values()],
       places: [...state.places.values()],
       inbox: [...state.inbox.values()].filter((i) => i.status === "open"),
-      types,
+      types: types.filter((ty) => ty.accountId === location?.accountId),
     };
   }, [db, userId, locationId]);
 }

@@ -83,7 +83,8 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
     db.locations.get(locationId),
     db.places.where("locationId").equals(locationId).toArray(),
     db.inbox.where("locationId").equals(locationId).toArray(),
-    db.types.filter((t) => t.locationId === locationId).toArray(),
+    // Types are the owner account's registry, shared by its locations.
+    db.types.toArray(),
     db.outbox.orderBy("seq").toArray(),
   ]);
   const ops = outbox.filter((e) => e.state !== "rejected" && e.op.locationId === locationId).map((e) => e.op);
@@ -104,7 +105,7 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
   return {
     location,
     places: [...state.places.values()],
-    types,
+    types: types.filter((ty) => ty.accountId === location?.accountId),
     inboxCount: [...state.inbox.values()].filter((i) => i.status === "open").length,
     things,
     more: matching.length > limit,

@@ -22,6 +22,9 @@ export const visibleMembership = sql`m.user_id = app_user_id() AND m.deleted_at 
  */
 export const visibleRolesJson = sql`(SELECT jsonb_object_agg(m.location_id, m.role) FROM memberships m WHERE ${visibleMembership})`;
 
+/** A scalar subquery: `{ locationId: accountId }` over the visible locations (their registries' owners). */
+export const visibleAccountsJson = sql`(SELECT jsonb_object_agg(l.id, l.account_id) FROM locations l WHERE l.id = ANY(app_readable_locations()))`;
+
 export function rolesFromJson(json: Record<string, Role> | null): Map<string, Role> {
   return new Map(Object.entries(json ?? {}));
 }

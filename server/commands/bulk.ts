@@ -85,8 +85,8 @@ function columnsOf(table: Table): Column[] {
       type: c.getSQLType(),
       decode: (value: unknown) => (value === null ? null : c.mapFromDriverValue(value)),
     }));
-    // A JSON array is not a Postgres array literal: such a column would need its own encoding.
-    const array = cols.find((c) => c.type.endsWith("]"));
+    // Array columns of one dimension only (uuid[], text[]): see `source`.
+    const array = cols.find((c) => c.type.endsWith("[][]"));
     if (array) throw new Error(`bulk writes cannot encode the array column ${getTableName(table)}.${array.name}`);
     columnCache.set(table, cols);
   }
@@ -135,6 +135,11 @@ function encode(cols: Column[], values: Record<string, unknown>[]): { shared: Ma
 }
 
 const isJson = (col: Column) => col.type === "jsonb" || col.type === "json";
+const isArray = (col: Column) => col.type.endsWith("[]");
+
+/** A JSON array (jsonb expression `json`) as the Postgres array column: its elements as text, cast. */
+const fromJsonArray = (json: SQL, type: SQL) =>
+  sql`CASE WHEN jsonb_typeof(${json}) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(${json}))::${type} END`;
 
 /** The column's value for a row: its shared parameter, or its place in the row's array `e`. */
 function source(col: Column, shared: Map<Column, string>, each: Column[]): SQL {
@@ -143,11 +148,13 @@ function source(col: Column, shared: Map<Column, string>, each: Column[]): SQL {
   if (text !== undefined) {
     const value: unknown = JSON.parse(text);
     if (isJson(col)) return value === null ? sql`NULL::${type}` : sql`${text}::${type}`;
+    if (isArray(col)) return value === null ? sql`NULL::${type}` : fromJsonArray(sql`${text}::jsonb`, type);
     return sql`${value as string | number | boolean | null}::${type}`;
   }
   const i = sql.raw(String(each.indexOf(col)));
   // JSON null is SQL NULL, as for any other column.
   if (isJson(col)) return sql`nullif(e.v->${i}, 'null'::jsonb)::${type}`;
+  if (isArray(col)) return fromJsonArray(sql`(e.v->${i})`, type);
   return sql`(e.v->>${i})::${type}`;
 }
 

@@ -7,7 +7,7 @@
  */
 import { roleAtLeast, type Role } from "../../shared/roles.js";
 import { findIllFormedText } from "../../shared/text.js";
-import { rolesFromJson, visibleRolesJson } from "../access/visible.js";
+import { rolesFromJson, visibleAccountsJson, visibleRolesJson } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
 import { type Db, type Tx, namedRows, sql } from "../db/client.js";
@@ -36,6 +36,8 @@ export interface ExecuteOptions {
 export interface BatchContext {
   txid: string;
   roles: Map<string, Role>;
+  /** The owner account of each visible location (whose registries its ops use). */
+  accounts: Map<string, string>;
 }
 
 /**
@@ -44,13 +46,13 @@ export interface BatchContext {
  * (ExecuteOptions.context).
  */
 export async function loadContext(tx: Tx): Promise<BatchContext> {
-  const [row] = await namedRows<{ txid: string; roles: Record<string, Role> | null }>(
+  const [row] = await namedRows<{ txid: string; roles: Record<string, Role> | null; accounts: Record<string, string> | null }>(
     tx,
     "batch_context",
-    sql`SELECT pg_current_xact_id()::xid::text AS txid, ${visibleRolesJson} AS roles`,
+    sql`SELECT pg_current_xact_id()::xid::text AS txid, ${visibleRolesJson} AS roles, ${visibleAccountsJson} AS accounts`,
   );
   if (!row) throw new Error("no transaction id");
-  return { txid: row.txid, roles: rolesFromJson(row.roles) };
+  return { txid: row.txid, roles: rolesFromJson(row.roles), accounts: new Map(Object.entries(row.accounts ?? {})) };
 }
 
 interface Prepared {
@@ -150,8 +152,8 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints |
 async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions): Promise<Verdict[]> {
   const savepoints = opts.savepoints ?? true;
   if (!savepoints && inputs.length > 1) throw new Error("a batch of more than one op needs savepoints");
-  const { txid, roles } = await (opts.context ?? loadContext(tx));
-  const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, undoWindowMs: opts.undoWindowMs };
+  const { txid, roles, accounts } = await (opts.context ?? loadContext(tx));
+  const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, accounts, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];
   // Rows whose create was refused in this batch, and by which op (sync/SPEC.md DR4).

@@ -35,6 +35,8 @@ export interface CommandContext {
   now: Date;
   /** The actor's role in each location it can see (after 2FA gating and token scope). */
   roles: Map<string, Role>;
+  /** The owner account of each visible location: registry ops write to the account of theirs. */
+  accounts: Map<string, string>;
   undoWindowMs: number;
 }
 

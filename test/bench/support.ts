@@ -171,7 +171,7 @@ export async function seedThings(databaseUrl: string, locationId: string, n: num
       `INSERT INTO things (id, location_id, place_id, type_id, name, created_by)
        SELECT gen_random_uuid(), $1,
               (SELECT id FROM places WHERE location_id = $1 AND is_unplaced),
-              (SELECT id FROM types WHERE location_id = $1 AND builtin_key = 'thing'),
+              (SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = $1) AND builtin_key = 'thing'),
               'Thing ' || g, $2
        FROM generate_series(1, $3) g RETURNING id`,
       [locationId, createdBy ?? null, n],

@@ -28,12 +28,24 @@ beforeAll(async () => {
     INSERT INTO things (id, location_id, place_id, type_id, name, fields)
     SELECT gen_random_uuid(), ${loc},
            (SELECT id FROM places WHERE location_id = ${loc} AND is_unplaced),
-           (SELECT id FROM types WHERE location_id = ${loc} AND builtin_key = 'thing'),
+           (SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${loc}) AND builtin_key = 'thing'),
            'Thing ' || g, jsonb_build_object('price', ${JSON.stringify(PRICE)}::jsonb)
     FROM generate_series(1, ${SEEDED}) g`);
   // A money field: viewers of this location may not see it (SH2), on any page.
-  const [type] = await rows<{ id: string }>(db, sql`SELECT id FROM types WHERE location_id = ${loc} AND builtin_key = 'thing'`);
-  await db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId: type!.id, key: "price", kind: "money", label: "Price" });
+  const [type] = await rows<{ id: string }>(
+    db,
+    sql`SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${loc}) AND builtin_key = 'thing'`,
+  );
+  await db
+    .insert(typeFields)
+    .values({
+      id: uuidv7(),
+      accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`,
+      typeId: type!.id,
+      key: "price",
+      kind: "money",
+      label: "Price",
+    });
 }, 120_000);
 afterAll(async () => svc?.close());
 

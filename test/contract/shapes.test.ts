@@ -5,6 +5,7 @@
 import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
 import { describe, expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
+import { sql } from "../../server/db/client.js";
 import type { TestService } from "../support/app.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { Client } from "../support/members.js";
@@ -131,7 +132,16 @@ describe("shapes through the real Electric client", () => {
   test("SH2 SH4 a viewer sees money fields only where the location allows it; the setting changes the handle", async ({ svc, loc, as }) => {
     const { typeFields } = await import("../../server/db/schema/index.js");
     const probe = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Type probe" });
-    await svc.database.db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId: probe.body.type.id, key: "price", kind: "money", label: "Price" });
+    await svc.database.db
+      .insert(typeFields)
+      .values({
+        id: uuidv7(),
+        accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`,
+        typeId: probe.body.type.id,
+        key: "price",
+        kind: "money",
+        label: "Price",
+      });
     const id = uuidv7();
     await push(as.member, [
       op({ name: "thing.create", locationId: loc, args: { id, name: "Camera", fields: { price: { amount: "450.00", currency: "EUR" } } } }),

@@ -58,7 +58,7 @@ async function step2(userId: string): Promise<Step2> {
     const r = await rows<{ key: string; count: number }>(
       db,
       sql`SELECT t.builtin_key AS key, count(*)::int AS count FROM ${sql.identifier(table)} t
-          JOIN locations l ON l.id = t.location_id JOIN accounts a ON a.id = l.account_id
+          JOIN accounts a ON a.id = t.account_id
           WHERE a.owner_user_id = ${userId} AND t.builtin_key IS NOT NULL GROUP BY t.builtin_key`,
     );
     return Object.fromEntries(r.map((x) => [x.key, x.count]));
@@ -83,9 +83,12 @@ async function dropStep2(userId: string, what: "all" | "membership" | "location"
   await db.transaction(async (tx) => {
     await tx.execute(sql`DELETE FROM memberships WHERE location_id IN ${locs}`);
     if (what === "membership") return;
-    for (const t of ["places", "types", "place_kinds"]) await tx.execute(sql`DELETE FROM ${sql.identifier(t)} WHERE location_id IN ${locs}`);
+    await tx.execute(sql`DELETE FROM places WHERE location_id IN ${locs}`);
     await tx.execute(sql`DELETE FROM locations WHERE id IN ${locs}`);
     if (what === "location") return;
+    // Registries belong to the account.
+    for (const t of ["types", "place_kinds"])
+      await tx.execute(sql`DELETE FROM ${sql.identifier(t)} WHERE account_id IN (SELECT id FROM accounts WHERE owner_user_id = ${userId})`);
     await tx.execute(sql`DELETE FROM accounts WHERE owner_user_id = ${userId}`);
   });
   resetBootstrapCache();

@@ -54,7 +54,10 @@ beforeAll(async () => {
   locationId = loc!.id;
   const [place] = await db.select({ id: places.id }).from(places).where(eq(places.locationId, locationId));
   unplacedId = place!.id;
-  const [type] = await rows<{ id: string }>(db, sql`SELECT id FROM types WHERE location_id = ${locationId} AND builtin_key = 'thing'`);
+  const [type] = await rows<{ id: string }>(
+    db,
+    sql`SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${locationId}) AND builtin_key = 'thing'`,
+  );
   typeId = type!.id;
   await addMember(viewer.userId, "viewer");
   await addMember(member.userId, "member");

@@ -256,7 +256,9 @@ describe("versions", () => {
     const typeId = (await thing((await as.member.post(`/api/v1/locations/${loc}/things`, { name: "probe" })).body.id)).type.id;
     const { typeFields } = await import("../../server/db/schema/index.js");
     for (const key of ["size", "shelf_life"])
-      await svc.database.db.insert(typeFields).values({ id: uuidv7(), locationId: loc, typeId, key, kind: "text", label: key });
+      await svc.database.db
+        .insert(typeFields)
+        .values({ id: uuidv7(), accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`, typeId, key, kind: "text", label: key });
     const t = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Flour", typeId });
     const a = await push(as.member, [
       op({ name: "thing.update", locationId: loc, args: { id: t.body.id, patch: { fields: { size: "1kg" } } }, baseVersion: 1 }),

@@ -26,7 +26,7 @@ describe("first sync of a large location", () => {
       INSERT INTO things (id, location_id, place_id, type_id, name)
       SELECT CASE WHEN g = 0 THEN 'ffffffff-ffff-4fff-bfff-ffffffffffff'::uuid ELSE gen_random_uuid() END, ${locationId},
              (SELECT id FROM places WHERE location_id = ${locationId} AND is_unplaced),
-             (SELECT id FROM types WHERE location_id = ${locationId} AND builtin_key = 'thing'),
+             (SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${locationId}) AND builtin_key = 'thing'),
              CASE WHEN g = 0 THEN 'Aardvark' ELSE 'Item ' || lpad(g::text, 4, '0') END
       FROM generate_series(0, ${seeded - 1}) g`);
 

@@ -374,11 +374,17 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
   const owner = await svc.signedIn(`${name} Owner`);
   const me = await ok(owner.get("/api/v1/me"), "me");
   const location = me.locations[0].id as string;
-  const [type] = await rows<{ id: string }>(db, sql`SELECT id FROM types WHERE location_id = ${location} ORDER BY builtin_key LIMIT 1`);
-  const [placeKind] = await rows<{ id: string }>(db, sql`SELECT id FROM place_kinds WHERE location_id = ${location} ORDER BY builtin_key LIMIT 1`);
+  const [type] = await rows<{ id: string }>(
+    db,
+    sql`SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${location}) ORDER BY builtin_key LIMIT 1`,
+  );
+  const [placeKind] = await rows<{ id: string }>(
+    db,
+    sql`SELECT id FROM place_kinds WHERE account_id = (SELECT account_id FROM locations WHERE id = ${location}) ORDER BY builtin_key LIMIT 1`,
+  );
   // Brands have no route of their own yet: a row as a future one would make it.
   const brand = uuidv7();
-  await db.insert(brands).values({ id: brand, locationId: location, name: `${name} Brand` });
+  await db.insert(brands).values({ id: brand, accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`, name: `${name} Brand` });
   const member = await svc.signedIn(`${name} Member`);
   await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: member.userId, role: "member" });
   // A second device of the owner: its session can be signed out without signing the owner out.

@@ -81,6 +81,8 @@ export const syncLog = pgTable(
     op: text("op").notNull(),
     rowId: uuid("row_id").notNull(),
     locationId: uuid("location_id"),
+    /** Set instead of location_id for registry rows, which belong to an owner account. */
+    accountId: uuid("account_id"),
     row: jsonb("row").notNull(),
     txid: xid8("txid").notNull(),
     at: ts("at")

@@ -1,29 +1,16 @@
-/** Places, place kinds, types and their fields, brands, things and files. */
+/** Places, things, files and the secret field values of things and places. */
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { FIELD_KINDS } from "../../../shared/fields.js";
 import { CONDITIONS, LIFECYCLES } from "../../../shared/things.js";
 import { users } from "./auth.js";
 import { idColumn, syncedColumns, ts } from "./columns.js";
 import { locations } from "./locations.js";
+import { brands, placeKinds, typeFields, types } from "./registries.js";
 
 const locationRef = () =>
   uuid("location_id")
     .notNull()
     .references(() => locations.id);
-
-export const placeKinds = pgTable(
-  "place_kinds",
-  {
-    id: idColumn(),
-    locationId: locationRef(),
-    name: text("name"),
-    icon: text("icon").notNull().default("place"),
-    builtinKey: text("builtin_key"),
-    ...syncedColumns(),
-  },
-  (t) => [index("place_kinds_location_idx").on(t.locationId), uniqueIndex("place_kinds_builtin_per_location").on(t.locationId, t.builtinKey)],
-);
 
 export const places = pgTable(
   "places",
@@ -47,69 +34,6 @@ export const places = pgTable(
       .where(sql`${t.isUnplaced}`),
     uniqueIndex("places_short_code_unique").on(t.shortCode),
   ],
-);
-
-export const types = pgTable(
-  "types",
-  {
-    id: idColumn(),
-    locationId: locationRef(),
-    /** Inheritance: a type sees its parent's fields (`source.via = inherited`). */
-    parentId: uuid("parent_id").references((): AnyPgColumn => types.id),
-    /** Group types this type belongs to; their fields apply with `source.via = group`. */
-    groupIds: uuid("group_ids")
-      .array()
-      .notNull()
-      .default(sql`'{}'::uuid[]`),
-    isGroup: boolean("is_group").notNull().default(false),
-    icon: text("icon").notNull().default("thing"),
-    /** Null for built-in types, whose display name comes from `builtinKey`. */
-    name: text("name"),
-    builtinKey: text("builtin_key"),
-    /** New things of this type are containers unless said otherwise. */
-    containerByDefault: boolean("container_by_default").notNull().default(false),
-    ...syncedColumns(),
-  },
-  (t) => [index("types_location_idx").on(t.locationId), uniqueIndex("types_builtin_per_location").on(t.locationId, t.builtinKey)],
-);
-
-/** Fields defined on a type or on a place kind (exactly one of the two owners is set). */
-export const typeFields = pgTable(
-  "type_fields",
-  {
-    id: idColumn(),
-    locationId: locationRef(),
-    typeId: uuid("type_id").references(() => types.id),
-    placeKindId: uuid("place_kind_id").references(() => placeKinds.id),
-    key: text("key").notNull(),
-    label: text("label"),
-    labelKey: text("label_key"),
-    kind: text("kind", { enum: FIELD_KINDS }).notNull(),
-    unit: text("unit"),
-    options: text("options").array(),
-    repeatable: boolean("repeatable").notNull().default(false),
-    required: boolean("required").notNull().default(false),
-    secret: boolean("secret").notNull().default(false),
-    sort: integer("sort").notNull().default(0),
-    archivedAt: ts("archived_at"),
-    ...syncedColumns(),
-  },
-  (t) => [
-    index("type_fields_type_idx").on(t.typeId),
-    index("type_fields_place_kind_idx").on(t.placeKindId),
-    check("type_fields_one_owner", sql`(${t.typeId} is null) <> (${t.placeKindId} is null)`),
-  ],
-);
-
-export const brands = pgTable(
-  "brands",
-  {
-    id: idColumn(),
-    locationId: locationRef(),
-    name: text("name").notNull(),
-    ...syncedColumns(),
-  },
-  (t) => [index("brands_location_idx").on(t.locationId)],
 );
 
 export const files = pgTable(
@@ -147,6 +71,11 @@ export const things = pgTable(
     lifecycle: text("lifecycle", { enum: LIFECYCLES }).notNull().default("active"),
     condition: text("condition", { enum: CONDITIONS }),
     brandId: uuid("brand_id").references(() => brands.id),
+    /** Tags of the owner account (no foreign key on array elements; commands check them). */
+    tagIds: uuid("tag_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     model: text("model"),
     colour: text("colour"),
     serial: text("serial"),
@@ -172,5 +101,38 @@ export const things = pgTable(
     uniqueIndex("things_short_code_unique").on(t.shortCode),
     check("things_one_parent", sql`(${t.placeId} is null) <> (${t.containerId} is null)`),
     check("things_quantity_positive", sql`${t.quantity} > 0`),
+  ],
+);
+
+/**
+ * Values of secret fields, encrypted (AES-256-GCM with a key per owner account derived from the
+ * server secret). Never synced, never in `fields`: a shape, an export without secrets or a history
+ * entry cannot carry what is not in the rows they read. One value per field of a thing or a place.
+ */
+export const secretValues = pgTable(
+  "secret_values",
+  {
+    id: idColumn(),
+    locationId: locationRef(),
+    thingId: uuid("thing_id").references(() => things.id),
+    placeId: uuid("place_id").references(() => places.id),
+    fieldId: uuid("field_id")
+      .notNull()
+      .references(() => typeFields.id),
+    /** base64 of iv (12 bytes) || ciphertext || tag (16 bytes). */
+    ciphertext: text("ciphertext").notNull(),
+    rowVersion: integer("row_version").notNull().default(1),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("secret_values_thing_field")
+      .on(t.thingId, t.fieldId)
+      .where(sql`${t.thingId} is not null`),
+    uniqueIndex("secret_values_place_field")
+      .on(t.placeId, t.fieldId)
+      .where(sql`${t.placeId} is not null`),
+    index("secret_values_location_idx").on(t.locationId),
+    check("secret_values_one_owner", sql`(${t.thingId} is null) <> (${t.placeId} is null)`),
   ],
 );

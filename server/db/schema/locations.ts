@@ -28,6 +28,11 @@ export const locations = pgTable(
     isPersonal: boolean("is_personal").notNull().default(false),
     requiresTwoFactor: boolean("requires_two_factor").notNull().default(false),
     viewersSeeMoney: boolean("viewers_see_money").notNull().default(false),
+    /** The owner's secret-field policy: roles that may reveal a secret value (the owner always may). */
+    secretRevealRoles: text("secret_reveal_roles", { enum: ROLES })
+      .array()
+      .notNull()
+      .default(sql`'{owner}'::text[]`),
     /** Bumped when a setting that changes what members' shapes hold changes (sync/SPEC.md SH4). */
     scopeVersion: integer("scope_version").notNull().default(1),
     ...syncedColumns(),

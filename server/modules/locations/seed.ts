@@ -1,6 +1,7 @@
 /**
- * The records every new location starts with: its Unplaced area, the built-in types and place
- * kinds, and the owner membership. Used by account bootstrap and by "create location" alike.
+ * The records every new location starts with: its Unplaced area and the owner membership; and the
+ * built-in types and place kinds of its owner account, once per account (a second location shares
+ * the first one's registries). Used by account bootstrap and by "create location" alike.
  * Every insert is ON CONFLICT DO NOTHING against a unique index, so running it twice (or two
  * requests at once) leaves exactly one of each.
  */
@@ -75,11 +76,11 @@ export async function seedLocation(tx: Tx, l: NewLocation): Promise<string | nul
     .onConflictDoNothing();
   await tx
     .insert(types)
-    .values(BUILTIN_TYPES.map((t) => ({ id: uuidv7(), locationId: id, ...t, name: null, ...stamps })))
+    .values(BUILTIN_TYPES.map((t) => ({ id: uuidv7(), accountId: l.accountId, ...t, name: null, ...stamps })))
     .onConflictDoNothing();
   await tx
     .insert(placeKinds)
-    .values(BUILTIN_PLACE_KINDS.map((k) => ({ id: uuidv7(), locationId: id, builtinKey: k, icon: k, name: null, ...stamps })))
+    .values(BUILTIN_PLACE_KINDS.map((k) => ({ id: uuidv7(), accountId: l.accountId, builtinKey: k, icon: k, name: null, ...stamps })))
     .onConflictDoNothing();
   return id;
 }

@@ -27,10 +27,10 @@ async function loadParents(ctx: CommandContext, ids: string[]): Promise<Map<stri
 async function loadKinds(ctx: CommandContext, ids: string[]) {
   if (!ids.length) return new Map<string, string>();
   const found = await ctx.tx
-    .select({ id: placeKinds.id, locationId: placeKinds.locationId })
+    .select({ id: placeKinds.id, accountId: placeKinds.accountId })
     .from(placeKinds)
     .where(and(inArray(placeKinds.id, ids), isNull(placeKinds.deletedAt)));
-  return new Map(found.map((k) => [k.id, k.locationId]));
+  return new Map(found.map((k) => [k.id, k.accountId]));
 }
 
 /** Ancestors of each place (itself included), for cycle checks on re-parenting. */
@@ -75,7 +75,7 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
     for (const { args, input } of ops) {
       const loc = input.locationId;
       let problem = args.parentId ? parentProblem(parents.get(args.parentId), loc) : null;
-      if (!problem && args.kindId && kinds.get(args.kindId) !== loc) problem = new NotFoundError("place kind");
+      if (!problem && args.kindId && kinds.get(args.kindId) !== ctx.accounts.get(loc)) problem = new NotFoundError("place kind");
       if (problem) {
         changes.refuse(problem);
         continue;
@@ -145,7 +145,7 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
         if (!problem && ancestors.get(patch.parentId)?.has(args.id))
           problem = new ConflictError("A place cannot go inside itself or inside one of its own places.");
       }
-      if (!problem && patch.kindId && kinds.get(patch.kindId) !== loc) problem = new NotFoundError("place kind");
+      if (!problem && patch.kindId && kinds.get(patch.kindId) !== ctx.accounts.get(loc)) problem = new NotFoundError("place kind");
       if (problem || !target) {
         changes.refuse(problem!);
         continue;

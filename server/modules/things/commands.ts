@@ -66,9 +66,9 @@ export const thingUpdate = defineCommand({
       const keys = Object.keys(values);
       let problem = targets.problem(op, target, { fields: keys });
       const typeId = patch.typeId ?? target?.typeId ?? "";
-      if (!problem && patch.typeId && (refs.types.get(patch.typeId)?.locationId !== loc || refs.types.get(patch.typeId)?.isGroup))
+      if (!problem && patch.typeId && (refs.types.get(patch.typeId)?.accountId !== refs.accountOf.get(loc) || refs.types.get(patch.typeId)?.isGroup))
         problem = new NotFoundError("type");
-      else if (!problem && patch.brandId && refs.brands.get(patch.brandId)?.locationId !== loc) problem = new NotFoundError("brand");
+      else if (!problem && patch.brandId && refs.brands.get(patch.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
       else if (!problem && patch.isContainer === false && nonEmpty.has(op.args.id))
         problem = new ConflictError("This container still holds things; move them out before it stops being a container.");
       else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields);

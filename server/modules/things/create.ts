@@ -60,11 +60,12 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
       const container = args.containerId ? refs.containers.get(args.containerId) : undefined;
       const place = args.placeId ? refs.places.get(args.placeId) : undefined;
       let problem: AppError | null = null;
-      if (!type || type.locationId !== loc || type.isGroup) problem = new NotFoundError("type");
+      if (!type || type.accountId !== refs.accountOf.get(loc) || type.isGroup) problem = new NotFoundError("type");
+      else if (type.archivedAt) problem = new ValidationError("typeId: that type is archived; no new thing takes it.", { field: "typeId" });
       else if (args.placeId && (!place || place.locationId !== loc)) problem = new NotFoundError("place");
       else if (args.containerId && (!container || container.locationId !== loc)) problem = new NotFoundError("container");
       else if (container && !container.isContainer) problem = new ValidationError("containerId: that thing is not a container.");
-      else if (args.brandId && refs.brands.get(args.brandId)?.locationId !== loc) problem = new NotFoundError("brand");
+      else if (args.brandId && refs.brands.get(args.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
       else if (args.fields) problem = fieldsProblem(refs, type.id, args.fields);
       if (problem || !type) {
         changes.refuse(problem!);
@@ -82,6 +83,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         lifecycle: args.lifecycle ?? "active",
         condition: args.condition ?? null,
         brandId: args.brandId ?? null,
+        tagIds: [],
         model: args.model ?? null,
         colour: args.colour ?? null,
         serial: args.serial ?? null,

@@ -1,25 +1,32 @@
 /**
  * Loads, in a handful of set-based queries, everything a segment of thing commands refers to:
- * places, containers, types with their fields, brands and each location's defaults. Reads go
- * through RLS, so a reference outside the actor's locations is simply absent ("not found").
+ * places, containers, types with their fields, brands and each location's defaults. Types, fields
+ * and brands are the registries of the locations' owner accounts. Reads go through RLS, so a
+ * reference outside the actor's locations (or their accounts) is simply absent ("not found").
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { idIn } from "../../commands/bulk.js";
 import { type Tx, rows, sql, uuidArray } from "../../db/client.js";
-import { brands, places, things, typeFields, types } from "../../db/schema/index.js";
+import { brands, locations, places, things, typeFields, types } from "../../db/schema/index.js";
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
 
 export interface Refs {
   places: Map<string, { id: string; locationId: string; isUnplaced: boolean; name: string }>;
   containers: Map<string, { id: string; locationId: string; isContainer: boolean; name: string | null; containerId: string | null }>;
   types: Map<string, typeof types.$inferSelect>;
-  brands: Map<string, { id: string; locationId: string }>;
+  brands: Map<string, { id: string; accountId: string }>;
   unplacedByLocation: Map<string, string>;
+  /** The owner account of each location asked for. */
+  accountOf: Map<string, string>;
+  /** The account's built-in "thing" type, by location. */
   defaultTypeByLocation: Map<string, string>;
   fieldsOf(typeId: string): Map<string, EffectiveField>;
 }
 
 type Maybe = string | null | undefined;
+
+/** The owner accounts of these locations, as a subquery (the registries' scope). */
+const accountsOf = (locationIds: string[]) => sql`(SELECT l.account_id FROM locations l WHERE l.id = ANY(${uuidArray(locationIds)}))`;
 const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))];
 
 export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?: Maybe[]; containerIds?: Maybe[]; brandIds?: Maybe[] }): Promise<Refs> {
@@ -35,8 +42,9 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
           .where(and(idIn(places.id, placeIds), isNull(places.deletedAt)))
       : [],
     tx
-      .select({ id: places.id, locationId: places.locationId })
+      .select({ id: places.id, locationId: places.locationId, accountId: locations.accountId })
       .from(places)
+      .innerJoin(locations, eq(locations.id, places.locationId))
       .where(and(inArray(places.locationId, locationIds), eq(places.isUnplaced, true))),
     containerIds.length
       ? tx
@@ -47,14 +55,14 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
     tx
       .select()
       .from(types)
-      .where(and(inArray(types.locationId, locationIds), isNull(types.deletedAt))),
+      .where(and(inArray(types.accountId, accountsOf(locationIds)), isNull(types.deletedAt))),
     tx
       .select()
       .from(typeFields)
-      .where(and(inArray(typeFields.locationId, locationIds), isNull(typeFields.archivedAt), isNull(typeFields.deletedAt))),
+      .where(and(inArray(typeFields.accountId, accountsOf(locationIds)), isNull(typeFields.archivedAt), isNull(typeFields.deletedAt))),
     brandIds.length
       ? tx
-          .select({ id: brands.id, locationId: brands.locationId })
+          .select({ id: brands.id, accountId: brands.accountId })
           .from(brands)
           .where(and(inArray(brands.id, brandIds), isNull(brands.deletedAt)))
       : [],
@@ -67,8 +75,13 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
     list.push(f);
     fieldsByType.set(f.typeId, list);
   }
+  const accountOf = new Map(unplacedRows.map((p) => [p.locationId, p.accountId]));
+  const thingTypeByAccount = new Map(typeRows.filter((t) => t.builtinKey === "thing").map((t) => [t.accountId, t.id]));
   const defaultTypeByLocation = new Map<string, string>();
-  for (const t of typeRows) if (t.builtinKey === "thing") defaultTypeByLocation.set(t.locationId, t.id);
+  for (const [loc, account] of accountOf) {
+    const id = thingTypeByAccount.get(account);
+    if (id) defaultTypeByLocation.set(loc, id);
+  }
   const cache = new Map<string, Map<string, EffectiveField>>();
   return {
     places: new Map(placeRows.map((p) => [p.id, p])),
@@ -76,6 +89,7 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
     types: typesById,
     brands: new Map(brandRows.map((b) => [b.id, b])),
     unplacedByLocation: new Map(unplacedRows.map((p) => [p.locationId, p.id])),
+    accountOf,
     defaultTypeByLocation,
     fieldsOf(typeId) {
       let f = cache.get(typeId);

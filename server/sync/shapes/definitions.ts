@@ -6,7 +6,7 @@
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
 import type { ShapeRows } from "../../../sync/shape-rows.js";
 import type { ShapeName } from "../../../sync/shapes.js";
-import { brands, inboxItems, locations, memberships, placeKinds, places, things, typeFields, types } from "../../db/schema/index.js";
+import { brands, inboxItems, locations, memberships, placeKinds, places, tags, templates, things, typeFields, types } from "../../db/schema/index.js";
 
 export interface ShapeColumn {
   name: string;
@@ -24,8 +24,11 @@ export interface ShapeDef {
   filter: string;
   /** Rows in the shape; a logged row failing this leaves the shape as a `delete` message. */
   live: string;
-  /** True for the one shape keyed by the row's own id rather than location_id. */
-  locationColumn: "location_id" | "id";
+  /**
+   * What scopes a row: its location (`location_id`), the row itself for the locations shape (`id`),
+   * or, for registries, the owner account whose locations the actor reads (`account_id`).
+   */
+  locationColumn: "location_id" | "id" | "account_id";
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -75,6 +78,8 @@ const TABLES = {
   type_fields: typeFields,
   things,
   brands,
+  tags,
+  templates,
   inbox: inboxItems,
 } satisfies Record<ShapeName, Table>;
 
@@ -83,11 +88,13 @@ export const SHAPES: Record<ShapeName, ShapeDef> = {
   // The actor's own memberships only.
   memberships: def("memberships", TABLES.memberships, { filter: "r.user_id = app_user_id()" }),
   places: def("places", TABLES.places),
-  place_kinds: def("place_kinds", TABLES.place_kinds),
-  types: def("types", TABLES.types),
-  type_fields: def("type_fields", TABLES.type_fields),
+  place_kinds: def("place_kinds", TABLES.place_kinds, { locationColumn: "account_id" }),
+  types: def("types", TABLES.types, { locationColumn: "account_id" }),
+  type_fields: def("type_fields", TABLES.type_fields, { locationColumn: "account_id" }),
   things: def("things", TABLES.things),
-  brands: def("brands", TABLES.brands),
+  brands: def("brands", TABLES.brands, { locationColumn: "account_id" }),
+  tags: def("tags", TABLES.tags, { locationColumn: "account_id" }),
+  templates: def("templates", TABLES.templates, { locationColumn: "account_id" }),
   // Resolved items leave the inbox shape.
   inbox: def("inbox", TABLES.inbox, { live: "r.deleted_at IS NULL AND r.status = 'open'" }),
 };
@@ -120,5 +127,7 @@ export const SHAPE_ROWS_AGREE: { [N in ShapeName]: Agreement<N> } = {
   type_fields: true,
   things: true,
   brands: true,
+  tags: true,
+  templates: true,
   inbox: true,
 };

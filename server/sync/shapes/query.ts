@@ -19,7 +19,7 @@ function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
     let expr = `r.${ident(c.name)}::text`;
     if (shape.table === "things" && c.name === "fields" && moneyHidden.length) {
       const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
-      expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.fields - coalesce((SELECT array_agg(f.key) FROM type_fields f WHERE f.location_id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.fields::text END`;
+      expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.fields - coalesce((SELECT array_agg(f.key) FROM type_fields f JOIN locations l ON l.account_id = f.account_id WHERE l.id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.fields::text END`;
     }
     return `'${c.name}', ${expr}`;
   });
@@ -27,7 +27,10 @@ function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
 }
 
 const keyExpr = (shape: ShapeDef) => `'"public"."${shape.table}"/"' || r.id::text || '"'`;
-const scopeExpr = (shape: ShapeDef) => `r.${shape.locationColumn} = ANY (app_readable_locations())`;
+const scopeExpr = (shape: ShapeDef) =>
+  shape.locationColumn === "account_id"
+    ? "r.account_id = ANY ((SELECT app_readable_accounts())::uuid[])"
+    : `r.${shape.locationColumn} = ANY (app_readable_locations())`;
 
 /** The newest position of the change log. */
 export async function logHead(tx: Tx): Promise<number> {

@@ -24,6 +24,8 @@ export async function shapeScope(tx: Tx, actor: Actor, shape: ShapeDef): Promise
   )) as [{ changed: string }];
   const fingerprint = [
     shape.name,
+    // The columns: a device holding rows of an older table layout refetches (409 must-refetch).
+    shape.columns.map((c) => c.name).join(","),
     actor.userId,
     actor.mfaProven ? "mfa" : "no-mfa",
     actor.locationScope?.join(",") ?? "*",
