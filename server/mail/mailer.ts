@@ -4,7 +4,7 @@
  * mail and the file, never the body: bodies carry sign-in links.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "pino";
@@ -49,7 +49,10 @@ export function createMailer(config: Config, logger: Logger): Mailer {
       }
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}.eml`);
-      await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+      // Written aside and renamed in: whoever watches the folder never opens a half-written mail.
+      const partial = `${file}.partial`;
+      await writeFile(partial, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+      await rename(partial, file);
       logger.info({ kind: mail.kind, file }, "mail written (no SMTP server configured)");
     },
   };
