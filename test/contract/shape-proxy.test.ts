@@ -114,3 +114,17 @@ test("SH8 an outsider's where names none of the location's ids", async () => {
   await as.outsider.get(`/api/v1/sync/shape/things?offset=-1`);
   expect(seen[0]!.searchParams.get("where")).not.toContain(loc);
 });
+
+test("SH8 a registry shape is scoped by the owner account of the readable locations, not by location ids", async () => {
+  const { rows: sqlRows, sql } = await import("../../server/db/client.js");
+  const [account] = await sqlRows<{ id: string }>(svc.database.db, sql`SELECT account_id AS id FROM locations WHERE id = ${loc}`);
+  seen = [];
+  await as.viewer.get(`/api/v1/sync/shape/types?offset=-1`);
+  const where = seen[0]!.searchParams.get("where")!;
+  // The viewer's own account (their personal location) and the shared location's.
+  expect(where).toMatch(new RegExp(`^"account_id" IN \\([^)]*'${account!.id}'`));
+  expect(where).not.toContain(loc);
+  seen = [];
+  await as.outsider.get(`/api/v1/sync/shape/types?offset=-1`);
+  expect(seen[0]!.searchParams.get("where")).not.toContain(account!.id);
+});

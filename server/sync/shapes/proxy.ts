@@ -14,7 +14,7 @@ import type { Db } from "../../db/client.js";
 import { UnavailableError } from "../../errors/classes.js";
 import type { ShapeDef } from "./definitions.js";
 import { shapeScope } from "./scope.js";
-import { readableLocations } from "./visible.js";
+import { readableAccounts, readableLocations } from "./visible.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const inList = (ids: string[]) =>
@@ -26,8 +26,8 @@ const inList = (ids: string[]) =>
     : "NULL";
 
 /** The WHERE Electric applies for this actor, built from validated uuids only. */
-export function upstreamWhere(shape: ShapeDef, actor: Actor, locations: string[]): string {
-  const parts = [`"${shape.locationColumn}" IN (${inList(locations)})`];
+export function upstreamWhere(shape: ShapeDef, actor: Actor, scope: string[]): string {
+  const parts = [`"${shape.locationColumn}" IN (${inList(scope)})`];
   if (shape.name === "memberships") parts.push(`"user_id" = '${UUID.test(actor.userId) ? actor.userId : "00000000-0000-0000-0000-000000000000"}'`);
   parts.push(`"deleted_at" IS NULL`);
   if (shape.name === "inbox") parts.push(`"status" = 'open'`);
@@ -35,8 +35,9 @@ export function upstreamWhere(shape: ShapeDef, actor: Actor, locations: string[]
 }
 
 export async function proxyShape(db: Db, config: Config, actor: Actor, shape: ShapeDef, req: Request, res: Response): Promise<void> {
-  const { locations, moneyHidden } = await withActor(db, actor, async (tx) => ({
-    locations: await readableLocations(tx),
+  // A registry shape is scoped by the owner accounts of the readable locations, the others by the locations.
+  const { scope, moneyHidden } = await withActor(db, actor, async (tx) => ({
+    scope: shape.locationColumn === "account_id" ? await readableAccounts(tx) : await readableLocations(tx),
     moneyHidden: (await shapeScope(tx, actor, shape)).moneyHidden,
   }));
   const url = new URL("/v1/shape", config.electricUrl);
@@ -45,7 +46,7 @@ export async function proxyShape(db: Db, config: Config, actor: Actor, shape: Sh
     if (typeof v === "string") url.searchParams.set(p, v);
   }
   url.searchParams.set("table", shape.table);
-  url.searchParams.set("where", upstreamWhere(shape, actor, locations));
+  url.searchParams.set("where", upstreamWhere(shape, actor, scope));
   // Electric cannot drop keys inside a jsonb column, so where money must stay hidden the custom
   // fields of things are left out altogether in proxy mode.
   const columns = shape.columns.filter((c) => !(shape.name === "things" && c.name === "fields" && moneyHidden.length));

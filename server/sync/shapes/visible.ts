@@ -5,3 +5,9 @@ export async function readableLocations(tx: Tx): Promise<string[]> {
   const [r] = await rows<{ ids: string[] }>(tx, sql`SELECT app_readable_locations()::text[] AS ids`);
   return r?.ids ?? [];
 }
+
+/** Owner accounts whose registries the actor reads: those of the readable locations. */
+export async function readableAccounts(tx: Tx): Promise<string[]> {
+  const [r] = await rows<{ ids: string[] }>(tx, sql`SELECT app_readable_accounts()::text[] AS ids`);
+  return r?.ids ?? [];
+}
