@@ -136,6 +136,17 @@ export function applyOp(state: LocalState, op: Op): void {
       if (item?.thingId) state.things.delete(item.thingId);
       return;
     }
+    // Registry ops change no thing, place or inbox item here; their rows arrive on the shapes.
+    case "type.create":
+    case "type.update":
+    case "type_field.create":
+    case "type_field.update":
+    case "type_field.archive":
+    case "place_kind.create":
+    case "place_kind.update":
+    case "brand.create":
+    case "tag.create":
+      return;
   }
 }
 
@@ -168,5 +179,16 @@ export function shapesOf(op: Op): SyncedTableName[] {
     case "inbox.dismiss":
     case "inbox.merge":
       return ["inbox"];
+    // Registry ops: the app keeps only the types table so far; its catch-up confirms them all.
+    case "type.create":
+    case "type.update":
+    case "type_field.create":
+    case "type_field.update":
+    case "type_field.archive":
+    case "place_kind.create":
+    case "place_kind.update":
+    case "brand.create":
+    case "tag.create":
+      return ["types"];
   }
 }
