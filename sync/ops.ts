@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
+import { templateCreateArgs, templateDeleteArgs, templateUpdateArgs } from "../shared/templates.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
 export const opArgs = {
@@ -20,6 +21,10 @@ export const opArgs = {
   "inbox.accept": inboxActArgs,
   "inbox.dismiss": inboxActArgs,
   "inbox.merge": inboxMergeArgs,
+  // Templates: admins save and manage them offline too (registries of the owner account).
+  "template.create": templateCreateArgs,
+  "template.update": templateUpdateArgs,
+  "template.delete": templateDeleteArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

@@ -15,6 +15,7 @@ import { placeCreate, placeDelete, placeUpdate } from "./places/commands.js";
 import { thingCapture } from "./things/capture.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
+import { templateCreate, templateDelete, templateUpdate } from "./templates/commands.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -34,6 +35,9 @@ export const commandRegistry = commandRegistryOf([
   inboxDismiss,
   inboxMerge,
   fileCreate,
+  templateCreate,
+  templateUpdate,
+  templateDelete,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);
