@@ -207,6 +207,15 @@ describe("GET /api/v1/templates", () => {
     await db.update(locations).set({ viewersSeeMoney: true }).where(eq(locations.id, loc));
     expect((await listed(as.viewer, loc)).find((t) => t.id === here)!.payload.fields).toHaveProperty("price");
     await db.update(locations).set({ viewersSeeMoney: false }).where(eq(locations.id, loc));
+    // The templates shape (SH2): the viewer's copy has no money field, the member's has it.
+    const shaped = async (c: Client) => {
+      const res = await c.get("/api/v1/sync/shape/templates?offset=-1");
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const rows = (res.body as { value?: { id: string; payload: string } }[]).flatMap((m) => (m.value?.id === here ? [m.value] : []));
+      return JSON.parse(rows[0]!.payload) as { fields: Record<string, unknown> };
+    };
+    expect((await shaped(as.viewer)).fields).toEqual({ warranty: "2 years" });
+    expect((await shaped(as.member)).fields).toHaveProperty("price");
     // Not a member of the location: 404, as any location it cannot see.
     expect((await as.outsider.get(`/api/v1/templates?locationId=${loc}`)).status).toBe(404);
     expect((await as.member.get(`/api/v1/templates?locationId=${second}`)).status).toBe(404);
