@@ -15,6 +15,7 @@ import { placeCreate, placeDelete, placeUpdate } from "./places/commands.js";
 import { thingCapture } from "./things/capture.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
+import { secretReveal, typeFieldConvert } from "./secrets/commands.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -34,6 +35,8 @@ export const commandRegistry = commandRegistryOf([
   inboxDismiss,
   inboxMerge,
   fileCreate,
+  secretReveal,
+  typeFieldConvert,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

@@ -37,10 +37,13 @@ export function effectiveFields(
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
 
-/** Returns why `value` does not fit `field`, or null when it fits. `null` always fits (clears). */
+/**
+ * Returns why `value` does not fit `field`, or null when it fits. `null` always fits (clears). A
+ * secret field's value is checked by its kind like any other; where it is stored (encrypted, never
+ * in `fields`) is the caller's business (server/modules/secrets/values.ts).
+ */
 export function fieldValueProblem(field: FieldRow, value: unknown): string | null {
   if (value === null) return null;
-  if (field.secret) return "secret fields cannot be written through this route";
   const one = (v: unknown): string | null => {
     switch (field.kind) {
       case "text":
