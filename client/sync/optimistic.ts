@@ -39,8 +39,8 @@ function withTemplate<A extends { templateId?: string | undefined }>(args: A, lo
 
 function newThing(op: Op & { name: "thing.create" | "thing.capture" }, templates: LocalState["templates"]): View<ThingRow> {
   const a = withTemplate(op.args, op.locationId, templates);
-  // A capture takes only some keys of a template's payload on the server too (thing.capture keeps its own lifecycle).
-  const create = op.name === "thing.create" ? withTemplate(op.args, op.locationId, templates) : undefined;
+  // A capture names fewer keys than a create, but a template fills the same ones in both (the lifecycle stays the capture's draft).
+  const create = a as Partial<Extract<Op, { name: "thing.create" }>["args"]>;
   return {
     id: a.id,
     locationId: op.locationId,
@@ -48,18 +48,18 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }, templates
     containerId: a.containerId ?? null,
     typeId: a.typeId ?? null,
     name: a.name ?? null,
-    description: create?.description ?? null,
+    description: create.description ?? null,
     quantity: String(a.quantity ?? "1"),
-    lifecycle: op.name === "thing.capture" ? "draft" : (create?.lifecycle ?? "active"),
-    condition: create?.condition ?? null,
-    brandId: create?.brandId ?? null,
+    lifecycle: op.name === "thing.capture" ? "draft" : (create.lifecycle ?? "active"),
+    condition: create.condition ?? null,
+    brandId: create.brandId ?? null,
     tagIds: a.tagIds ?? [],
-    model: create?.model ?? null,
-    colour: create?.colour ?? null,
-    serial: create?.serial ?? null,
-    fields: create?.fields ?? {},
+    model: create.model ?? null,
+    colour: create.colour ?? null,
+    serial: create.serial ?? null,
+    fields: create.fields ?? {},
     shortCode: null,
-    isContainer: create?.isContainer ?? false,
+    isContainer: create.isContainer ?? false,
     coverFileId: null,
     // The server marks a thing seen where it is put when it is made.
     lastSeenAt: op.at,
