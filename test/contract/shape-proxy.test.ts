@@ -128,3 +128,12 @@ test("SH8 a registry shape is scoped by the owner account of the readable locati
   await as.outsider.get(`/api/v1/sync/shape/types?offset=-1`);
   expect(seen[0]!.searchParams.get("where")).not.toContain(account!.id);
 });
+
+test("SH8 SH2 a viewer who may not see money gets templates without their payload in proxy mode", async () => {
+  seen = [];
+  await as.viewer.get(`/api/v1/sync/shape/templates?offset=-1`);
+  expect(seen[0]!.searchParams.get("columns")).not.toContain('"payload"');
+  seen = [];
+  await as.owner.get(`/api/v1/sync/shape/templates?offset=-1`);
+  expect(seen[0]!.searchParams.get("columns")).toContain('"payload"');
+});
