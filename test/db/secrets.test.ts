@@ -138,6 +138,37 @@ describe("secret fields: writing and storage", () => {
     expect((await env.as.owner.post(revealPath(thing.id))).body).toEqual({ key: "wifi_password", value: null });
   });
 
+  test("a dropped pushed op becomes an inbox item without the secret value (withheld, and said so)", async ({ env }) => {
+    const secret = plaintext();
+    const res = await push(env.as.member, [
+      op({
+        name: "thing.create",
+        locationId: env.loc,
+        args: { id: uuidv7(), name: "Lost router", typeId: env.router.typeId, placeId: uuidv7(), fields: { ssid: "kept", wifi_password: secret } },
+      }),
+    ]);
+    expect(res.body.results[0].status).toBe("dropped");
+    const [item] = await rows<{ payload: { syncDrop: { op: { args: { fields: unknown } }; message: string } } }>(
+      env.svc.database.db,
+      sql`SELECT payload FROM inbox_items WHERE id = ${res.body.results[0].inboxItemId}`,
+    );
+    expect(item!.payload.syncDrop.op.args.fields).toEqual({ ssid: "kept" });
+    expect(item!.payload.syncDrop.message).toContain("secret values were not kept: wifi_password");
+    expect(await dumpAllTables(env.svc.database.db)).not.toContain(secret);
+  });
+
+  test("a personal token cannot write a secret value (403), though it may write the plain fields", async ({ env }) => {
+    const thing = await router(env, { ssid: "a" });
+    const made = await env.as.member.post("/api/v1/tokens", { name: "writer", scope: "write", locationIds: [env.loc] });
+    const auth = { authorization: `Bearer ${made.body.secret}` };
+    const c = env.svc.client();
+    const refused = await c.request("PATCH", `/api/v1/things/${thing.id}`, { rowVersion: 1, fields: { wifi_password: plaintext() } }, auth);
+    expect(refused.status).toBe(403);
+    const plain = await c.request("PATCH", `/api/v1/things/${thing.id}`, { rowVersion: 1, fields: { ssid: "b" } }, auth);
+    expect(plain.status).toBe(200);
+    expect(plain.body.secrets.find((s: { key: string }) => s.key === "wifi_password").set).toBe(false);
+  });
+
   test("a pushed op carries a secret value the same way", async ({ env }) => {
     const secret = plaintext();
     const id = uuidv7();
@@ -262,6 +293,7 @@ describe("secret fields: reveal", () => {
     const reveals = history.body.items.filter((e: { action: string }) => e.action === "secret.revealed");
     expect(reveals.map((e: { actor: { id: string } }) => e.actor.id).sort()).toEqual([env.as.owner.userId, env.as.member.userId, env.as.viewer.userId].sort());
     for (const e of reveals) {
+      expect(e.summary).toBe("Revealed Wi-Fi password of Router");
       expect(e.diff).toEqual({ "fields.wifi_password": { class: "secret", changed: false, hidden: true } });
       expect(e.undoable_until).toBeNull();
     }
