@@ -13,7 +13,7 @@ import { locations, things, typeFields } from "../../db/schema/index.js";
 import { ForbiddenError, GoneError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { changeThing } from "../things/changes.js";
 import { loadRefs } from "../things/refs.js";
-import { conversionPlan, notesLine, withNote, type FieldRow } from "./conversion.js";
+import { conversionPlan, notesLine, scrubHistory, withNote, type FieldRow } from "./conversion.js";
 import { writeSecretValues, type SecretRowWrite } from "./values.js";
 
 export const secretReveal = defineCommand<SecretRevealArgs>({
@@ -159,6 +159,7 @@ export const typeFieldConvert = defineCommand<TypeFieldConvertArgs>({
           summaryParams: { field: field.label ?? field.key },
         });
       }
+      if (toSecret) await scrubHistory(ctx.tx, field, loc);
       const next = { id: field.id, secret: toSecret, rowVersion: field.rowVersion + 1, updatedAt: ctx.now };
       changes.changed(typeFields, next, ["secret", "rowVersion", "updatedAt"], {
         locationId: loc,
