@@ -138,6 +138,37 @@ describe("secret fields: writing and storage", () => {
     expect((await env.as.owner.post(revealPath(thing.id))).body).toEqual({ key: "wifi_password", value: null });
   });
 
+  test("a dropped pushed op becomes an inbox item without the secret value (withheld, and said so)", async ({ env }) => {
+    const secret = plaintext();
+    const res = await push(env.as.member, [
+      op({
+        name: "thing.create",
+        locationId: env.loc,
+        args: { id: uuidv7(), name: "Lost router", typeId: env.router.typeId, placeId: uuidv7(), fields: { ssid: "kept", wifi_password: secret } },
+      }),
+    ]);
+    expect(res.body.results[0].status).toBe("dropped");
+    const [item] = await rows<{ payload: { syncDrop: { op: { args: { fields: unknown } }; message: string } } }>(
+      env.svc.database.db,
+      sql`SELECT payload FROM inbox_items WHERE id = ${res.body.results[0].inboxItemId}`,
+    );
+    expect(item!.payload.syncDrop.op.args.fields).toEqual({ ssid: "kept" });
+    expect(item!.payload.syncDrop.message).toContain("secret values were not kept: wifi_password");
+    expect(await dumpAllTables(env.svc.database.db)).not.toContain(secret);
+  });
+
+  test("a personal token cannot write a secret value (403), though it may write the plain fields", async ({ env }) => {
+    const thing = await router(env, { ssid: "a" });
+    const made = await env.as.member.post("/api/v1/tokens", { name: "writer", scope: "write", locationIds: [env.loc] });
+    const auth = { authorization: `Bearer ${made.body.secret}` };
+    const c = env.svc.client();
+    const refused = await c.request("PATCH", `/api/v1/things/${thing.id}`, { rowVersion: 1, fields: { wifi_password: plaintext() } }, auth);
+    expect(refused.status).toBe(403);
+    const plain = await c.request("PATCH", `/api/v1/things/${thing.id}`, { rowVersion: 1, fields: { ssid: "b" } }, auth);
+    expect(plain.status).toBe(200);
+    expect(plain.body.secrets.find((s: { key: string }) => s.key === "wifi_password").set).toBe(false);
+  });
+
   test("a pushed op carries a secret value the same way", async ({ env }) => {
     const secret = plaintext();
     const id = uuidv7();
@@ -252,7 +283,7 @@ describe("secret fields: reveal", () => {
     expect(policy.status).toBe(200);
     expect(locationSchema.parse(policy.body).secretRevealRoles).toEqual(["owner", "member", "viewer"]);
     expect((await env.as.member.post(revealPath(thing.id))).body.value).toBe(secret);
-    // A viewer may write no history, but may record their own reveal (migrations/0019).
+    // A viewer may write no history, but may record their own reveal (migrations/0018).
     const byViewer = await env.as.viewer.post(revealPath(thing.id));
     expect(byViewer.status, JSON.stringify(byViewer.body)).toBe(200);
     expect(byViewer.headers.get("cache-control")).toBe("no-store");
@@ -262,6 +293,7 @@ describe("secret fields: reveal", () => {
     const reveals = history.body.items.filter((e: { action: string }) => e.action === "secret.revealed");
     expect(reveals.map((e: { actor: { id: string } }) => e.actor.id).sort()).toEqual([env.as.owner.userId, env.as.member.userId, env.as.viewer.userId].sort());
     for (const e of reveals) {
+      expect(e.summary).toBe("Revealed Wi-Fi password of Router");
       expect(e.diff).toEqual({ "fields.wifi_password": { class: "secret", changed: false, hidden: true } });
       expect(e.undoable_until).toBeNull();
     }
@@ -327,6 +359,13 @@ describe("secret fields: conversion", () => {
       const res = await env.as.member.post(`/api/v1/locations/${env.loc}/things`, { name: "Safe", typeId: t.typeId, fields: { code: v } });
       ids.push(res.body.id);
     }
+    // A change while the field was plain: its history holds the old and new values.
+    const earlier = plaintext();
+    const edited = await env.as.member.patch(`/api/v1/things/${ids[0]}`, { rowVersion: 1, fields: { code: earlier } });
+    expect(edited.status).toBe(200);
+    const edit = await env.as.member.patch(`/api/v1/things/${ids[0]}`, { rowVersion: 2, fields: { code: values[0] } });
+    expect(edit.status).toBe(200);
+    expect(JSON.stringify(await rows(db, sql`SELECT before, after FROM history_entries WHERE entity_id = ${ids[0]}`))).toContain(earlier);
     const fieldId = t.fieldIds.code!;
     expect((await env.as.admin.post(`/api/v1/type-fields/${fieldId}/convert/preview`, { toSecret: true })).status).toBe(403);
     expect((await env.as.admin.post(`/api/v1/type-fields/${fieldId}/convert`, { toSecret: true })).status).toBe(403);
@@ -342,13 +381,17 @@ describe("secret fields: conversion", () => {
     expect(done.headers.get("x-txid")).toMatch(/^\d+$/);
     const dump = await dumpAllTables(db);
     const [thingRow] = await rows<{ fields: unknown; row_version: number }>(db, sql`SELECT fields, row_version FROM things WHERE id = ${ids[0]}`);
-    expect(thingRow).toEqual({ fields: {}, row_version: 2 });
-    expect(
-      dump
-        .split("\n")
-        .filter((l) => l.includes(values[0]!))
-        .every((l) => !l.startsWith('{"id":"' + ids[0])),
-    ).toBe(true);
+    expect(thingRow).toEqual({ fields: {}, row_version: 4 });
+    // Gone from the thing and from its history (the change log keeps the rows as they were written).
+    const history = await rows<{ before: unknown; after: unknown; diff: Record<string, unknown> }>(
+      db,
+      sql`SELECT before, after, diff FROM history_entries WHERE entity_id = ${ids[0]} AND action = 'thing.updated'`,
+    );
+    expect(history).toHaveLength(2);
+    expect(JSON.stringify(history)).not.toContain(earlier);
+    expect(JSON.stringify(history)).not.toContain(values[0]);
+    for (const h of history) expect(h.diff["fields.code"]).toEqual({ class: "secret", changed: true, hidden: true });
+    expect(dump.split("\n").filter((l) => l.includes(earlier) && !l.includes('"table_name"'))).toEqual([]);
     await reauth(env.as.owner);
     expect((await env.as.owner.post(revealPath(ids[0]!, "code"))).body.value).toBe(values[0]);
     // Again: nothing moves.
@@ -360,5 +403,6 @@ describe("secret fields: conversion", () => {
     expect(detail.body.fields).toEqual({ code: values[1] });
     expect(detail.body.secrets).toEqual([]);
     expect(detail.body.rowVersion).toBe(3);
+    expect((await env.as.viewer.get(`/api/v1/things/${ids[0]}`)).body.rowVersion).toBe(5);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { conversionPreviewSchema, conversionSchema, convertBody, fieldKeySchema, revealedSecretSchema } from "../../../shared/secrets.js";
+import { conversionPreviewSchema, conversionSchema, convertBody, revealedSecretSchema } from "../../../shared/secrets.js";
 import type { SignInLimits } from "../../auth/limits.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
@@ -21,7 +21,8 @@ export function secretRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       path: "/api/v1/things/:id/secrets/:fieldKey/reveal",
       summary: "Reveal a secret field's value (re-authentication within 5 minutes; the owner's policy decides which roles may; audited in history)",
       tag: "things",
-      params: z.object({ id: uuidSchema, fieldKey: fieldKeySchema }),
+      // Any key: one that names no secret field of the thing's type is 404 like an unknown one.
+      params: z.object({ id: uuidSchema, fieldKey: z.string().min(1).max(64) }),
       response: revealedSecretSchema,
       async handler({ actor, params, res }) {
         res.setHeader("Cache-Control", "no-store");

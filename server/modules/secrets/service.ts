@@ -3,13 +3,13 @@
  * entry), and convert a type field to or from secret (preview and conversion, owner only). Each
  * call is one actor transaction; writes go through the one write path.
  */
-import type { Conversion, ConversionPreview, RevealedSecret } from "../../../shared/secrets.js";
+import { fieldKeySchema, type Conversion, type ConversionPreview, type RevealedSecret } from "../../../shared/secrets.js";
 import { visibleLocations } from "../../access/visible.js";
 import type { Actor } from "../../auth/actor.js";
 import { requireFreshAuth, type ReauthDeps } from "../../auth/reauth.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
-import { ForbiddenError } from "../../errors/classes.js";
+import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { findThing } from "../things/read.js";
@@ -31,6 +31,7 @@ function personOnly(actor: Actor): void {
 export async function revealSecret(deps: SecretDeps, actor: Actor, thingId: string, key: string): Promise<Written<RevealedSecret>> {
   personOnly(actor);
   await requireFreshAuth(deps, actor);
+  if (!fieldKeySchema.safeParse(key).success) throw new NotFoundError("secret field");
   return writeOne(
     deps,
     actor,

@@ -9,6 +9,7 @@
  * never a sealed value (that is at least 28 bytes), so "set" is `ciphertext <> ''`.
  */
 import type { CommandContext } from "../../commands/types.js";
+import { ForbiddenError } from "../../errors/classes.js";
 import { rows, sql } from "../../db/client.js";
 import { newId } from "../../commands/ids.js";
 import type { EffectiveField } from "../types/fields.js";
@@ -47,6 +48,11 @@ export function splitSecretFields(
     else plain[key] = value;
   }
   return { plain, secret };
+}
+
+/** Tokens and MCP never reach secrets (spec "Personal tokens" 5): writing one is a signed-in person's. */
+export function secretWriteProblem(ctx: CommandContext, secret: readonly SecretWrite[]): ForbiddenError | null {
+  return secret.length && ctx.actor.type !== "user" ? new ForbiddenError("Secret values are written only by a signed-in person, never by a token.") : null;
 }
 
 /** History keys of secret writes (`fields.<key>`), each changed: diffed as hidden, never with values. */

@@ -9,7 +9,7 @@ import { things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { changeThing } from "./changes.js";
 import { fieldClasses, fieldsProblem } from "./custom-fields.js";
-import { secretHistoryKeys, secretRowsFor, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
+import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { containerAncestors, loadRefs } from "./refs.js";
 import { loadTags, tagsProblem } from "./tags.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "./values.js";
@@ -80,7 +80,7 @@ export const thingUpdate = defineCommand({
       else if (!problem && patch.brandId && refs.brands.get(patch.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
       else if (!problem && patch.isContainer === false && nonEmpty.has(op.args.id))
         problem = new ConflictError("This container still holds things; move them out before it stops being a container.");
-      else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields);
+      else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields) ?? secretWriteProblem(ctx, split.secret);
       // tagIds is one field for the merge of stale pushed ops: the whole array is replaced.
       else if (!problem && patch.tagIds) problem = tagsProblem(patch.tagIds, refs.accountOf.get(loc), tags);
       if (problem || !target) {

@@ -6,7 +6,7 @@ import { things } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { fieldClasses, fieldsProblem } from "./custom-fields.js";
 import { fillFromTemplate, loadTemplateRefs } from "./from-template.js";
-import { secretHistoryKeys, secretRowsFor, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
+import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { loadRefs } from "./refs.js";
 import { tagsProblem } from "./tags.js";
 import { readValue, readValues, type ThingRow } from "./values.js";
@@ -86,6 +86,11 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
       // Secret values never enter `fields` (which syncs): they are stored encrypted after the rows.
       const split = splitSecretFields(refs.fieldsOf(type.id), args.fields);
       const secret = split.secret.filter((s) => s.value !== null);
+      const denied = secretWriteProblem(ctx, split.secret);
+      if (denied) {
+        changes.refuse(denied);
+        continue;
+      }
       secrets.push(...secretRowsFor(ctx, loc, "thing", args.id, secret));
       const row: ThingRow = {
         id: args.id,
