@@ -3,10 +3,12 @@
  * account's registries managed from any of its locations, hidden from other accounts, and streamed
  * by the account-scoped shapes.
  */
+import { eq } from "drizzle-orm";
 import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
 import { describe, expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
-import { memberships } from "../../server/db/schema/index.js";
+import { isKeyRace } from "../../server/modules/registries/account.js";
+import { memberships, typeFields, types } from "../../server/db/schema/index.js";
 import type { TestService } from "../support/app.js";
 import { apiTest } from "../support/fixtures.js";
 import type { Client } from "../support/members.js";
@@ -77,6 +79,31 @@ describe("ops pushed by devices", () => {
     expect(merged.body.results[0]).toMatchObject({ status: "applied", rowVersion: 3 });
     const t = (await as.owner.get(`/api/v1/locations/${loc}/types`)).body.items.find((x: { id: string }) => x.id === id);
     expect(t).toMatchObject({ name: "Tea kettle", icon: "kettle" });
+  });
+
+  test("the same key added at once by two writers: one field, the other 409 naming the key (on PostgreSQL the unique index decides)", async ({
+    svc,
+    loc,
+    as,
+  }) => {
+    const type = await as.owner.post(`/api/v1/locations/${loc}/types`, { name: "Racing bike" });
+    const body = { key: "gears", label: "Gears", kind: "number" };
+    const answers = await Promise.all([
+      as.owner.post(`/api/v1/types/${type.body.id}/fields`, body),
+      as.admin.post(`/api/v1/types/${type.body.id}/fields`, body),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.status === 409)!.body.error).toMatchObject({ code: "conflict", details: { key: "gears" } });
+    // The database's own refusal of a duplicate key is what the command turns into that 409.
+    const [t] = await svc.database.db.select({ accountId: types.accountId }).from(types).where(eq(types.id, type.body.id));
+    const err = await svc.database.db
+      .insert(typeFields)
+      .values({ id: uuidv7(), accountId: t!.accountId, typeId: type.body.id, key: "gears", label: "Gears", kind: "number" })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(isKeyRace(err)).toBe(true);
   });
 
   test("a field key taken in the same batch is dropped as a conflict naming the key", async ({ loc, as }) => {
