@@ -105,6 +105,22 @@ describe("field values on places", () => {
   });
 });
 
+test("an archived place kind is offered for no new place; un-archived it is again", async ({ loc, as }) => {
+  const id = uuidv7();
+  expect((await push(as.admin, [op({ name: "place_kind.create", locationId: loc, args: { id, name: "Old barn" } })])).body.results[0].status).toBe("applied");
+  const archive = await push(as.admin, [op({ name: "place_kind.update", locationId: loc, baseVersion: 1, args: { id, patch: { archived: true } } })]);
+  expect(archive.body.results[0]).toMatchObject({ status: "applied", rowVersion: 2 });
+  const kinds = (await as.viewer.get(`/api/v1/locations/${loc}/place-kinds`)).body.items;
+  expect(kinds.find((k: { id: string }) => k.id === id).archivedAt).toEqual(expect.any(String));
+  const refused = await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Barn", kindId: id });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.message).toMatch(/archived/);
+  await push(as.admin, [op({ name: "place_kind.update", locationId: loc, baseVersion: 2, args: { id, patch: { archived: false } } })]);
+  expect((await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Barn", kindId: id })).status).toBe(201);
+  const rename = await push(as.member, [op({ name: "place_kind.update", locationId: loc, args: { id, patch: { name: "New barn" } } })]);
+  expect(rename.body.results[0]).toMatchObject({ status: "dropped", reason: "forbidden" });
+});
+
 describe("field values on things, by kind", () => {
   test("money is a decimal string and an ISO 4217 currency; person and vendor are names; repeatable at most 50 values", async ({ loc, as, gadget }) => {
     const post = (fields: object) => as.member.post(`/api/v1/locations/${loc}/things`, { name: "Phone", typeId: gadget, fields });
