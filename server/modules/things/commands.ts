@@ -8,7 +8,9 @@ import { defineCommand, type CommandContext, type Op } from "../../commands/type
 import { things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { changeThing } from "./changes.js";
-import { fieldClasses, fieldsProblem } from "./custom-fields.js";
+import { fileLocations, valuesProblem } from "../registries/field-values.js";
+import { fileIdsOf } from "../types/fields.js";
+import { fieldClasses } from "./custom-fields.js";
 import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { containerAncestors, loadRefs } from "./refs.js";
 import { loadTags, tagsProblem } from "./tags.js";
@@ -63,6 +65,11 @@ export const thingUpdate = defineCommand({
           ).map((r) => r.id)
         : [],
     );
+    const typeAfter = (o: (typeof ops)[number]) => o.args.patch.typeId ?? targets.get(o.args.id)?.typeId ?? "";
+    const files = await fileLocations(
+      ctx,
+      ops.flatMap((o) => (o.args.patch.fields ? fileIdsOf(refs.fieldsOf(typeAfter(o)), o.args.patch.fields) : [])),
+    );
     const changes = new SegmentChanges(ctx);
     const secrets: SecretRowWrite[] = [];
     for (const op of ops) {
@@ -80,7 +87,10 @@ export const thingUpdate = defineCommand({
       else if (!problem && patch.brandId && refs.brands.get(patch.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
       else if (!problem && patch.isContainer === false && nonEmpty.has(op.args.id))
         problem = new ConflictError("This container still holds things; move them out before it stops being a container.");
-      else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields) ?? secretWriteProblem(ctx, split.secret);
+      else if (!problem && patch.fields)
+        problem =
+          valuesProblem(refs.fieldsOf(typeId), patch.fields, { locationId: loc, fileLocation: files, complete: false, owner: "type" }) ??
+          secretWriteProblem(ctx, split.secret);
       // tagIds is one field for the merge of stale pushed ops: the whole array is replaced.
       else if (!problem && patch.tagIds) problem = tagsProblem(patch.tagIds, refs.accountOf.get(loc), tags);
       if (problem || !target) {

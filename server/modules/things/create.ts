@@ -4,7 +4,9 @@ import { SegmentChanges } from "../../commands/segment.js";
 import { defineCommand } from "../../commands/types.js";
 import { things } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
-import { fieldClasses, fieldsProblem } from "./custom-fields.js";
+import { fileLocations, valuesProblem } from "../registries/field-values.js";
+import { fileIdsOf } from "../types/fields.js";
+import { fieldClasses } from "./custom-fields.js";
 import { fillFromTemplate, loadTemplateRefs } from "./from-template.js";
 import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { loadRefs } from "./refs.js";
@@ -58,6 +60,14 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
           containerId: args.containerId ?? null,
         });
     }
+    // The locations of the files that file fields name, in one query for the segment.
+    const typeOf = (args: ThingCreateArgs, loc: string) => args.typeId ?? refs.defaultTypeByLocation.get(loc) ?? "";
+    const files = await fileLocations(
+      ctx,
+      filled.flatMap(({ args, input }) =>
+        args instanceof NotFoundError || !args.fields ? [] : fileIdsOf(refs.fieldsOf(typeOf(args, input.locationId)), args.fields),
+      ),
+    );
     const changes = new SegmentChanges(ctx);
     const secrets: SecretRowWrite[] = [];
     for (const { args, input } of filled) {
@@ -70,14 +80,21 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
       const type = typeId ? refs.types.get(typeId) : undefined;
       const container = args.containerId ? refs.containers.get(args.containerId) : undefined;
       const place = args.placeId ? refs.places.get(args.placeId) : undefined;
-      let problem: AppError | null = null;
+      let problem: AppError | null;
       if (!type || type.accountId !== refs.accountOf.get(loc) || type.isGroup) problem = new NotFoundError("type");
       else if (type.archivedAt) problem = new ValidationError("typeId: that type is archived; no new thing takes it.", { field: "typeId" });
       else if (args.placeId && (!place || place.locationId !== loc)) problem = new NotFoundError("place");
       else if (args.containerId && (!container || container.locationId !== loc)) problem = new NotFoundError("container");
       else if (container && !container.isContainer) problem = new ValidationError("containerId: that thing is not a container.");
       else if (args.brandId && refs.brands.get(args.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
-      else if (args.fields) problem = fieldsProblem(refs, type.id, args.fields);
+      // Required fields are for finished things: a capture draft (lifecycle draft) is completed later.
+      else
+        problem = valuesProblem(refs.fieldsOf(type.id), args.fields ?? {}, {
+          locationId: loc,
+          fileLocation: files,
+          complete: args.lifecycle !== "draft",
+          owner: "type",
+        });
       problem ??= tagsProblem(args.tagIds, refs.accountOf.get(loc), fromTemplates.tags);
       if (problem || !type) {
         changes.refuse(problem!);
