@@ -10,6 +10,7 @@ import { rows, sql, uuidArray } from "../../db/client.js";
 import { placeKinds, places, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { fileLocations, loadPlaceKindFields, valuesProblem } from "../registries/field-values.js";
+import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { fileIdsOf, placeKindFields, type EffectiveField } from "../types/fields.js";
 
 type PlaceRow = typeof places.$inferSelect;
@@ -58,8 +59,11 @@ async function fieldChecker(ctx: CommandContext, wanted: { kindId?: string | nul
     ctx,
     withValues.flatMap((w) => fileIdsOf(defsOf(w.kindId), w.fields!)),
   );
-  return (kindId: string | null | undefined, fields: Record<string, unknown>, locationId: string, complete: boolean) =>
-    valuesProblem(defsOf(kindId), fields, { locationId, fileLocation: files, complete, owner: kindId ? "place kind" : "place (it has no kind)" });
+  return {
+    defsOf,
+    problem: (kindId: string | null | undefined, fields: Record<string, unknown>, locationId: string, complete: boolean) =>
+      valuesProblem(defsOf(kindId), fields, { locationId, fileLocation: files, complete, owner: kindId ? "place kind" : "place (it has no kind)" }),
+  };
 }
 
 /** Ancestors of each place (itself included), for cycle checks on re-parenting. */
@@ -100,17 +104,21 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
       ctx,
       ops.map((o) => o.args.kindId).filter((x): x is string => !!x),
     );
-    const fieldsProblem = await fieldChecker(
+    const checker = await fieldChecker(
       ctx,
       ops.map((o) => o.args),
     );
     const changes = new SegmentChanges(ctx);
+    const secrets: SecretRowWrite[] = [];
     for (const { args, input } of ops) {
       const loc = input.locationId;
+      // Secret values never enter `fields` (which syncs) nor history: stored encrypted after the rows.
+      const split = splitSecretFields(checker.defsOf(args.kindId), args.fields);
+      const secret = split.secret.filter((w) => w.value !== null);
       let problem = args.parentId ? parentProblem(parents.get(args.parentId), loc) : null;
       if (!problem && args.kindId) problem = kindProblem(kinds.get(args.kindId), ctx.accounts.get(loc));
       // Required fields are enforced on a new place as on a new thing (not when a kind changes later).
-      if (!problem) problem = fieldsProblem(args.kindId, args.fields ?? {}, loc, true);
+      if (!problem) problem = checker.problem(args.kindId, args.fields ?? {}, loc, true) ?? secretWriteProblem(ctx, secret);
       if (problem) {
         changes.refuse(problem);
         continue;
@@ -123,12 +131,13 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
         name: args.name,
         isUnplaced: false,
         shortCode: null,
-        fields: Object.fromEntries(Object.entries(args.fields ?? {}).filter(([, v]) => v !== null)),
+        fields: Object.fromEntries(Object.entries(split.plain ?? {}).filter(([, v]) => v !== null)),
         rowVersion: 1,
         createdAt: ctx.now,
         updatedAt: ctx.now,
         deletedAt: null,
       };
+      secrets.push(...secretRowsFor(ctx, loc, "place", row.id, secret));
       // A place created earlier in the segment may be the parent of a later one.
       parents.set(row.id, row);
       const keys = ["name", "parentId", "kindId", ...(Object.keys(row.fields).length ? ["fields"] : [])];
@@ -140,11 +149,14 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
         action: "place.created",
         before: Object.fromEntries(keys.map((k) => [k, null])),
         after: pick(row, keys),
+        hidden: secretHistoryKeys(secret),
         summaryParams: { name: row.name },
         undoable: false,
       });
     }
-    return changes.write();
+    const verdicts = await changes.write();
+    await writeSecretValues(ctx, secrets);
+    return verdicts;
   },
 });
 
@@ -170,16 +182,21 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
     );
     // The values go against the kind the place has after the patch.
     const kindAfter = (o: (typeof ops)[number]) => (o.args.patch.kindId !== undefined ? o.args.patch.kindId : (targets.get(o.args.id)?.kindId ?? null));
-    const fieldsProblem = await fieldChecker(
+    const checker = await fieldChecker(
       ctx,
       ops.map((o) => ({ kindId: kindAfter(o), fields: o.args.patch.fields })),
     );
     const changes = new SegmentChanges(ctx);
+    const secrets: SecretRowWrite[] = [];
     for (const op of ops) {
       const { args, input } = op;
       const loc = input.locationId;
       const target = targets.get(args.id);
-      const { patch } = args;
+      // Secret values (a null clears one) are stored encrypted after the rows, never in `fields`.
+      const split = splitSecretFields(checker.defsOf(kindAfter(op)), args.patch.fields);
+      const patch = { ...args.patch };
+      if (split.plain && Object.keys(split.plain).length) patch.fields = split.plain;
+      else delete patch.fields;
       let problem = targets.problem(op, target, { fields: Object.keys(patch), also: unplacedProblem });
       if (!problem && patch.parentId) {
         problem = parentProblem(parents.get(patch.parentId), loc);
@@ -187,7 +204,7 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
           problem = new ConflictError("A place cannot go inside itself or inside one of its own places.");
       }
       if (!problem && patch.kindId) problem = kindProblem(kinds.get(patch.kindId), ctx.accounts.get(loc));
-      if (!problem && patch.fields) problem = fieldsProblem(kindAfter(op), patch.fields, loc, false);
+      if (!problem && args.patch.fields) problem = checker.problem(kindAfter(op), args.patch.fields, loc, false) ?? secretWriteProblem(ctx, split.secret);
       if (problem || !target) {
         changes.refuse(problem!);
         continue;
@@ -205,11 +222,16 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
         action: "place.updated",
         before: pick(target, keys),
         after: pick(next, keys),
+        hidden: secretHistoryKeys(split.secret),
         summaryParams: { name: next.name },
-        undoable: true,
+        // A secret's old value is not kept anywhere readable, so such a change cannot be undone.
+        undoable: !split.secret.length,
       });
+      secrets.push(...secretRowsFor(ctx, loc, "place", next.id, split.secret));
     }
-    return changes.write();
+    const verdicts = await changes.write();
+    await writeSecretValues(ctx, secrets);
+    return verdicts;
   },
 });
 
