@@ -132,16 +132,14 @@ describe("shapes through the real Electric client", () => {
   test("SH2 SH4 a viewer sees money fields only where the location allows it; the setting changes the handle", async ({ svc, loc, as }) => {
     const { typeFields } = await import("../../server/db/schema/index.js");
     const probe = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Type probe" });
-    await svc.database.db
-      .insert(typeFields)
-      .values({
-        id: uuidv7(),
-        accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`,
-        typeId: probe.body.type.id,
-        key: "price",
-        kind: "money",
-        label: "Price",
-      });
+    await svc.database.db.insert(typeFields).values({
+      id: uuidv7(),
+      accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`,
+      typeId: probe.body.type.id,
+      key: "price",
+      kind: "money",
+      label: "Price",
+    });
     const id = uuidv7();
     await push(as.member, [
       op({ name: "thing.create", locationId: loc, args: { id, name: "Camera", fields: { price: { amount: "450.00", currency: "EUR" } } } }),
@@ -168,6 +166,21 @@ describe("shapes through the real Electric client", () => {
     await as.owner.patch(`/api/v1/locations/${loc}`, { viewersSeeMoney: false });
     // Back to the same settings, yet never an old handle again.
     expect([before, during]).not.toContain(await handle());
+  });
+
+  test("SH2 a viewer gets a place's money values left out where the location hides money, as for things", async ({ svc, loc, as }) => {
+    const kind = await as.owner.post(`/api/v1/locations/${loc}/place-kinds`, { name: "Rented room" });
+    expect((await as.owner.post(`/api/v1/place-kinds/${kind.body.id}/fields`, { key: "rent", label: "Rent", kind: "money" })).status).toBe(201);
+    expect((await as.owner.post(`/api/v1/place-kinds/${kind.body.id}/fields`, { key: "door", label: "Door", kind: "text" })).status).toBe(201);
+    const rent = { amount: "800.00", currency: "EUR" };
+    const place = await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Studio", kindId: kind.body.id, fields: { rent, door: "blue" } });
+    expect(place.status).toBe(201);
+    const viewer = stream(svc, as.viewer, "places");
+    expect((await shapeOf(viewer).rows).find((r) => r.id === place.body.id)!.fields).toEqual({ door: "blue" });
+    viewer.unsubscribeAll();
+    const member = stream(svc, as.member, "places");
+    expect((await shapeOf(member).rows).find((r) => r.id === place.body.id)!.fields).toEqual({ rent, door: "blue" });
+    member.unsubscribeAll();
   });
 
   test("SH1 a client-chosen table or where is refused, an unknown shape is 404", async ({ svc, as }) => {

@@ -11,13 +11,13 @@ export const MAX_LOG_ROWS = 5000;
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * The `value` object: every column as text. For `things`, money custom fields are removed where
- * the actor's role may not see money (SH2).
+ * The `value` object: every column as text. For `things` and `places`, money custom fields (of the
+ * account's types and place kinds) are removed where the actor's role may not see money (SH2).
  */
 function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
   const parts = shape.columns.map((c) => {
     let expr = `r.${ident(c.name)}::text`;
-    if (shape.table === "things" && c.name === "fields" && moneyHidden.length) {
+    if ((shape.table === "things" || shape.table === "places") && c.name === "fields" && moneyHidden.length) {
       const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
       expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.fields - coalesce((SELECT array_agg(f.key) FROM type_fields f JOIN locations l ON l.account_id = f.account_id WHERE l.id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.fields::text END`;
     }
