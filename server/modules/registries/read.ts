@@ -5,10 +5,8 @@
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Brand, PlaceKind, Tag, Type, TypeField } from "../../../shared/registries.js";
-import { ROLES, type Role } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
-import { visibleMembership } from "../../access/visible.js";
-import { type Tx, namedRows } from "../../db/client.js";
+import { type Tx } from "../../db/client.js";
 import { brands, locations, placeKinds, tags, typeFields, types } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
@@ -188,21 +186,3 @@ export async function findField(tx: Tx, id: string): Promise<FieldRow> {
 
 /** A field as its owner sees it: `source` is its own type or place kind. */
 export const fieldRecord = (f: FieldRow): TypeField => fieldOut({ field: f, via: "own", ownerId: (f.typeId ?? f.placeKindId)! });
-
-/**
- * The location a registry write of `accountId` acts through: the actor's visible location of that
- * account where its role is highest (`prefer` on a tie), so an admin of any of the account's
- * locations manages its registries. A role too low is refused by the command (403).
- */
-export async function actingLocation(tx: Tx, accountId: string, prefer?: string): Promise<string> {
-  const found = await namedRows<{ location_id: string; role: Role }>(
-    tx,
-    "registry_acting_location",
-    sql`SELECT m.location_id, m.role FROM memberships m JOIN locations l ON l.id = m.location_id
-        WHERE l.account_id = ${accountId} AND ${visibleMembership}`,
-  );
-  const rank = (r: { location_id: string; role: Role }) => ROLES.indexOf(r.role) * 2 + (r.location_id === prefer ? 0 : 1);
-  const best = found.sort((a, b) => rank(a) - rank(b))[0];
-  if (!best) throw new NotFoundError("location");
-  return best.location_id;
-}

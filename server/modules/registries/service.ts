@@ -3,6 +3,7 @@
  * actor transaction that finds the row (and so its account), picks the location to act through,
  * runs the command and reads the answer back (server/modules/write.ts).
  */
+import { actingLocation } from "../../access/acting.js";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import type {
@@ -28,7 +29,6 @@ import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
 import {
   accountOfLocation,
-  actingLocation,
   brandRecord,
   brandsOfAccount,
   fieldRecord,
@@ -64,7 +64,7 @@ function createIn<B extends object, T>(
     return writeOne(
       deps,
       actor,
-      async (tx) => ({ name, locationId: await actingLocation(tx, await accountOfLocation(tx, locationId), locationId), args: { ...body, id } }),
+      async (tx) => ({ name, locationId: await actingLocation(tx, await accountOfLocation(tx, locationId), [locationId]), args: { ...body, id } }),
       (tx) => read(tx, id),
     );
   };

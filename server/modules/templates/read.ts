@@ -1,11 +1,10 @@
 /** Reads of templates: one live template, those offered in a location, the response shape, and the location an admin acts through. */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { roleAtLeast } from "../../../shared/roles.js";
 import type { Template, TemplatePayload } from "../../../shared/templates.js";
 import { visibleLocations } from "../../access/visible.js";
 import type { Tx } from "../../db/client.js";
 import { locations, templates, types } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { loadRefs } from "../things/refs.js";
 
 export type TemplateRow = typeof templates.$inferSelect;
@@ -33,18 +32,6 @@ export function templatesOfferedIn(tx: Tx, locationId: string): Promise<Template
       ),
     )
     .orderBy(asc(sql`lower(${templates.name})`), asc(templates.id));
-}
-
-/**
- * The location an admin acts through on a template it names by id (the REST routes): one of the
- * actor's locations of the template's account where it is owner or admin, preferring one the
- * template is offered in. 403 when there is none (the actor reads the template but may not manage it).
- */
-export async function actingLocation(tx: Tx, template: TemplateRow): Promise<string> {
-  const mine = (await visibleLocations(tx)).filter((v) => v.location.accountId === template.accountId && roleAtLeast(v.role, "admin"));
-  const pick = mine.find((v) => template.locationIds.includes(v.location.id)) ?? mine[0];
-  if (!pick) throw new ForbiddenError("Only owners and admins manage templates.", { needed: "admin" });
-  return pick.location.id;
 }
 
 /**

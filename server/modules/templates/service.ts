@@ -2,6 +2,7 @@
  * Templates for routes (and later MCP tools). Each write is one actor transaction: find the row
  * and the location to act through, run the command, read the answer back (server/modules/write.ts).
  */
+import { actingLocation } from "../../access/acting.js";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import type { Template, saveAsTemplateBody, templatePatchBody } from "../../../shared/templates.js";
@@ -14,7 +15,7 @@ import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { findThing } from "../things/read.js";
 import { writeOne, writeResult } from "../write.js";
-import { actingLocation, findTemplate, templatesOfferedIn, templatesOut } from "./read.js";
+import { findTemplate, templatesOfferedIn, templatesOut } from "./read.js";
 
 /** A template as the actor sees it in the location it acted through. */
 async function show(tx: Tx, id: string, locationId: string): Promise<Template> {
@@ -53,7 +54,8 @@ export function updateTemplate(deps: ServiceDeps, actor: Actor, id: string, body
     deps,
     actor,
     async (tx) => {
-      via = await actingLocation(tx, await findTemplate(tx, id));
+      const template = await findTemplate(tx, id);
+      via = await actingLocation(tx, template.accountId, template.locationIds);
       return { name: "template.update", locationId: via, baseVersion: rowVersion, args: { id, patch } };
     },
     (tx) => show(tx, id, via),
@@ -65,7 +67,10 @@ export function deleteTemplate(deps: ServiceDeps, actor: Actor, id: string, rowV
   return writeOne(
     deps,
     actor,
-    async (tx) => ({ name: "template.delete", locationId: await actingLocation(tx, await findTemplate(tx, id)), baseVersion: rowVersion, args: { id } }),
+    async (tx) => {
+      const template = await findTemplate(tx, id);
+      return { name: "template.delete", locationId: await actingLocation(tx, template.accountId, template.locationIds), baseVersion: rowVersion, args: { id } };
+    },
     writeResult,
   );
 }
