@@ -6,6 +6,7 @@
  */
 import type { Op } from "../../sync/ops.js";
 import type { InboxRow, PlaceRow, SyncedTableName, ThingRow } from "../db/rows.js";
+import { registryShapesOf } from "./optimistic-registries.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -168,5 +169,8 @@ export function shapesOf(op: Op): SyncedTableName[] {
     case "inbox.dismiss":
     case "inbox.merge":
       return ["inbox"];
+    default:
+      // Registry ops (types, fields, place kinds, brands, tags, templates): optimistic-registries.ts.
+      return registryShapesOf(op) ?? [];
   }
 }
