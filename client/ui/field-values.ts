@@ -49,16 +49,20 @@ export function parseDecimal(input: string): string | null {
   return `${sign}${digits}${f ? `.${f}` : ""}`;
 }
 
+/** A scalar as text (numbers, booleans); anything else as JSON, never "[object Object]". */
+export const scalarText = (v: unknown): string =>
+  typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : v === null || v === undefined ? "" : JSON.stringify(v);
+
 const emptyDraft = (kind: FieldKind): Draft => (kind === "multi_select" ? [] : kind === "money" ? { amount: "", currency: "" } : "");
 
 function oneToDraft(kind: FieldKind, v: unknown): Draft {
   if (v === null || v === undefined) return emptyDraft(kind);
   switch (kind) {
     case "multi_select":
-      return Array.isArray(v) ? v.map(String) : [String(v)];
+      return Array.isArray(v) ? v.map(scalarText) : [scalarText(v)];
     case "money": {
       const m = v as { amount?: unknown; currency?: unknown };
-      return typeof m === "object" ? { amount: m.amount == null ? "" : String(m.amount), currency: m.currency == null ? "" : String(m.currency) } : emptyDraft(kind);
+      return typeof m === "object" ? { amount: scalarText(m.amount), currency: scalarText(m.currency) } : emptyDraft(kind);
     }
     case "boolean":
       return v === true ? "true" : v === false ? "false" : "";
@@ -111,7 +115,9 @@ function oneFromDraft(f: FieldDef, d: Draft): Parsed {
       const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`;
       try {
         const u = new URL(withScheme);
-        return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.includes(".") ? { ok: true, value: u.href } : { ok: false, error: "fields.problem.url" };
+        return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.includes(".")
+          ? { ok: true, value: u.href }
+          : { ok: false, error: "fields.problem.url" };
       } catch {
         return { ok: false, error: "fields.problem.url" };
       }

@@ -35,3 +35,13 @@ export function wherePath(thing: ThingRow, places: Map<string, PlaceRow>, things
   }
   return parts.join(" › ");
 }
+
+/** A field's label: its own, or a built-in field's by key in the person's language, or its key. */
+export function fieldLabel(field: { key: string; label: string | null; labelKey: string | null }, t: I18n["t"]): string {
+  if (field.label) return field.label;
+  if (field.labelKey) {
+    const key = `field.${field.labelKey}` as MessageKey;
+    if (t(key) !== key) return t(key);
+  }
+  return field.key;
+}

@@ -97,7 +97,8 @@ export async function readRegistries(db: InventoryDb, locationId: string): Promi
     (id) => accountOf.get(id),
     (id) => localThings.get(id),
   );
-  const mine = <T extends { accountId: string; deletedAt: string | null }>(rows: Iterable<T>) => [...rows].filter((r) => r.accountId === accountId && !r.deletedAt);
+  const mine = <T extends { accountId: string; deletedAt: string | null }>(rows: Iterable<T>) =>
+    [...rows].filter((r) => r.accountId === accountId && !r.deletedAt);
   const allTemplates = mine(state.templates.values()).sort((a, b) => a.name.localeCompare(b.name));
   const mineTypes = mine(state.types.values());
   return {
