@@ -1,13 +1,20 @@
 /** How rows are named on screen: built-in types and places by key in the person's language. */
 import type { MessageKey } from "./i18n/en.js";
 import type { I18n } from "./i18n/i18n.js";
-import type { PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
+import type { PlaceKindRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
 
 export function typeName(type: TypeRow | undefined, t: I18n["t"]): string {
   if (!type) return t("type.thing");
   if (type.name) return type.name;
   const key = `type.${type.builtinKey ?? "thing"}` as MessageKey;
   return t(key) === key ? (type.builtinKey ?? "") : t(key);
+}
+
+export function placeKindName(kind: Pick<PlaceKindRow, "name" | "builtinKey"> | undefined, t: I18n["t"]): string {
+  if (!kind) return "";
+  if (kind.name) return kind.name;
+  const key = `placeKind.${kind.builtinKey ?? ""}` as MessageKey;
+  return t(key) === key ? (kind.builtinKey ?? "") : t(key);
 }
 
 export function placeName(place: PlaceRow | undefined, t: I18n["t"]): string {

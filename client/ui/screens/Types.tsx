@@ -15,7 +15,7 @@ import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
 import { navigate, useLocation } from "../router.js";
 import { useReady } from "../session.js";
-import { typeName } from "../names.js";
+import { placeKindName, typeName } from "../names.js";
 import { effectiveFields, placeKindFields, useRegistries } from "../registries.js";
 import { useLocationScreen } from "./use-location.js";
 
@@ -67,11 +67,11 @@ export function TypesScreen({ locationId }: { locationId: string }) {
   const byName = (a: View<TypeRow>, b: View<TypeRow>) => typeName(a, t).localeCompare(typeName(b, t));
   const active = reg.types.filter((ty) => !ty.archivedAt).sort(byName);
   const archivedTypes = reg.types.filter((ty) => ty.archivedAt).sort(byName);
-  const kinds = reg.placeKinds.filter((k) => !k.archivedAt).sort((a, b) => (a.name ?? "").localeCompare(b.name ?? ""));
+  const kindName = (k: View<PlaceKindRow>) => placeKindName(k, t);
+  const kinds = reg.placeKinds.filter((k) => !k.archivedAt).sort((a, b) => kindName(a).localeCompare(kindName(b)));
   const archivedKinds = reg.placeKinds.filter((k) => k.archivedAt);
   const type = reg.typesById.get(query.get("type") ?? "");
   const kind = reg.placeKinds.find((k) => k.id === query.get("kind"));
-  const kindName = (k: View<PlaceKindRow>) => k.name ?? k.builtinKey ?? "";
 
   const createType = (name: string) => {
     const id = uuidv7();
