@@ -24,11 +24,13 @@ function one(def: FieldDef, v: unknown, f: Fmt, fileName: (id: string) => string
       const m = v as { amount?: unknown; currency?: unknown };
       if (typeof m !== "object" || m.amount === undefined) return text(v);
       const amount = Number(m.amount);
+      let shown: string;
       try {
-        return new Intl.NumberFormat(locale(f), { style: "currency", currency: text(m.currency) }).format(amount);
+        shown = new Intl.NumberFormat(locale(f), { style: "currency", currency: text(m.currency) }).format(amount);
       } catch {
-        return `${text(m.amount)} ${text(m.currency ?? "")}`.trim();
+        shown = `${text(m.amount)} ${text(m.currency ?? "")}`.trim();
       }
+      return def.unit ? `${shown} ${def.unit}` : shown;
     }
     case "multi_select":
       return Array.isArray(v) ? v.map(String).join(", ") : text(v);

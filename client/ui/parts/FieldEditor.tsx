@@ -27,7 +27,9 @@ export interface ListedField {
 
 const KEY = /^[a-z][a-z0-9_]{0,39}$/;
 const hasOptions = (kind: FieldKind) => kind === "select" || kind === "multi_select";
-const hasUnit = (kind: FieldKind) => kind === "number" || kind === "text";
+/** The server's rules (shared/registries.ts on the api side): a unit for numbers and money; no repeating a list or a yes/no. */
+const hasUnit = (kind: FieldKind) => kind === "number" || kind === "money";
+const canRepeat = (kind: FieldKind) => kind !== "multi_select" && kind !== "boolean";
 const baseOf = (f: { rowVersion: number }) => (f.rowVersion > 0 ? { baseVersion: f.rowVersion } : {});
 
 export const kindKey = (kind: FieldKind) => `fields.kind.${kind}` as MessageKey;
@@ -144,7 +146,7 @@ function AddField({
         kind,
         ...(hasUnit(kind) && unit.trim() ? { unit: unit.trim().slice(0, 12) } : {}),
         ...(list.length ? { options: list } : {}),
-        ...(repeatable ? { repeatable } : {}),
+        ...(repeatable && canRepeat(kind) ? { repeatable } : {}),
         ...(required ? { required } : {}),
         ...(secret && isOwner ? { secret } : {}),
         sort: nextSort,
@@ -203,7 +205,7 @@ function AddField({
         </label>
       ) : null}
       <div className="checks">
-        {kind !== "multi_select" ? (
+        {canRepeat(kind) ? (
           <label className="check">
             <input type="checkbox" checked={repeatable} onChange={(e) => setRepeatable(e.target.checked)} />
             {t("fields.repeatable")}

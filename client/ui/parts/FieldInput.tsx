@@ -140,7 +140,7 @@ export function FieldInput({
 }) {
   const { t } = useI18n();
   const label = fieldLabel(def, t);
-  const shown = `${label}${def.unit && (def.kind === "number" || def.kind === "text") ? ` (${def.unit})` : ""}`;
+  const shown = `${label}${def.unit && (def.kind === "number" || def.kind === "money") ? ` (${def.unit})` : ""}`;
   const marker = def.required ? (
     <span className="required" aria-hidden="true">
       {" *"}
