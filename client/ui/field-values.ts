@@ -36,6 +36,19 @@ export function westernDigits(s: string): string {
 }
 
 const DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
+
+/** ISO 4217 codes the runtime knows (the server checks against its own list the same way). */
+const KNOWN_CURRENCIES: ReadonlySet<string> | null = (() => {
+  try {
+    return new Set(Intl.supportedValuesOf("currency"));
+  } catch {
+    return null;
+  }
+})();
+export const isCurrency = (c: string) => /^[A-Z]{3}$/.test(c) && (!KNOWN_CURRENCIES || KNOWN_CURRENCIES.has(c));
+
+/** Longest text the server takes: a person's or vendor's name, any other text. */
+export const maxLengthOf = (kind: FieldKind) => (kind === "person" || kind === "vendor" ? 200 : 4000);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A decimal as typed ("1,5", "١٢٫٥", " 12 ") in the canonical form ("1.5", "12.5"), or null. */
@@ -92,7 +105,7 @@ function oneFromDraft(f: FieldDef, d: Draft): Parsed {
       const amount = parseDecimal(m.amount);
       if (amount === null) return { ok: false, error: "fields.problem.money" };
       const currency = m.currency.trim().toUpperCase();
-      if (!/^[A-Z]{3}$/.test(currency)) return { ok: false, error: "fields.problem.currency" };
+      if (!isCurrency(currency)) return { ok: false, error: "fields.problem.currency" };
       return { ok: true, value: { amount, currency } };
     }
     default:

@@ -5,7 +5,7 @@
  * has rows to add and remove.
  */
 import type { TypeFieldRow } from "../../db/rows.js";
-import { isRepeated, type Draft, type FieldDraft } from "../field-values.js";
+import { isRepeated, maxLengthOf, type Draft, type FieldDraft } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { fieldLabel } from "../names.js";
 
@@ -58,7 +58,9 @@ function One({
     case "url":
       return <input inputMode="url" autoComplete="url" dir="ltr" value={text} onChange={(e) => onChange(e.target.value)} {...common} />;
     case "person":
-      return <input list={personListId} autoComplete="off" value={text} onChange={(e) => onChange(e.target.value)} {...common} />;
+      return (
+        <input list={personListId} autoComplete="off" maxLength={maxLengthOf(def.kind)} value={text} onChange={(e) => onChange(e.target.value)} {...common} />
+      );
     case "boolean":
       return (
         <select value={text} onChange={(e) => onChange(e.target.value)} {...common}>
@@ -117,7 +119,7 @@ function One({
       );
     }
     default:
-      return <input autoComplete="off" value={text} onChange={(e) => onChange(e.target.value)} {...common} />;
+      return <input autoComplete="off" maxLength={maxLengthOf(def.kind)} value={text} onChange={(e) => onChange(e.target.value)} {...common} />;
   }
 }
 

@@ -131,3 +131,10 @@ describe("templatePrefill", () => {
     expect(templatePrefill(null)).toEqual({ fields: {} });
   });
 });
+
+describe("currencies", () => {
+  it("takes ISO 4217 codes the runtime knows, as the server does", () => {
+    expect(fromDraft(def("money"), { amount: "1", currency: "sar" })).toEqual({ ok: true, value: { amount: "1", currency: "SAR" } });
+    expect(fromDraft(def("money"), { amount: "1", currency: "ABC" })).toEqual({ ok: false, error: "fields.problem.currency" });
+  });
+});
