@@ -110,6 +110,27 @@ function History({ thingId, version, canEdit }: { thingId: string; version: numb
   );
 }
 
+/**
+ * Which secret fields of the thing hold a value (the thing detail's `secrets`, never the values):
+ * asked online when the type has secret fields; null while unknown (offline), when every secret
+ * field shows as hidden.
+ */
+function useSecretsSet(thingId: string, version: number, enabled: boolean): Record<string, boolean> | null {
+  const [set, setSet] = useState<Record<string, boolean> | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    api<{ secrets?: { key: string; set: boolean }[] }>("GET", `/api/v1/things/${thingId}`).then(
+      (d) => live && setSet(Object.fromEntries((d.secrets ?? []).map((x) => [x.key, x.set]))),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [thingId, version, enabled]);
+  return set;
+}
+
 export function ThingDetailScreen({ locationId, thingId }: { locationId: string; thingId: string }) {
   const i18n = useI18n();
   const { t, num } = i18n;
@@ -123,6 +144,8 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
   const [draft, setDraft] = useState<{ name: string; quantity: string; typeId: string; fields: Record<string, FieldDraft> } | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [problem, setProblem] = useState<{ key: string; error: FieldProblem } | null>(null);
+  const hasSecrets = !!reg && !!thing && effectiveFields(thing.typeId, reg.typesById, reg.fields, true).some((e) => e.field.secret);
+  const secretsSet = useSecretsSet(thingId, thing?.rowVersion ?? 0, hasSecrets && (thing?.rowVersion ?? 0) > 0);
 
   const where = useMemo(() => {
     if (!data || !thing) return "";
@@ -201,7 +224,11 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
               </dt>
               <dd>
                 {f.secret ? (
-                  <SecretValue thingId={thing.id} def={f} label={label} />
+                  secretsSet && !secretsSet[f.key] ? (
+                    <span className="meta">{t("fields.notSet")}</span>
+                  ) : (
+                    <SecretValue thingId={thing.id} def={f} label={label} />
+                  )
                 ) : (
                   formatFieldValue(f, values[f.key], i18n, fileName) || <span className="meta">{t("fields.empty")}</span>
                 )}
