@@ -168,4 +168,44 @@ describe("custom fields", () => {
     await fitsWidth(narrow.page, ["إنشاء النوع", "أضف الحقل"]);
     await screenshot(narrow.page, "fields-editor-arabic-360");
   });
+  it("keeps a secret value hidden until revealed, asks for the password again first, and says reveal needs a connection", async () => {
+    const { context, page } = await e2e.device();
+    await signUp(page, "Sam Secret", freshEmail("sam"));
+    const locationId = await locationIdOf(page);
+    await page.goto(`/l/${locationId}/types`);
+    await page.getByLabel("Type name").fill("Safe");
+    await page.getByRole("button", { name: "Create type" }).click();
+    await page.getByRole("region", { name: "Safe" }).waitFor();
+    const form = page.getByRole("form", { name: "Add a field" });
+    await form.getByLabel("Label", { exact: true }).fill("PIN");
+    await form.getByLabel("Secret").check();
+    await form.getByRole("button", { name: "Add field" }).click();
+    await page.getByRole("listitem", { name: "PIN" }).getByText("Secret").waitFor();
+    await synced(page);
+
+    await goTo(page, "Capture");
+    await page.getByLabel("Name", { exact: true }).fill("Wall safe");
+    await page.getByLabel("Type", { exact: true }).selectOption({ label: "Safe" });
+    await page.getByLabel("PIN").fill("4711");
+    await page.getByRole("button", { name: "Save thing" }).click();
+    await page.getByText("Saved “Wall safe”").waitFor();
+    await synced(page);
+    await goTo(page, "Things");
+    await page.getByRole("link", { name: /Wall safe/ }).click();
+    await page.getByRole("heading", { name: "Wall safe" }).waitFor();
+    await expect.poll(() => fact(page, "PIN").textContent()).toContain("Hidden");
+    expect(await page.getByText("4711").count()).toBe(0);
+
+    await page.getByRole("button", { name: "Reveal PIN" }).click();
+    await page.getByLabel("Your password, to reveal secrets").fill(PASSWORD);
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => fact(page, "PIN").textContent()).toContain("4711");
+    await page.getByRole("button", { name: "Hide" }).click();
+    expect(await page.getByText("4711").count()).toBe(0);
+
+    await context.setOffline(true);
+    await page.getByRole("button", { name: "Reveal PIN" }).click();
+    await page.getByText("Revealing a secret needs a connection.").waitFor();
+    await context.setOffline(false);
+  });
 });
