@@ -56,6 +56,16 @@ function defined<T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], u
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
+/** A `fields` patch merges by key, and null clears a key (as the server writes it: server/modules/things/values.ts). */
+export function mergeFields(before: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...before };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
 function edit<T extends object>(map: Map<string, View<T>>, id: string, change: (row: View<T>) => View<T>): void {
   const row = map.get(id);
   if (row) map.set(id, { ...change(row), pending: true });
@@ -88,8 +98,14 @@ export function applyOp(state: LocalState, op: Op): void {
       });
       return;
     case "thing.update": {
-      const { quantity, ...rest } = op.args.patch;
-      edit(state.things, op.args.id, (t) => ({ ...t, ...defined(rest), ...(quantity !== undefined ? { quantity: String(quantity) } : {}), updatedAt: op.at }));
+      const { quantity, fields, ...rest } = op.args.patch;
+      edit(state.things, op.args.id, (t) => ({
+        ...t,
+        ...defined(rest),
+        ...(quantity !== undefined ? { quantity: String(quantity) } : {}),
+        ...(fields ? { fields: mergeFields(t.fields, fields) } : {}),
+        updatedAt: op.at,
+      }));
       return;
     }
     case "thing.move":
@@ -112,9 +128,11 @@ export function applyOp(state: LocalState, op: Op): void {
         pending: true,
       });
       return;
-    case "place.update":
-      edit(state.places, op.args.id, (p) => ({ ...p, ...defined(op.args.patch), updatedAt: op.at }));
+    case "place.update": {
+      const { fields, ...rest } = op.args.patch as typeof op.args.patch & { fields?: Record<string, unknown> };
+      edit(state.places, op.args.id, (p) => ({ ...p, ...defined(rest), ...(fields ? { fields: mergeFields(p.fields, fields) } : {}), updatedAt: op.at }));
       return;
+    }
     case "place.delete":
       // A place that still holds something is refused by the server; the drop brings it back.
       state.places.delete(op.args.id);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Op } from "../../../sync/ops.js";
 import type { TypeFieldRow, TypeRow } from "../../../client/db/rows.js";
 import { overlayRegistries, registryShapesOf } from "../../../client/sync/optimistic-registries.js";
-import { shapesOf } from "../../../client/sync/optimistic.js";
+import { overlay, shapesOf } from "../../../client/sync/optimistic.js";
 import type { RegistryOp } from "../../../client/sync/registry-ops.js";
 import { effectiveFields } from "../../../client/ui/registries.js";
 import { AT as at, thingRow } from "./rows.js";
@@ -144,5 +144,20 @@ describe("optimistic apply of registry ops", () => {
     expect(shapes("tag.create")).toEqual(["tags"]);
     expect(shapes("template.create")).toEqual(["templates"]);
     expect(registryShapesOf({ name: "thing.create" })).toBeUndefined();
+  });
+});
+
+describe("optimistic custom field values", () => {
+  it("merges a thing.update's fields by key and clears a key set to null, as the server does", () => {
+    const thing = thingRow({ id: uuid(), locationId: LOC, placeId: null }, { fields: { serial: "S1", colour: "red" } });
+    const update = {
+      id: uuid(),
+      at,
+      name: "thing.update",
+      locationId: LOC,
+      args: { id: thing.id, patch: { fields: { serial: "S2", colour: null, bought: "2026-11-24" } } },
+    } as Op;
+    expect(overlay({ things: [thing] }, [update]).things.get(thing.id)!.fields).toEqual({ serial: "S2", bought: "2026-11-24" });
+    expect(thing.fields).toEqual({ serial: "S1", colour: "red" });
   });
 });
