@@ -6,6 +6,7 @@ import { openApiRoute } from "./http/openapi.js";
 import { historyRoutes } from "./modules/history/routes.js";
 import { locationRoutes } from "./modules/locations/routes.js";
 import { placeRoutes } from "./modules/places/routes.js";
+import { registryRoutes } from "./modules/registries/routes.js";
 import { thingRoutes } from "./modules/things/routes.js";
 import { inboxRoutes } from "./modules/inbox/routes.js";
 import { fileRoutes } from "./modules/files/routes.js";
@@ -25,6 +26,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     signUpRoute(deps),
     ...locationRoutes(deps),
     ...placeRoutes(deps),
+    ...registryRoutes(deps),
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes(deps),

@@ -10,6 +10,8 @@ export const placeSchema = z
     name: z.string(),
     isUnplaced: z.boolean(),
     shortCode: z.string().nullable(),
+    /** Values of the place kind's fields by key (money ones left out for a viewer who may not see money). */
+    fields: z.record(z.string(), z.unknown()),
     rowVersion: z.number().int(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
@@ -18,16 +20,23 @@ export const placeSchema = z
 export type Place = z.infer<typeof placeSchema>;
 
 const placeName = z.string().trim().min(1).max(120);
+/**
+ * Values of the place kind's fields by key (server/modules/types/fields.ts checks each by its
+ * kind); in a patch a key set to null clears that value and keys left out keep theirs. A place
+ * without a kind has no fields.
+ */
+const placeFields = z.record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown());
 
 export const placeCreateArgs = z.object({
   id: uuidSchema,
   name: placeName,
   parentId: uuidSchema.nullable().optional(),
   kindId: uuidSchema.nullable().optional(),
+  fields: placeFields.optional(),
 });
 export type PlaceCreateArgs = z.infer<typeof placeCreateArgs>;
 
-const placePatchShape = z.object({ name: placeName, parentId: uuidSchema.nullable(), kindId: uuidSchema.nullable() }).partial().strict();
+const placePatchShape = z.object({ name: placeName, parentId: uuidSchema.nullable(), kindId: uuidSchema.nullable(), fields: placeFields }).partial().strict();
 export const placePatchSchema = placePatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
 export const placePatchBody = placePatchShape
   .extend({ rowVersion: z.number().int().min(1) })

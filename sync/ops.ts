@@ -5,6 +5,17 @@
 import { z } from "zod";
 import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
+import {
+  brandCreateArgs,
+  placeKindCreateArgs,
+  placeKindUpdateArgs,
+  tagCreateArgs,
+  typeCreateArgs,
+  typeFieldArchiveArgs,
+  typeFieldCreateArgs,
+  typeFieldUpdateArgs,
+  typeUpdateArgs,
+} from "../shared/registries.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
 export const opArgs = {
@@ -20,6 +31,16 @@ export const opArgs = {
   "inbox.accept": inboxActArgs,
   "inbox.dismiss": inboxActArgs,
   "inbox.merge": inboxMergeArgs,
+  // Registries of the owner account, made through one of its locations (admins; server/modules/registries/).
+  "type.create": typeCreateArgs,
+  "type.update": typeUpdateArgs,
+  "type_field.create": typeFieldCreateArgs,
+  "type_field.update": typeFieldUpdateArgs,
+  "type_field.archive": typeFieldArchiveArgs,
+  "place_kind.create": placeKindCreateArgs,
+  "place_kind.update": placeKindUpdateArgs,
+  "brand.create": brandCreateArgs,
+  "tag.create": tagCreateArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

@@ -155,6 +155,17 @@ export function applyOp(state: LocalState, op: Op): void {
       if (item?.thingId) state.things.delete(item.thingId);
       return;
     }
+    // Registry ops change no thing, place or inbox item; their optimistic rows: optimistic-registries.ts.
+    case "type.create":
+    case "type.update":
+    case "type_field.create":
+    case "type_field.update":
+    case "type_field.archive":
+    case "place_kind.create":
+    case "place_kind.update":
+    case "brand.create":
+    case "tag.create":
+      return;
   }
 }
 

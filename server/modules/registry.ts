@@ -12,6 +12,9 @@ import { inboxAccept, inboxDismiss, inboxMerge } from "./inbox/commands.js";
 import { locationCreate, locationUpdate } from "./locations/commands.js";
 import { memberRemove, memberUpdate } from "./members/commands.js";
 import { placeCreate, placeDelete, placeUpdate } from "./places/commands.js";
+import { typeFieldArchive, typeFieldCreate, typeFieldUpdate } from "./registries/field-commands.js";
+import { brandCreate, placeKindCreate, placeKindUpdate, tagCreate } from "./registries/kind-commands.js";
+import { typeCreate, typeUpdate } from "./registries/type-commands.js";
 import { thingCapture } from "./things/capture.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
@@ -34,6 +37,15 @@ export const commandRegistry = commandRegistryOf([
   inboxDismiss,
   inboxMerge,
   fileCreate,
+  typeCreate,
+  typeUpdate,
+  typeFieldCreate,
+  typeFieldUpdate,
+  typeFieldArchive,
+  placeKindCreate,
+  placeKindUpdate,
+  brandCreate,
+  tagCreate,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

@@ -9,6 +9,8 @@ import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { placeKinds, places, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
+import { fileLocations, loadPlaceKindFields, valuesProblem } from "../registries/field-values.js";
+import { fileIdsOf, placeKindFields, type EffectiveField } from "../types/fields.js";
 
 type PlaceRow = typeof places.$inferSelect;
 /** What a parent check reads of a place. */
@@ -31,6 +33,26 @@ async function loadKinds(ctx: CommandContext, ids: string[]) {
     .from(placeKinds)
     .where(and(inArray(placeKinds.id, ids), isNull(placeKinds.deletedAt)));
   return new Map(found.map((k) => [k.id, k.accountId]));
+}
+
+/**
+ * What checks a segment's field values: each kind's fields, and the location of every file the
+ * values name. A place without a kind has no fields.
+ */
+async function fieldChecker(ctx: CommandContext, wanted: { kindId?: string | null | undefined; fields?: Record<string, unknown> | undefined }[]) {
+  const withValues = wanted.filter((w) => w.fields && Object.keys(w.fields).length);
+  const byKind = await loadPlaceKindFields(
+    ctx,
+    withValues.map((w) => w.kindId).filter((x): x is string => !!x),
+  );
+  const defsOf = (kindId: string | null | undefined): Map<string, EffectiveField> =>
+    kindId ? placeKindFields(kindId, byKind.get(kindId) ?? []) : new Map<string, EffectiveField>();
+  const files = await fileLocations(
+    ctx,
+    withValues.flatMap((w) => fileIdsOf(defsOf(w.kindId), w.fields!)),
+  );
+  return (kindId: string | null | undefined, fields: Record<string, unknown>, locationId: string, complete: boolean) =>
+    valuesProblem(defsOf(kindId), fields, { locationId, fileLocation: files, complete, owner: kindId ? "place kind" : "place (it has no kind)" });
 }
 
 /** Ancestors of each place (itself included), for cycle checks on re-parenting. */
@@ -71,11 +93,17 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
       ctx,
       ops.map((o) => o.args.kindId).filter((x): x is string => !!x),
     );
+    const fieldsProblem = await fieldChecker(
+      ctx,
+      ops.map((o) => o.args),
+    );
     const changes = new SegmentChanges(ctx);
     for (const { args, input } of ops) {
       const loc = input.locationId;
       let problem = args.parentId ? parentProblem(parents.get(args.parentId), loc) : null;
       if (!problem && args.kindId && kinds.get(args.kindId) !== ctx.accounts.get(loc)) problem = new NotFoundError("place kind");
+      // Required fields are enforced on a new place as on a new thing (not when a kind changes later).
+      if (!problem) problem = fieldsProblem(args.kindId, args.fields ?? {}, loc, true);
       if (problem) {
         changes.refuse(problem);
         continue;
@@ -88,7 +116,7 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
         name: args.name,
         isUnplaced: false,
         shortCode: null,
-        fields: {},
+        fields: Object.fromEntries(Object.entries(args.fields ?? {}).filter(([, v]) => v !== null)),
         rowVersion: 1,
         createdAt: ctx.now,
         updatedAt: ctx.now,
@@ -96,7 +124,7 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
       };
       // A place created earlier in the segment may be the parent of a later one.
       parents.set(row.id, row);
-      const keys = ["name", "parentId", "kindId"];
+      const keys = ["name", "parentId", "kindId", ...(Object.keys(row.fields).length ? ["fields"] : [])];
       changes.created(places, row, {
         locationId: loc,
         entityType: "place",
@@ -114,7 +142,7 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
 });
 
 /** The columns place.update reads: those the check and the history read, and those a patch may change. */
-const PLACE_KEYS = ["locationId", "name", "parentId", "kindId", "isUnplaced", "rowVersion", "deletedAt"] as const;
+const PLACE_KEYS = ["locationId", "name", "parentId", "kindId", "isUnplaced", "fields", "rowVersion", "deletedAt"] as const;
 
 const unplacedProblem = (target: { isUnplaced: boolean }) => (target.isUnplaced ? new ValidationError("The Unplaced area cannot be renamed or moved.") : null);
 
@@ -133,6 +161,12 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
       ctx,
       ops.map((o) => o.args.patch.kindId).filter((x): x is string => !!x),
     );
+    // The values go against the kind the place has after the patch.
+    const kindAfter = (o: (typeof ops)[number]) => (o.args.patch.kindId !== undefined ? o.args.patch.kindId : (targets.get(o.args.id)?.kindId ?? null));
+    const fieldsProblem = await fieldChecker(
+      ctx,
+      ops.map((o) => ({ kindId: kindAfter(o), fields: o.args.patch.fields })),
+    );
     const changes = new SegmentChanges(ctx);
     for (const op of ops) {
       const { args, input } = op;
@@ -146,12 +180,15 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
           problem = new ConflictError("A place cannot go inside itself or inside one of its own places.");
       }
       if (!problem && patch.kindId && kinds.get(patch.kindId) !== ctx.accounts.get(loc)) problem = new NotFoundError("place kind");
+      if (!problem && patch.fields) problem = fieldsProblem(kindAfter(op), patch.fields, loc, false);
       if (problem || !target) {
         changes.refuse(problem!);
         continue;
       }
       const keys = Object.keys(patch) as (keyof PlaceRow)[];
-      const next = { ...target, ...(patch as Partial<PlaceRow>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      // Field values merge by key into the place's (null clears one); history keeps the whole object.
+      const fields = patch.fields ? mergeFields(target.fields, patch.fields) : target.fields;
+      const next = { ...target, ...(patch as Partial<PlaceRow>), fields, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
       targets.set(next);
       changes.changed(places, next, [...keys, "rowVersion", "updatedAt"], {
         locationId: loc,
@@ -168,6 +205,15 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
     return changes.write();
   },
 });
+
+function mergeFields(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const next = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete next[k];
+    else next[k] = v;
+  }
+  return next;
+}
 
 /**
  * place.delete: a tombstone, undoable like a thing's. Only an empty place goes: one that still

@@ -17,8 +17,8 @@ import { findPlace, placeOut, placesOf } from "./read.js";
 /** Every live place of a location the actor can see (404 otherwise). */
 export function listPlaces({ db }: ServiceDeps, actor: Actor, locationId: string): Promise<Place[]> {
   return withActor(db, actor, async (tx) => {
-    await locationAccess(tx, locationId);
-    return placesOf(tx, locationId);
+    const access = await locationAccess(tx, locationId);
+    return placesOf(tx, locationId, access.seesMoney);
   });
 }
 

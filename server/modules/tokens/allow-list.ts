@@ -21,6 +21,12 @@ export const TOKEN_ROUTES = [
   "GET /api/v1/things/:id/history",
   "POST /api/v1/history/:eventId/undo",
   "GET /api/v1/inbox",
+  // Registries: read (a script needs the type and field ids to fill values); writing them is an
+  // admin's job and never open to a token.
+  "GET /api/v1/locations/:id/types",
+  "GET /api/v1/locations/:id/place-kinds",
+  "GET /api/v1/locations/:id/brands",
+  "GET /api/v1/locations/:id/tags",
   "POST /api/v1/inbox/:id/accept",
   "POST /api/v1/inbox/:id/dismiss",
 ] as const;

@@ -1,0 +1,193 @@
+/**
+ * Fields of a type or a place kind: type_field.create, type_field.update, type_field.archive.
+ * A key names one field of its owner for good (archived fields keep theirs, and their values stay
+ * on things and places); a secret field is the owner's to make.
+ */
+import { and, inArray, isNull } from "drizzle-orm";
+import {
+  fieldShapeProblem,
+  typeFieldArchiveArgs,
+  typeFieldCreateArgs,
+  typeFieldUpdateArgs,
+  type TypeFieldArchiveArgs,
+  type TypeFieldCreateArgs,
+  type TypeFieldUpdateArgs,
+} from "../../../shared/registries.js";
+import { pick } from "../../commands/history.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { lockTargets } from "../../commands/targets.js";
+import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
+import { placeKinds, typeFields, types } from "../../db/schema/index.js";
+import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { accountRule, accountsOf, isKeyRace, keyTaken, loadFieldKeys, ownerKey } from "./account.js";
+
+type FieldRow = typeof typeFields.$inferSelect;
+
+/** The owners (types and place kinds) the ops name, with their accounts. */
+async function loadOwners(ctx: CommandContext, ops: Op<TypeFieldCreateArgs>[]) {
+  const typeIds = ops.map((o) => o.args.typeId).filter((x): x is string => !!x);
+  const kindIds = ops.map((o) => o.args.placeKindId).filter((x): x is string => !!x);
+  const [t, k] = await Promise.all([
+    typeIds.length
+      ? ctx.tx
+          .select({ id: types.id, accountId: types.accountId })
+          .from(types)
+          .where(and(inArray(types.id, typeIds), isNull(types.deletedAt)))
+      : [],
+    kindIds.length
+      ? ctx.tx
+          .select({ id: placeKinds.id, accountId: placeKinds.accountId })
+          .from(placeKinds)
+          .where(and(inArray(placeKinds.id, kindIds), isNull(placeKinds.deletedAt)))
+      : [],
+  ]);
+  return new Map([...t, ...k].map((o) => [o.id, o.accountId]));
+}
+
+const FIELD_HISTORY_KEYS = ["key", "label", "kind", "unit", "options", "repeatable", "required", "secret", "sort"];
+
+export const typeFieldCreate = defineCommand<TypeFieldCreateArgs>({
+  name: "type_field.create",
+  args: typeFieldCreateArgs,
+  minRole: "admin",
+  target: (a) => a.id,
+  refs: (a) => [a.typeId, a.placeKindId],
+  creates: true,
+  async run(ctx, ops) {
+    const accounts = accountsOf(ctx, ops);
+    const [owners, taken] = await Promise.all([loadOwners(ctx, ops), loadFieldKeys(ctx, accounts)]);
+    const changes = new SegmentChanges(ctx);
+    for (const { args, input } of ops) {
+      const account = ctx.accounts.get(input.locationId);
+      const ownerId = (args.typeId ?? args.placeKindId)!;
+      const slot = ownerKey(ownerId, args.key);
+      if (!account || owners.get(ownerId) !== account) changes.refuse(new NotFoundError(args.typeId ? "type" : "place kind"));
+      else if (args.secret && ctx.roles.get(input.locationId) !== "owner")
+        changes.refuse(new ForbiddenError("Only the owner can make a secret field.", { role: ctx.roles.get(input.locationId), needed: "owner" }));
+      else if (taken.has(slot)) changes.refuse(keyTaken(args.key));
+      else {
+        taken.add(slot);
+        const row: FieldRow = {
+          id: args.id,
+          accountId: account,
+          typeId: args.typeId ?? null,
+          placeKindId: args.placeKindId ?? null,
+          key: args.key,
+          label: args.label,
+          labelKey: null,
+          kind: args.kind,
+          unit: args.unit ?? null,
+          options: args.options ?? null,
+          repeatable: args.repeatable ?? false,
+          required: args.required ?? false,
+          secret: args.secret ?? false,
+          sort: args.sort ?? 0,
+          archivedAt: null,
+          rowVersion: 1,
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+          deletedAt: null,
+        };
+        changes.created(typeFields, row, {
+          locationId: input.locationId,
+          entityType: "type_field",
+          entityId: row.id,
+          entityName: row.label,
+          action: "type_field.created",
+          before: Object.fromEntries(FIELD_HISTORY_KEYS.map((k) => [k, null])),
+          after: pick(row, FIELD_HISTORY_KEYS),
+          summaryParams: { name: row.label ?? row.key },
+          undoable: false,
+        });
+      }
+    }
+    try {
+      return await changes.write();
+    } catch (err) {
+      // Two writers added the same key at once: the index refused the later; it answers as the check would.
+      if (ops.length === 1 && isKeyRace(err)) throw keyTaken(ops[0]!.args.key);
+      throw err;
+    }
+  },
+});
+
+const FIELD_KEYS = ["accountId", "key", "label", "kind", "unit", "options", "repeatable", "archivedAt", "required", "sort", "rowVersion", "deletedAt"] as const;
+
+export const typeFieldUpdate = defineCommand<TypeFieldUpdateArgs>({
+  name: "type_field.update",
+  args: typeFieldUpdateArgs,
+  minRole: "admin",
+  target: (a) => a.id,
+  async run(ctx, ops) {
+    const targets = await lockTargets(ctx, typeFields, accountRule(ctx, ops, "type field", "type_field"), ops, FIELD_KEYS);
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const { args, input } = op;
+      const target = targets.get(args.id);
+      const columns = Object.keys(args.patch) as (keyof FieldRow)[];
+      const problem = targets.problem(op, target, {
+        fields: columns,
+        also: (t) => {
+          const shape = fieldShapeProblem({ ...t, ...args.patch });
+          return shape ? new ValidationError(`${shape.path}: ${shape.message}.`, { field: shape.path }) : null;
+        },
+      });
+      if (problem || !target) {
+        changes.refuse(problem!);
+        continue;
+      }
+      const next = { ...target, ...(args.patch as Partial<FieldRow>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      targets.set(next);
+      changes.changed(typeFields, next, [...columns, "rowVersion", "updatedAt"], {
+        locationId: input.locationId,
+        entityType: "type_field",
+        entityId: next.id,
+        entityName: next.label ?? next.key,
+        action: "type_field.updated",
+        before: pick(target, columns),
+        after: pick(next, columns),
+        summaryParams: { name: next.label ?? next.key },
+        undoable: false,
+      });
+    }
+    return changes.write();
+  },
+});
+
+export const typeFieldArchive = defineCommand<TypeFieldArchiveArgs>({
+  name: "type_field.archive",
+  args: typeFieldArchiveArgs,
+  minRole: "admin",
+  target: (a) => a.id,
+  async run(ctx, ops) {
+    const targets = await lockTargets(ctx, typeFields, accountRule(ctx, ops, "type field", "type_field"), ops, FIELD_KEYS);
+    const changes = new SegmentChanges(ctx);
+    for (const op of ops) {
+      const target = targets.get(op.args.id);
+      const problem = targets.problem(op, target, { fields: ["archivedAt"] });
+      if (problem || !target) {
+        changes.refuse(problem!);
+        continue;
+      }
+      // Archiving an archived field changes nothing and says so (no new version, no history entry).
+      if (target.archivedAt) {
+        changes.applied(target.id, target.rowVersion, null);
+        continue;
+      }
+      const next = { ...target, archivedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      targets.set(next);
+      changes.changed(typeFields, next, ["archivedAt", "rowVersion", "updatedAt"], {
+        locationId: op.input.locationId,
+        entityType: "type_field",
+        entityId: next.id,
+        entityName: next.label ?? next.key,
+        action: "type_field.archived",
+        before: { archivedAt: null },
+        after: { archivedAt: ctx.now.toISOString() },
+        summaryParams: { name: next.label ?? next.key },
+        undoable: false,
+      });
+    }
+    return changes.write();
+  },
+});

@@ -1,0 +1,180 @@
+/**
+ * The registries of an owner account, seen through any of its locations: types and their fields,
+ * place kinds and theirs, brands and tags. Reads for every role; writes for admins and owners of
+ * any of the account's locations (a secret field: the owner).
+ */
+import { z } from "zod";
+import { uuidSchema } from "../../../shared/ids.js";
+import { pageOf } from "../../../shared/paging.js";
+import {
+  brandCreateBody,
+  brandSchema,
+  fieldArchiveBody,
+  fieldBody,
+  fieldPatchBody,
+  placeKindCreateBody,
+  placeKindSchema,
+  tagCreateBody,
+  tagSchema,
+  typeCreateBody,
+  typeFieldSchema,
+  typePatchBody,
+  typeSchema,
+} from "../../../shared/registries.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import {
+  archiveField,
+  createBrand,
+  createField,
+  createPlaceKind,
+  createTag,
+  createType,
+  listBrands,
+  listPlaceKinds,
+  listTags,
+  listTypes,
+  updateField,
+  updateType,
+} from "./service.js";
+
+const byId = z.object({ id: uuidSchema });
+
+export function registryRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
+  const listed = <T>(items: T[]) => ({ items, next_cursor: null });
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/locations/:id/types",
+      summary: "The types of the location's owner account (archived ones flagged), each with every field it sees and the field's source",
+      tag: "registries",
+      params: byId,
+      response: pageOf(typeSchema),
+      handler: async ({ actor, params }) => listed(await listTypes(service, actor, params.id)),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/locations/:id/types",
+      summary: "Create a type in the location's owner account (admins)",
+      tag: "registries",
+      status: 201,
+      params: byId,
+      body: typeCreateBody,
+      response: typeSchema,
+      handler: ({ actor, params, body }) => createType(service, actor, params.id, body),
+    }),
+    defineWrite({
+      method: "patch",
+      path: "/api/v1/types/:id",
+      summary: "Rename a type, change its icon, parent or groups, or archive it (admins; a built-in type keeps its name)",
+      tag: "registries",
+      params: byId,
+      body: typePatchBody,
+      response: typeSchema,
+      handler: ({ actor, params, body }) => updateType(service, actor, params.id, body),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/types/:id/fields",
+      summary: "Add a field to a type (admins; a secret field: the owner). 409 conflict when the type has the key already",
+      tag: "registries",
+      status: 201,
+      params: byId,
+      body: fieldBody,
+      response: typeFieldSchema,
+      handler: ({ actor, params, body }) => createField(service, actor, "type", params.id, body),
+    }),
+    defineWrite({
+      method: "patch",
+      path: "/api/v1/type-fields/:id",
+      summary: "Change a field's label, unit, options, required or sort (admins); rowVersion optional",
+      tag: "registries",
+      params: byId,
+      body: fieldPatchBody,
+      response: typeFieldSchema,
+      handler: ({ actor, params, body }) => updateField(service, actor, params.id, body),
+    }),
+    defineWrite({
+      method: "delete",
+      path: "/api/v1/type-fields/:id",
+      summary: "Archive a field (archivedAt set; the values already entered are kept). Body {} or {rowVersion}",
+      tag: "registries",
+      params: byId,
+      body: fieldArchiveBody,
+      response: typeFieldSchema,
+      handler: ({ actor, params, body }) => archiveField(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/locations/:id/place-kinds",
+      summary: "The place kinds of the location's owner account, each with its fields",
+      tag: "registries",
+      params: byId,
+      response: pageOf(placeKindSchema),
+      handler: async ({ actor, params }) => listed(await listPlaceKinds(service, actor, params.id)),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/locations/:id/place-kinds",
+      summary: "Create a place kind (admins)",
+      tag: "registries",
+      status: 201,
+      params: byId,
+      body: placeKindCreateBody,
+      response: placeKindSchema,
+      handler: ({ actor, params, body }) => createPlaceKind(service, actor, params.id, body),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/place-kinds/:id/fields",
+      summary: "Add a field to a place kind (admins; a secret field: the owner). 409 conflict when the kind has the key already",
+      tag: "registries",
+      status: 201,
+      params: byId,
+      body: fieldBody,
+      response: typeFieldSchema,
+      handler: ({ actor, params, body }) => createField(service, actor, "placeKind", params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/locations/:id/brands",
+      summary: "The brands of the location's owner account",
+      tag: "registries",
+      params: byId,
+      response: pageOf(brandSchema),
+      handler: async ({ actor, params }) => listed(await listBrands(service, actor, params.id)),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/locations/:id/brands",
+      summary: "Create a brand (admins)",
+      tag: "registries",
+      status: 201,
+      params: byId,
+      body: brandCreateBody,
+      response: brandSchema,
+      handler: ({ actor, params, body }) => createBrand(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/locations/:id/tags",
+      summary: "The tags of the location's owner account",
+      tag: "registries",
+      params: byId,
+      response: pageOf(tagSchema),
+      handler: async ({ actor, params }) => listed(await listTags(service, actor, params.id)),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/locations/:id/tags",
+      summary: "Create a tag (admins)",
+      tag: "registries",
+      status: 201,
+      params: byId,
+      body: tagCreateBody,
+      response: tagSchema,
+      handler: ({ actor, params, body }) => createTag(service, actor, params.id, body),
+    }),
+  ] as RouteDef[];
+}
