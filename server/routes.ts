@@ -18,6 +18,7 @@ import { authRoutes } from "./auth/routes.js";
 import { isTokenRoute } from "./modules/tokens/allow-list.js";
 import { tokenRoutes } from "./modules/tokens/routes.js";
 import { grantRoutes } from "./oauth/grant-routes.js";
+import { templateRoutes } from "./modules/templates/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -38,6 +39,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...shapeRoutes(deps, services.notifier),
     ...tokenRoutes(deps, services.tokens.hasher),
     ...grantRoutes(deps),
+    ...templateRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

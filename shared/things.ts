@@ -36,6 +36,8 @@ export const thingSummarySchema = z
     thumbUrl: z.string().nullable(),
     lastSeenAt: timestampSchema.nullable(),
     isContainer: z.boolean(),
+    /** Tags of the owner account on this thing (registry `tags`). */
+    tagIds: z.array(uuidSchema),
     rowVersion: z.number().int(),
   })
   .meta({ id: "ThingSummary" });
@@ -65,6 +67,15 @@ const quantity = z
   .refine((q) => Number(q) > 0 && Number(q) < 1e11, "quantity must be above 0 and below 100000000000")
   .transform((q) => Number(q).toFixed(3));
 
+/** Tags on a thing: at most 50, each once; each must be a live tag of the location's account (else 404 tag). */
+export const THING_TAGS_MAX = 50;
+const tagIdsSchema = z
+  .array(uuidSchema)
+  .max(THING_TAGS_MAX)
+  .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, "name each tag once");
+/** A template of the location's account offered in the op's location: its values fill what the args leave out. */
+const templateIdSchema = uuidSchema.optional();
+
 /** Editable attributes of a thing, shared by create and update. */
 const thingAttributes = {
   name: z.string().trim().min(1).max(200).nullable(),
@@ -79,6 +90,7 @@ const thingAttributes = {
   serial: optionalText(200),
   isContainer: z.boolean(),
   fields: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown()),
+  tagIds: tagIdsSchema,
 };
 
 const thingCreateShape = z
@@ -86,6 +98,7 @@ const thingCreateShape = z
     id: uuidSchema,
     placeId: uuidSchema.optional(),
     containerId: uuidSchema.optional(),
+    templateId: templateIdSchema,
     ...thingAttributes,
   })
   .partial({
@@ -101,6 +114,7 @@ const thingCreateShape = z
     serial: true,
     isContainer: true,
     fields: true,
+    tagIds: true,
   })
   .strict();
 const oneParent = (a: { placeId?: string | undefined; containerId?: string | undefined }) => !(a.placeId && a.containerId);
@@ -132,6 +146,8 @@ export const thingListQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   placeId: uuidSchema.optional(),
   typeId: uuidSchema.optional(),
+  /** Only things carrying this tag. */
+  tagId: uuidSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(2048).optional(),
 });
@@ -151,6 +167,8 @@ export const thingCaptureArgs = z
     photoFileIds: z.array(uuidSchema).max(20).optional(),
     /** Items captured in one go share a batch (the inbox groups them). */
     batchId: uuidSchema.optional(),
+    templateId: templateIdSchema,
+    tagIds: tagIdsSchema.optional(),
   })
   .strict()
   .refine(oneParent, "give placeId or containerId, not both");

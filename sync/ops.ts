@@ -16,6 +16,7 @@ import {
   typeFieldUpdateArgs,
   typeUpdateArgs,
 } from "../shared/registries.js";
+import { templateCreateArgs, templateDeleteArgs, templateUpdateArgs } from "../shared/templates.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
 export const opArgs = {
@@ -41,6 +42,10 @@ export const opArgs = {
   "place_kind.update": placeKindUpdateArgs,
   "brand.create": brandCreateArgs,
   "tag.create": tagCreateArgs,
+  // Templates: admins save and manage them offline too (registries of the owner account).
+  "template.create": templateCreateArgs,
+  "template.update": templateUpdateArgs,
+  "template.delete": templateDeleteArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

@@ -5,6 +5,7 @@
  * just removing the op from the outbox. Pure functions: no Dexie, no clock.
  */
 import type { Op } from "../../sync/ops.js";
+import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, SyncedTableName, ThingRow } from "../db/rows.js";
 import { registryShapesOf } from "./optimistic-registries.js";
 
@@ -15,13 +16,32 @@ export interface LocalState {
   things: Map<string, View<ThingRow>>;
   places: Map<string, View<PlaceRow>>;
   inbox: Map<string, View<InboxRow>>;
+  /** Templates the device holds (a `templates` table, where the app keeps one): a new thing starts from one. */
+  templates: Map<string, View<TemplateShapeRow>>;
 }
 
 const stamps = (op: Op) => ({ rowVersion: 0, createdAt: op.at, updatedAt: op.at, deletedAt: null });
 
-function newThing(op: Op & { name: "thing.create" | "thing.capture" }): View<ThingRow> {
-  const a = op.args;
-  const create = op.name === "thing.create" ? op.args : undefined;
+/**
+ * The args with the template's values filled in where they leave a key out (the server's rule:
+ * server/modules/things/from-template.ts), when the device holds the template; the args alone otherwise.
+ * The server also drops values that no longer fit (a deleted tag, an archived field); the device
+ * shows them until the server's row arrives.
+ */
+function withTemplate<A extends { templateId?: string | undefined }>(args: A, locationId: string, templates: LocalState["templates"]): A {
+  const t = args.templateId ? templates.get(args.templateId) : undefined;
+  if (!t || !t.locationIds.includes(locationId)) return args;
+  const out: Record<string, unknown> = { ...args };
+  for (const [key, value] of Object.entries(t.payload)) if (key !== "fields" && out[key] === undefined) out[key] = value;
+  const fields = t.payload.fields as Record<string, unknown> | undefined;
+  if (fields) out.fields = { ...fields, ...(out.fields as Record<string, unknown> | undefined) };
+  return out as A;
+}
+
+function newThing(op: Op & { name: "thing.create" | "thing.capture" }, templates: LocalState["templates"]): View<ThingRow> {
+  const a = withTemplate(op.args, op.locationId, templates);
+  // A capture names fewer keys than a create, but a template fills the same ones in both (the lifecycle stays the capture's draft).
+  const create = a as Partial<Extract<Op, { name: "thing.create" }>["args"]>;
   return {
     id: a.id,
     locationId: op.locationId,
@@ -29,18 +49,18 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }): View<Thi
     containerId: a.containerId ?? null,
     typeId: a.typeId ?? null,
     name: a.name ?? null,
-    description: create?.description ?? null,
+    description: create.description ?? null,
     quantity: String(a.quantity ?? "1"),
-    lifecycle: op.name === "thing.capture" ? "draft" : (create?.lifecycle ?? "active"),
-    condition: create?.condition ?? null,
-    brandId: create?.brandId ?? null,
-    tagIds: [],
-    model: create?.model ?? null,
-    colour: create?.colour ?? null,
-    serial: create?.serial ?? null,
-    fields: create?.fields ?? {},
+    lifecycle: op.name === "thing.capture" ? "draft" : (create.lifecycle ?? "active"),
+    condition: create.condition ?? null,
+    brandId: create.brandId ?? null,
+    tagIds: a.tagIds ?? [],
+    model: create.model ?? null,
+    colour: create.colour ?? null,
+    serial: create.serial ?? null,
+    fields: create.fields ?? {},
     shortCode: null,
-    isContainer: create?.isContainer ?? false,
+    isContainer: create.isContainer ?? false,
     coverFileId: null,
     // The server marks a thing seen where it is put when it is made.
     lastSeenAt: op.at,
@@ -75,10 +95,10 @@ function edit<T extends object>(map: Map<string, View<T>>, id: string, change: (
 export function applyOp(state: LocalState, op: Op): void {
   switch (op.name) {
     case "thing.create":
-      state.things.set(op.args.id, newThing(op));
+      state.things.set(op.args.id, newThing(op, state.templates));
       return;
     case "thing.capture":
-      state.things.set(op.args.id, newThing(op));
+      state.things.set(op.args.id, newThing(op, state.templates));
       // The server files every capture as a `draft` inbox item with the thing's id.
       state.inbox.set(op.args.id, {
         id: op.args.id,
@@ -166,15 +186,37 @@ export function applyOp(state: LocalState, op: Op): void {
     case "brand.create":
     case "tag.create":
       return;
+    case "template.create":
+    case "template.update":
+    case "template.delete":
+      applyTemplateOp(state, op);
+      return;
+  }
+}
+
+/** Template ops on the templates the device holds (the server fills a new template's payload from the thing). */
+function applyTemplateOp(state: LocalState, op: Op & { name: "template.create" | "template.update" | "template.delete" }): void {
+  switch (op.name) {
+    case "template.create":
+      return;
+    case "template.update": {
+      const { name, locationIds } = op.args.patch;
+      edit(state.templates, op.args.id, (t) => ({ ...t, ...(name !== undefined ? { name } : {}), ...(locationIds ? { locationIds } : {}), updatedAt: op.at }));
+      return;
+    }
+    case "template.delete":
+      state.templates.delete(op.args.id);
+      return;
   }
 }
 
 /** Replays ops (in push order) over server rows. */
-export function overlay(server: { things?: ThingRow[]; places?: PlaceRow[]; inbox?: InboxRow[] }, ops: Op[]): LocalState {
+export function overlay(server: { things?: ThingRow[]; places?: PlaceRow[]; inbox?: InboxRow[]; templates?: TemplateShapeRow[] }, ops: Op[]): LocalState {
   const state: LocalState = {
     things: new Map((server.things ?? []).map((r) => [r.id, r])),
     places: new Map((server.places ?? []).map((r) => [r.id, r])),
     inbox: new Map((server.inbox ?? []).map((r) => [r.id, r])),
+    templates: new Map((server.templates ?? []).map((r) => [r.id, r])),
   };
   for (const op of ops) applyOp(state, op);
   return state;

@@ -18,6 +18,7 @@ import { typeCreate, typeUpdate } from "./registries/type-commands.js";
 import { thingCapture } from "./things/capture.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
+import { templateCreate, templateDelete, templateUpdate } from "./templates/commands.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -46,6 +47,9 @@ export const commandRegistry = commandRegistryOf([
   placeKindUpdate,
   brandCreate,
   tagCreate,
+  templateCreate,
+  templateUpdate,
+  templateDelete,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import { rows, sql, type Db } from "../../server/db/client.js";
-import { brands, memberships } from "../../server/db/schema/index.js";
+import { brands, memberships, tags } from "../../server/db/schema/index.js";
 import { grantAndCode } from "../../server/oauth/grants.js";
 import { PROTOCOL } from "../../sync/protocol.js";
 import type { HttpClient, TestService } from "./app.js";
@@ -215,6 +215,8 @@ export const ID_KINDS = [
   "memberUser",
   "managedUser",
   "opId",
+  "template",
+  "tag",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -240,6 +242,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   sessions: "session",
   members: "memberUser",
   "managed-accounts": "managedUser",
+  templates: "template",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -255,6 +258,10 @@ const FIELD_KINDS: Record<string, IdKind> = {
   brandId: "brand",
   photoFileIds: "file",
   batchId: "batch",
+  thingId: "thing",
+  templateId: "template",
+  tagIds: "tag",
+  tagId: "tag",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -263,6 +270,7 @@ const CREATES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/locations\/\{id\}\/things$/, "thing"],
   [/^POST \/api\/v1\/locations\/\{id\}\/places$/, "place"],
   [/^POST \/api\/v1\/files$/, "file"],
+  [/^POST \/api\/v1\/things\/\{id\}\/save-as-template$/, "template"],
 ];
 
 /** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
@@ -271,7 +279,8 @@ export const MCP_TOOL_TARGETS: Record<string, IdKind> = { get_thing: "thing", up
 /** What each pushed op's `args.id` names (sync/ops.ts), fresh for the ops that create. */
 export function opTargetKind(opName: string): IdRef | undefined {
   const [domain, verb] = opName.split(".");
-  const kind: IdKind | undefined = domain === "thing" ? "thing" : domain === "place" ? "place" : domain === "inbox" ? "inboxItem" : undefined;
+  const kind: IdKind | undefined =
+    domain === "thing" ? "thing" : domain === "place" ? "place" : domain === "inbox" ? "inboxItem" : domain === "template" ? "template" : undefined;
   return kind && { kind, fresh: verb === "create" || verb === "capture" };
 }
 
@@ -385,13 +394,16 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
   // Brands have no route of their own yet: a row as a future one would make it.
   const brand = uuidv7();
   await db.insert(brands).values({ id: brand, accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`, name: `${name} Brand` });
+  // Tags are made by their own route (another change); a row as it would make it.
+  const tag = uuidv7();
+  await db.insert(tags).values({ id: tag, accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`, name: `${name} Tag` });
   const member = await svc.signedIn(`${name} Member`);
   await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: member.userId, role: "member" });
   // A second device of the owner: its session can be signed out without signing the owner out.
   const device = svc.client();
   await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "second sign-in");
   let n = 0;
-  const ids = { location, type: type!.id, placeKind: placeKind!.id, brand } as Record<IdKind, string>;
+  const ids = { location, type: type!.id, placeKind: placeKind!.id, brand, tag } as Record<IdKind, string>;
   const scope = { locationIds: [location], userIds: [owner.userId, member.userId] };
 
   const makers: Partial<Record<IdKind, () => Promise<void>>> = {
@@ -407,6 +419,11 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       ids.historyEvent = event!.id;
     },
     historyEvent: async () => makers.thing!(),
+    template: async () => {
+      ids.template = (
+        await ok(owner.post(`/api/v1/things/${ids.thing}/save-as-template`, { name: `${name} Template ${++n}`, locationIds: [location] }), "template")
+      ).id;
+    },
     file: async () => {
       ids.file = await upload(svc, owner, location);
     },
@@ -486,7 +503,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     },
   };
   ids.memberUser = member.userId;
-  for (const kind of ["place", "container", "thing", "file", "inboxItem", "token", "grant", "session", "managedUser"] as IdKind[]) await makers[kind]!();
+  for (const kind of ["place", "container", "thing", "template", "file", "inboxItem", "token", "grant", "session", "managedUser"] as IdKind[])
+    await makers[kind]!();
 
   /** Whether each kind's current row can still be acted on. */
   const alive = async (): Promise<Record<IdKind, boolean>> => {
@@ -503,9 +521,10 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM oauth_grants WHERE id = ${ids.grant} AND revoked_at IS NULL) AS grant,
         EXISTS (SELECT 1 FROM auth_sessions WHERE id = ${ids.session}) AS session,
         EXISTS (SELECT 1 FROM memberships WHERE user_id = ${ids.memberUser} AND location_id = ${location} AND deleted_at IS NULL AND role = 'member') AS "memberUser",
-        EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser"`,
+        EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser",
+        EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template`,
     );
-    return { location: true, type: true, placeKind: true, brand: true, batch: true, opId: true, ...r } as Record<IdKind, boolean>;
+    return { location: true, type: true, placeKind: true, brand: true, tag: true, batch: true, opId: true, ...r } as Record<IdKind, boolean>;
   };
 
   return {
@@ -521,7 +540,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       return dead;
     },
     async rowVersion(kind, id) {
-      const table = { location: "locations", place: "places", thing: "things", container: "things" }[kind as string];
+      const table = { location: "locations", place: "places", thing: "things", container: "things", template: "templates" }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(
           db,

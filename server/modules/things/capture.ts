@@ -11,12 +11,15 @@ import { NotFoundError } from "../../errors/classes.js";
 import { thingCreate } from "./create.js";
 import { thingPaths } from "./paths.js";
 
+/** A capture may start from a template and carry tags, as thing.create does (its rules apply). */
+const templateAndTags = (a: ThingCaptureArgs) => ({ ...(a.templateId ? { templateId: a.templateId } : {}), ...(a.tagIds ? { tagIds: a.tagIds } : {}) });
+
 export const thingCapture = defineCommand<ThingCaptureArgs>({
   name: "thing.capture",
   args: thingCaptureArgs,
   minRole: "member",
   target: (a) => a.id,
-  refs: (a) => [a.placeId, a.containerId, a.typeId, ...(a.photoFileIds ?? [])],
+  refs: (a) => [a.placeId, a.containerId, a.typeId, ...(a.photoFileIds ?? []), a.templateId, ...(a.tagIds ?? [])],
   creates: true,
   async run(ctx, ops) {
     const photoIds = [...new Set(ops.flatMap((o) => o.args.photoFileIds ?? []))];
@@ -43,6 +46,7 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
           ...(args.containerId ? { containerId: args.containerId } : {}),
           ...(args.typeId ? { typeId: args.typeId } : {}),
           ...(args.quantity ? { quantity: args.quantity } : {}),
+          ...templateAndTags(args),
         },
       })),
     );

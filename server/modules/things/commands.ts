@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../../errors/clas
 import { changeThing } from "./changes.js";
 import { fieldClasses, fieldsProblem } from "./custom-fields.js";
 import { containerAncestors, loadRefs } from "./refs.js";
+import { loadTags, tagsProblem } from "./tags.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "./values.js";
 
 /** Locks the ops' targets: the columns every command reads and `keys`, those it changes. */
@@ -39,13 +40,17 @@ export const thingUpdate = defineCommand({
   args: thingUpdateArgs,
   minRole: "member",
   target: (a) => a.id,
-  refs: (a) => [a.patch.typeId, a.patch.brandId],
+  refs: (a) => [a.patch.typeId, a.patch.brandId, ...(a.patch.tagIds ?? [])],
   async run(ctx, ops) {
     const targets = await lockThings(ctx, ops, patchedColumns(ops));
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
       brandIds: ops.map((o) => o.args.patch.brandId),
     });
+    const tags = await loadTags(
+      ctx.tx,
+      ops.flatMap((o) => o.args.patch.tagIds ?? []),
+    );
     const emptying = ops.filter((o) => o.args.patch.isContainer === false).map((o) => o.args.id);
     const nonEmpty = new Set(
       emptying.length
@@ -72,6 +77,8 @@ export const thingUpdate = defineCommand({
       else if (!problem && patch.isContainer === false && nonEmpty.has(op.args.id))
         problem = new ConflictError("This container still holds things; move them out before it stops being a container.");
       else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields);
+      // tagIds is one field for the merge of stale pushed ops: the whole array is replaced.
+      else if (!problem && patch.tagIds) problem = tagsProblem(patch.tagIds, refs.accountOf.get(loc), tags);
       if (problem || !target) {
         changes.refuse(problem!);
         continue;

@@ -5,7 +5,9 @@ import { defineCommand } from "../../commands/types.js";
 import { things } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { fieldClasses, fieldsProblem } from "./custom-fields.js";
+import { fillFromTemplate, loadTemplateRefs } from "./from-template.js";
 import { loadRefs } from "./refs.js";
+import { tagsProblem } from "./tags.js";
 import { readValue, readValues, type ThingRow } from "./values.js";
 
 /** The columns a created thing's history shows (those set, and always the name). */
@@ -30,17 +32,21 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
   args: thingCreateArgs,
   minRole: "member",
   target: (a) => a.id,
-  refs: (a) => [a.placeId, a.containerId, a.typeId, a.brandId],
+  refs: (a) => [a.placeId, a.containerId, a.typeId, a.brandId, a.templateId, ...(a.tagIds ?? [])],
   creates: true,
   async run(ctx, ops) {
+    const fromTemplates = await loadTemplateRefs(ctx.tx, ops);
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
       placeIds: ops.map((o) => o.args.placeId),
       containerIds: ops.map((o) => o.args.containerId),
-      brandIds: ops.map((o) => o.args.brandId),
+      brandIds: [...ops.map((o) => o.args.brandId), ...fromTemplates.brandIds],
     });
+    // A template's values fill what the args leave out (or the op is refused: 404 template).
+    const filled = ops.map(({ input, args }) => ({ input, args: fillFromTemplate(args, input.locationId, fromTemplates.templates, refs, fromTemplates.tags) }));
     // Containers created earlier in this same segment count as existing.
-    for (const { args, input } of ops) {
+    for (const { args, input } of filled) {
+      if (args instanceof NotFoundError) continue;
       const isContainer = args.isContainer ?? refs.types.get(args.typeId ?? "")?.containerByDefault ?? false;
       if (isContainer)
         refs.containers.set(args.id, {
@@ -52,8 +58,11 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         });
     }
     const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { args, input } = op;
+    for (const { args, input } of filled) {
+      if (args instanceof NotFoundError) {
+        changes.refuse(args);
+        continue;
+      }
       const loc = input.locationId;
       const typeId = args.typeId ?? refs.defaultTypeByLocation.get(loc);
       const type = typeId ? refs.types.get(typeId) : undefined;
@@ -67,6 +76,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
       else if (container && !container.isContainer) problem = new ValidationError("containerId: that thing is not a container.");
       else if (args.brandId && refs.brands.get(args.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
       else if (args.fields) problem = fieldsProblem(refs, type.id, args.fields);
+      problem ??= tagsProblem(args.tagIds, refs.accountOf.get(loc), fromTemplates.tags);
       if (problem || !type) {
         changes.refuse(problem!);
         continue;
@@ -83,7 +93,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         lifecycle: args.lifecycle ?? "active",
         condition: args.condition ?? null,
         brandId: args.brandId ?? null,
-        tagIds: [],
+        tagIds: args.tagIds ?? [],
         model: args.model ?? null,
         colour: args.colour ?? null,
         serial: args.serial ?? null,
@@ -99,7 +109,11 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         updatedAt: ctx.now,
         deletedAt: null,
       };
-      const shown = [...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null), ...Object.keys(row.fields).map((k) => `fields.${k}`)];
+      const shown = [
+        ...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null),
+        ...(row.tagIds.length ? ["tagIds"] : []),
+        ...Object.keys(row.fields).map((k) => `fields.${k}`),
+      ];
       changes.created(things, row, {
         locationId: loc,
         entityType: "thing",

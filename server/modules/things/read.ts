@@ -25,6 +25,7 @@ const summaryColumns = {
   coverFileId: things.coverFileId,
   lastSeenAt: things.lastSeenAt,
   isContainer: things.isContainer,
+  tagIds: things.tagIds,
   rowVersion: things.rowVersion,
 };
 export type SummaryRow = Pick<ThingRow, keyof typeof summaryColumns>;
@@ -84,6 +85,7 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
     thumbUrl: fileUrl(t.coverFileId),
     lastSeenAt: t.lastSeenAt?.toISOString() ?? null,
     isContainer: t.isContainer,
+    tagIds: t.tagIds,
     rowVersion: t.rowVersion,
   }));
 }
@@ -128,6 +130,7 @@ export interface ListQuery {
   q?: string | undefined;
   placeId?: string | undefined;
   typeId?: string | undefined;
+  tagId?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }
@@ -137,6 +140,8 @@ export async function listThings(tx: Tx, locationId: string, query: ListQuery): 
   const sortKey = sql<string>`lower(coalesce(${things.name}, ''))`;
   const where: SQL[] = [eq(things.locationId, locationId), isNull(things.deletedAt)];
   if (query.typeId) where.push(eq(things.typeId, query.typeId));
+  // A predicate on rows the location's index already narrows to: no index of its own needed.
+  if (query.tagId) where.push(sql`${things.tagIds} @> ARRAY[${query.tagId}]::uuid[]`);
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     where.push(sql`(${things.name} ILIKE ${like} OR ${things.serial} ILIKE ${like} OR ${things.model} ILIKE ${like} OR ${things.description} ILIKE ${like})`);
@@ -162,7 +167,7 @@ export async function listThings(tx: Tx, locationId: string, query: ListQuery): 
     .orderBy(asc(sortKey), asc(things.id))
     .limit(query.limit + 1)
     // A named statement per combination of filters (each has its own text): planned once per connection.
-    .prepare(`things_list_${query.typeId ? "t" : ""}${query.q ? "q" : ""}${query.placeId ? "p" : ""}${query.cursor ? "c" : ""}`)
+    .prepare(`things_list_${query.typeId ? "t" : ""}${query.tagId ? "g" : ""}${query.q ? "q" : ""}${query.placeId ? "p" : ""}${query.cursor ? "c" : ""}`)
     .execute();
   // The sort key comes from the database, so the cursor compares exactly as the ORDER BY does.
   const { rows: items, next_cursor } = pageFrom(page, query.limit, (r) => [r.k, r.t.id]);

@@ -16,7 +16,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: "/api/v1/locations/:id/things",
-      summary: "List things (q, placeId, typeId; paged)",
+      summary: "List things (q, placeId, typeId, tagId; paged)",
       tag: "things",
       params: byId,
       query: thingListQuerySchema,

@@ -24,6 +24,7 @@ export const THING_COLUMNS = [
   "lifecycle",
   "condition",
   "brandId",
+  "tagIds",
   "model",
   "colour",
   "serial",

@@ -29,6 +29,7 @@ export const TOKEN_ROUTES = [
   "GET /api/v1/locations/:id/tags",
   "POST /api/v1/inbox/:id/accept",
   "POST /api/v1/inbox/:id/dismiss",
+  "GET /api/v1/templates",
 ] as const;
 
 /** Never open to a token, whatever the list above says (a guard against a careless edit). */

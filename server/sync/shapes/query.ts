@@ -21,9 +21,18 @@ function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
       const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
       expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.fields - coalesce((SELECT array_agg(f.key) FROM type_fields f JOIN locations l ON l.account_id = f.account_id WHERE l.id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.fields::text END`;
     }
+    // A template is the account's: its money fields go where the actor hides money in any location of that account.
+    if (shape.table === "templates" && c.name === "payload" && moneyHidden.length) expr = templatePayloadExpr(moneyHidden);
     return `'${c.name}', ${expr}`;
   });
   return `json_build_object(${parts.join(", ")})`;
+}
+
+function templatePayloadExpr(moneyHidden: readonly string[]): string {
+  const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
+  const money = `coalesce((SELECT array_agg(f.key) FROM type_fields f WHERE f.account_id = r.account_id AND f.kind = 'money'), '{}'::text[])`;
+  return `CASE WHEN r.payload ? 'fields' AND EXISTS (SELECT 1 FROM locations l WHERE l.account_id = r.account_id AND l.id = ANY(${hidden}))
+    THEN jsonb_set(r.payload, '{fields}', (r.payload->'fields') - ${money})::text ELSE r.payload::text END`;
 }
 
 const keyExpr = (shape: ShapeDef) => `'"public"."${shape.table}"/"' || r.id::text || '"'`;
