@@ -19,6 +19,7 @@ import { isTokenRoute } from "./modules/tokens/allow-list.js";
 import { tokenRoutes } from "./modules/tokens/routes.js";
 import { grantRoutes } from "./oauth/grant-routes.js";
 import { templateRoutes } from "./modules/templates/routes.js";
+import { secretRoutes } from "./modules/secrets/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -40,6 +41,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...tokenRoutes(deps, services.tokens.hasher),
     ...grantRoutes(deps),
     ...templateRoutes(deps),
+    ...secretRoutes({ ...deps, limits: services.limits }),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

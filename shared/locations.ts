@@ -10,6 +10,8 @@ export const locationSchema = z
     isPersonal: z.boolean(),
     requiresTwoFactor: z.boolean(),
     viewersSeeMoney: z.boolean(),
+    /** The owner's secret-field policy: the roles that may reveal a secret value (the owner always may). */
+    secretRevealRoles: z.array(roleSchema),
     rowVersion: z.number().int(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
@@ -25,8 +27,14 @@ export const locationCreateArgs = z.object({
 });
 export type LocationCreateArgs = z.infer<typeof locationCreateArgs>;
 
-/** Owner-only fields (requiresTwoFactor) are checked by the command, not by this schema. */
-const locationPatchShape = z.object({ name: locationName, requiresTwoFactor: z.boolean(), viewersSeeMoney: z.boolean() }).partial().strict();
+/** Roles that may reveal secret values; the owner is always among them (added if left out). */
+export const secretRevealRolesSchema = z.array(roleSchema).max(4);
+
+/** Owner-only fields (requiresTwoFactor, secretRevealRoles) are checked by the command, not by this schema. */
+const locationPatchShape = z
+  .object({ name: locationName, requiresTwoFactor: z.boolean(), viewersSeeMoney: z.boolean(), secretRevealRoles: secretRevealRolesSchema })
+  .partial()
+  .strict();
 export const locationPatchSchema = locationPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
 /** REST PATCH; rowVersion is optional for settings (last write wins when absent). */
 export const locationPatchBody = locationPatchShape

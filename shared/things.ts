@@ -54,6 +54,8 @@ export const thingDetailSchema = thingSummarySchema
     colour: z.string().nullable(),
     serial: z.string().nullable(),
     fields: z.record(z.string(), z.unknown()),
+    /** The type's secret fields and whether this thing holds a value for each; never the values (reveal is its own call). */
+    secrets: z.array(z.object({ key: z.string(), set: z.boolean() })),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })

@@ -20,6 +20,12 @@ export interface HistoryDraft {
   before: Record<string, unknown>;
   after: Record<string, unknown>;
   classes?: Record<string, FieldClass>;
+  /**
+   * Fields whose values are never kept anywhere readable (secret fields), each with whether the
+   * event changed it: diffed as class `secret`, hidden, with no before or after value (so undo
+   * cannot restore one).
+   */
+  hidden?: Record<string, boolean>;
   summaryKey: string;
   summaryParams?: Record<string, string>;
   rowVersionAfter: number;
@@ -49,6 +55,7 @@ export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & {
   };
   for (const key in d.before) note(key);
   for (const key in d.after) if (!(key in diff)) note(key);
+  for (const key in d.hidden) diff[key] = { class: "secret", changed: d.hidden[key]!, hidden: true };
   return {
     id: newId(),
     locationId: d.locationId,

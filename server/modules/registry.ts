@@ -19,6 +19,7 @@ import { thingCapture } from "./things/capture.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
 import { templateCreate, templateDelete, templateUpdate } from "./templates/commands.js";
+import { secretReveal, typeFieldConvert } from "./secrets/commands.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -50,6 +51,8 @@ export const commandRegistry = commandRegistryOf([
   templateCreate,
   templateUpdate,
   templateDelete,
+  secretReveal,
+  typeFieldConvert,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

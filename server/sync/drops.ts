@@ -14,6 +14,7 @@ import { readableLocations } from "./shapes/visible.js";
 import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
 import type { AppError } from "../errors/classes.js";
 import { dropReason } from "../errors/drop-reason.js";
+import { withholdSecrets } from "../modules/secrets/drops.js";
 
 export interface Drop {
   op: PushOp;
@@ -54,9 +55,16 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
     tx,
     drops.map((d) => d.op),
   );
+  // Secret field values never ride along in plain text (server/modules/secrets/drops.ts).
+  const safe = await withholdSecrets(
+    tx,
+    drops.map((d) => d.op),
+  );
   const batchByLocation = new Map<string, string>();
   const items = [];
-  for (const d of drops) {
+  for (const [i, dropped] of drops.entries()) {
+    const { op, withheld } = safe[i]!;
+    const d = { ...dropped, op };
     const locationId = visible.has(d.op.locationId) ? d.op.locationId : personal;
     if (!locationId) throw new Error("no readable location to record a dropped op in");
     let batchId = batchByLocation.get(locationId);
@@ -79,7 +87,7 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
         syncDrop: {
           op: toWellFormed(d.op) as PushOp,
           reason: dropReason(d.error),
-          message: wellFormedText(d.error.message),
+          message: wellFormedText(withheld.length ? `${d.error.message} (secret values were not kept: ${withheld.join(", ")})` : d.error.message),
           ...(id ? { entity: { type: wellFormedText(d.op.name.split(".")[0] ?? "thing"), id, name: wellFormedText(name) } } : {}),
           by: { displayName: actor.displayName },
         },

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import { rows, sql, type Db } from "../../server/db/client.js";
-import { brands, memberships, tags } from "../../server/db/schema/index.js";
+import { brands, memberships, tags, typeFields } from "../../server/db/schema/index.js";
 import { grantAndCode } from "../../server/oauth/grants.js";
 import { PROTOCOL } from "../../sync/protocol.js";
 import type { HttpClient, TestService } from "./app.js";
@@ -217,6 +217,9 @@ export const ID_KINDS = [
   "opId",
   "template",
   "tag",
+  "typeField",
+  /** Not an id but a key: the secret field a reveal names (`/secrets/{fieldKey}`). */
+  "fieldKey",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -243,6 +246,8 @@ const PATH_KINDS: Record<string, IdKind> = {
   members: "memberUser",
   "managed-accounts": "managedUser",
   templates: "template",
+  "type-fields": "typeField",
+  secrets: "fieldKey",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -397,13 +402,24 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
   // Tags are made by their own route (another change); a row as it would make it.
   const tag = uuidv7();
   await db.insert(tags).values({ id: tag, accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`, name: `${name} Tag` });
+  // A secret field of the type (no route makes one yet): what conversions and reveals name.
+  const typeField = uuidv7();
+  await db.insert(typeFields).values({
+    id: typeField,
+    accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`,
+    typeId: type!.id,
+    key: "pin",
+    label: `${name} PIN`,
+    kind: "text",
+    secret: true,
+  });
   const member = await svc.signedIn(`${name} Member`);
   await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: member.userId, role: "member" });
   // A second device of the owner: its session can be signed out without signing the owner out.
   const device = svc.client();
   await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "second sign-in");
   let n = 0;
-  const ids = { location, type: type!.id, placeKind: placeKind!.id, brand, tag } as Record<IdKind, string>;
+  const ids = { location, type: type!.id, placeKind: placeKind!.id, brand, tag, typeField, fieldKey: "pin" } as Record<IdKind, string>;
   const scope = { locationIds: [location], userIds: [owner.userId, member.userId] };
 
   const makers: Partial<Record<IdKind, () => Promise<void>>> = {
@@ -524,7 +540,10 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser",
         EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template`,
     );
-    return { location: true, type: true, placeKind: true, brand: true, tag: true, batch: true, opId: true, ...r } as Record<IdKind, boolean>;
+    return { location: true, type: true, placeKind: true, brand: true, tag: true, batch: true, opId: true, typeField: true, fieldKey: true, ...r } as Record<
+      IdKind,
+      boolean
+    >;
   };
 
   return {

@@ -44,7 +44,8 @@ describe("custom field values", () => {
     expect(fieldValueProblem(field("url"), "javascript:alert(1)")).not.toBeNull();
     expect(fieldValueProblem(field("text", { repeatable: true }), ["a", "b"])).toBeNull();
   });
-  test("secret fields are refused on this path", () => {
-    expect(fieldValueProblem(field("text", { secret: true }), "hunter2")).not.toBeNull();
+  test("a secret field's value is checked by its kind like any other (the caller stores it encrypted)", () => {
+    expect(fieldValueProblem(field("text", { secret: true }), "hunter2")).toBeNull();
+    expect(fieldValueProblem(field("number", { secret: true }), "four")).not.toBeNull();
   });
 });

@@ -30,6 +30,9 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "thing.accepted": (p) => `Accepted ${p.name || "a captured thing"} from the inbox`,
   "thing.merged": (p) => `Merged ${p.mergedFromName || "a captured thing"} into ${p.name || "this thing"}`,
   "thing.merged_away": (p) => `Merged ${p.name || "a captured thing"} into ${p.into || "another thing"}`,
+  "secret.revealed": (p) => `Revealed ${p.field || "a secret field"} of ${p.name || "a thing"}`,
+  "thing.field_converted": (p) => `Converted ${p.field || "a field"} of ${p.name || "a thing"}`,
+  "type_field.converted": (p) => `Converted the field ${p.field || "?"}`,
 };
 
 export function summaryText(key: string, params: Record<string, string>): string {

@@ -1,7 +1,7 @@
 /** Commands on locations: create (in the actor's own account) and update settings. */
 import { eq } from "drizzle-orm";
 import { locationCreateArgs, locationUpdateArgs, type LocationCreateArgs, type LocationUpdateArgs } from "../../../shared/locations.js";
-import { roleAtLeast } from "../../../shared/roles.js";
+import { ROLES, roleAtLeast, type Role } from "../../../shared/roles.js";
 import { pick } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";
@@ -55,7 +55,10 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
 });
 
 /** The columns location.update reads: the check's, the history's, and those a patch may change. */
-const LOCATION_KEYS = ["name", "requiresTwoFactor", "viewersSeeMoney", "scopeVersion", "rowVersion", "deletedAt"] as const;
+const LOCATION_KEYS = ["name", "requiresTwoFactor", "viewersSeeMoney", "secretRevealRoles", "scopeVersion", "rowVersion", "deletedAt"] as const;
+
+/** A reveal policy as stored: the owner always in it, each role once, in rank order. */
+const revealRoles = (given: readonly Role[]): Role[] => ROLES.filter((r) => r === "owner" || given.includes(r));
 
 export const locationUpdate = defineCommand<LocationUpdateArgs>({
   name: "location.update",
@@ -70,11 +73,14 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
       const { args, input } = op;
       const target = targets.get(args.id);
       const role = ctx.roles.get(input.locationId);
-      // Only the owner requires two-factor (spec "Roles in a location").
+      // Only the owner requires two-factor or sets secret-field policies (spec "Roles in a location").
+      const isOwner = role && roleAtLeast(role, "owner");
       const ownerOnly = () =>
-        args.patch.requiresTwoFactor !== undefined && !(role && roleAtLeast(role, "owner"))
+        args.patch.requiresTwoFactor !== undefined && !isOwner
           ? new ForbiddenError("Only the owner can require two-factor for a location.")
-          : null;
+          : args.patch.secretRevealRoles !== undefined && !isOwner
+            ? new ForbiddenError("Only the owner decides who may reveal secret values.")
+            : null;
       // Location settings are never merged field by field: any stale version is a conflict.
       const problem = targets.problem(op, target, { fields: "all", also: ownerOnly });
       if (problem || !target) {
@@ -83,9 +89,11 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
       }
       const keys = Object.keys(args.patch) as (keyof LocationRow)[];
       const scopeChanged = (["requiresTwoFactor", "viewersSeeMoney"] as const).some((k) => k in args.patch && args.patch[k] !== target[k]);
+      const { secretRevealRoles, ...rest } = args.patch;
       const next = {
         ...target,
-        ...(args.patch as Partial<LocationRow>),
+        ...(rest as Partial<LocationRow>),
+        ...(secretRevealRoles ? { secretRevealRoles: revealRoles(secretRevealRoles) } : {}),
         // Members' shapes hold other rows now: their handles must change (sync/SPEC.md SH4).
         scopeVersion: target.scopeVersion + (scopeChanged ? 1 : 0),
         rowVersion: target.rowVersion + 1,

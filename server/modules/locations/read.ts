@@ -13,6 +13,7 @@ const locationOut = ({ location: l, role }: VisibleLocation): Location => ({
   isPersonal: l.isPersonal,
   requiresTwoFactor: l.requiresTwoFactor,
   viewersSeeMoney: l.viewersSeeMoney,
+  secretRevealRoles: l.secretRevealRoles,
   rowVersion: l.rowVersion,
   createdAt: l.createdAt.toISOString(),
   updatedAt: l.updatedAt.toISOString(),

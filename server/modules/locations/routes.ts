@@ -49,7 +49,7 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/locations/:id",
-      summary: "Rename a location or change its settings (admins; requiresTwoFactor: owner only)",
+      summary: "Rename a location or change its settings (admins; requiresTwoFactor and secretRevealRoles: owner only)",
       tag: "locations",
       params: byId,
       body: locationPatchBody,

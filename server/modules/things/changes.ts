@@ -20,6 +20,8 @@ export interface ThingChange {
   touches?: (keyof ThingRow)[];
   /** Undo events are not themselves undoable. */
   undoOfEventId?: string;
+  /** Secret fields written (`fields.<key>`): hidden in the diff; their old values are gone, so the change cannot be undone. */
+  secretKeys?: Record<string, boolean>;
 }
 
 /** Records `next` (already carrying its new rowVersion) in place of `before`; answers the event id. */
@@ -37,10 +39,11 @@ export function changeThing(changes: SegmentChanges, before: ThingTarget, next: 
     before: readValues(before, c.keys),
     after: readValues(next, c.keys),
     ...(c.classes ? { classes: c.classes } : {}),
+    ...(c.secretKeys ? { hidden: c.secretKeys } : {}),
     summaryKey: c.summaryKey ?? c.action,
     summaryParams: { name: next.name ?? "", ...c.summaryParams },
     rowVersionAfter: next.rowVersion,
-    undoable: c.undoOfEventId === undefined,
+    undoable: c.undoOfEventId === undefined && !Object.keys(c.secretKeys ?? {}).length,
     ...(c.undoOfEventId !== undefined ? { undoOfEventId: c.undoOfEventId } : {}),
   });
 }

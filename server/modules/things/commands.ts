@@ -9,6 +9,7 @@ import { things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { changeThing } from "./changes.js";
 import { fieldClasses, fieldsProblem } from "./custom-fields.js";
+import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { containerAncestors, loadRefs } from "./refs.js";
 import { loadTags, tagsProblem } from "./tags.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "./values.js";
@@ -63,20 +64,23 @@ export const thingUpdate = defineCommand({
         : [],
     );
     const changes = new SegmentChanges(ctx);
+    const secrets: SecretRowWrite[] = [];
     for (const op of ops) {
       const target = targets.get(op.args.id);
       const { patch } = op.args;
       const loc = op.input.locationId;
-      const values = patchValues(patch);
+      const typeId = patch.typeId ?? target?.typeId ?? "";
+      // Secret values never enter `fields` nor the history's values: stored encrypted after the rows.
+      const split = splitSecretFields(refs.fieldsOf(typeId), patch.fields);
+      const values = patchValues(split.plain ? { ...patch, fields: split.plain } : patch);
       const keys = Object.keys(values);
       let problem = targets.problem(op, target, { fields: keys });
-      const typeId = patch.typeId ?? target?.typeId ?? "";
       if (!problem && patch.typeId && (refs.types.get(patch.typeId)?.accountId !== refs.accountOf.get(loc) || refs.types.get(patch.typeId)?.isGroup))
         problem = new NotFoundError("type");
       else if (!problem && patch.brandId && refs.brands.get(patch.brandId)?.accountId !== refs.accountOf.get(loc)) problem = new NotFoundError("brand");
       else if (!problem && patch.isContainer === false && nonEmpty.has(op.args.id))
         problem = new ConflictError("This container still holds things; move them out before it stops being a container.");
-      else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields);
+      else if (!problem && patch.fields) problem = fieldsProblem(refs, typeId, patch.fields) ?? secretWriteProblem(ctx, split.secret);
       // tagIds is one field for the merge of stale pushed ops: the whole array is replaced.
       else if (!problem && patch.tagIds) problem = tagsProblem(patch.tagIds, refs.accountOf.get(loc), tags);
       if (problem || !target) {
@@ -87,13 +91,21 @@ export const thingUpdate = defineCommand({
       next.rowVersion = target.rowVersion + 1;
       next.updatedAt = ctx.now;
       targets.set(next);
+      secrets.push(...secretRowsFor(ctx, loc, "thing", next.id, split.secret));
       changes.applied(
         next.id,
         next.rowVersion,
-        changeThing(changes, target, next, { action: "thing.updated", keys, classes: fieldClasses(refs, typeId, keys) }),
+        changeThing(changes, target, next, {
+          action: "thing.updated",
+          keys,
+          classes: fieldClasses(refs, typeId, keys),
+          secretKeys: secretHistoryKeys(split.secret),
+        }),
       );
     }
-    return changes.write();
+    const verdicts = await changes.write();
+    await writeSecretValues(ctx, secrets);
+    return verdicts;
   },
 });
 

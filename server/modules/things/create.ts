@@ -6,6 +6,7 @@ import { things } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { fieldClasses, fieldsProblem } from "./custom-fields.js";
 import { fillFromTemplate, loadTemplateRefs } from "./from-template.js";
+import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { loadRefs } from "./refs.js";
 import { tagsProblem } from "./tags.js";
 import { readValue, readValues, type ThingRow } from "./values.js";
@@ -58,6 +59,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         });
     }
     const changes = new SegmentChanges(ctx);
+    const secrets: SecretRowWrite[] = [];
     for (const { args, input } of filled) {
       if (args instanceof NotFoundError) {
         changes.refuse(args);
@@ -81,6 +83,15 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         changes.refuse(problem!);
         continue;
       }
+      // Secret values never enter `fields` (which syncs): they are stored encrypted after the rows.
+      const split = splitSecretFields(refs.fieldsOf(type.id), args.fields);
+      const secret = split.secret.filter((s) => s.value !== null);
+      const denied = secretWriteProblem(ctx, split.secret);
+      if (denied) {
+        changes.refuse(denied);
+        continue;
+      }
+      secrets.push(...secretRowsFor(ctx, loc, "thing", args.id, secret));
       const row: ThingRow = {
         id: args.id,
         locationId: loc,
@@ -97,7 +108,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         model: args.model ?? null,
         colour: args.colour ?? null,
         serial: args.serial ?? null,
-        fields: Object.fromEntries(Object.entries(args.fields ?? {}).filter(([, v]) => v !== null)),
+        fields: Object.fromEntries(Object.entries(split.plain ?? {}).filter(([, v]) => v !== null)),
         shortCode: null,
         isContainer: args.isContainer ?? type.containerByDefault,
         coverFileId: null,
@@ -123,10 +134,13 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         before: Object.fromEntries(shown.map((k) => [k, null])),
         after: readValues(row, shown),
         classes: fieldClasses(refs, type.id, shown),
+        hidden: secretHistoryKeys(secret),
         summaryParams: { name: row.name ?? "" },
         undoable: true,
       });
     }
-    return changes.write();
+    const verdicts = await changes.write();
+    await writeSecretValues(ctx, secrets);
+    return verdicts;
   },
 });

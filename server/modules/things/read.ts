@@ -7,6 +7,7 @@ import { NotFoundError } from "../../errors/classes.js";
 import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
 import type { EffectiveField } from "../types/fields.js";
 import { locationAccess } from "../../access/location.js";
+import { secretFieldStates, secretsOut } from "../secrets/read.js";
 import { loadRefs } from "./refs.js";
 import { thingPaths } from "./paths.js";
 import type { ThingRow } from "./values.js";
@@ -93,8 +94,12 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
 export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<ThingDetail> {
   const [summary] = await summaries(tx, [t]);
   const view = await locationAccess(tx, t.locationId);
-  // Field definitions only matter when the thing has custom values (most have none).
-  const defs = Object.keys(t.fields).length ? (await loadRefs(tx, { locationIds: [t.locationId] })).fieldsOf(t.typeId) : new Map<string, EffectiveField>();
+  // Field definitions only matter when the thing has custom values or the account has secret fields (most have neither).
+  const secretStates = await secretFieldStates(tx, t.id, t.locationId);
+  const defs =
+    Object.keys(t.fields).length || secretStates.size
+      ? (await loadRefs(tx, { locationIds: [t.locationId] })).fieldsOf(t.typeId)
+      : new Map<string, EffectiveField>();
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t.fields)) {
     const f = defs.get(k)?.field;
@@ -114,6 +119,7 @@ export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<Thing
     colour: t.colour,
     serial: t.serial,
     fields,
+    secrets: secretsOut(defs, secretStates),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };

@@ -66,10 +66,11 @@ const named = (v: unknown) => typeof v === "string" && v.trim().length > 0 && v.
  * person: the name of a member or a contact (free text, 1-200); vendor: a shop's name (1-200);
  * file: the id of an uploaded file (its location is checked by `fileIdsOf` + the caller);
  * money: `{amount: decimal string, currency: ISO 4217}`; repeatable: a list of at most 50 values.
+ * A secret field's value is checked by its kind like any other; where it is stored (encrypted,
+ * never in `fields`) is the caller's business (server/modules/secrets/values.ts).
  */
 export function fieldValueProblem(field: FieldRow, value: unknown): string | null {
   if (value === null) return null;
-  if (field.secret) return "secret fields cannot be written through this route";
   const one = (v: unknown): string | null => {
     switch (field.kind) {
       case "text":
