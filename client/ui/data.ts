@@ -35,7 +35,7 @@ export interface LocationData {
 /** Everything the screens of one location show, with this device's waiting ops applied. */
 export function useLocationData(db: InventoryDb, userId: string, locationId: string): LocationData | undefined {
   return useLive(async () => {
-    const [locations, memberships, things, places, inbox, types, outbox] = await Promise.all([
+    const [locations, memberships, things, places, inbox, types, templates, outbox] = await Promise.all([
       db.locations.toArray(),
       db.memberships.toArray(),
       db.things.where("locationId").equals(locationId).toArray(),
@@ -43,12 +43,14 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
       db.inbox.where("locationId").equals(locationId).toArray(),
       // Types are the owner account's registry, shared by its locations.
       db.types.toArray(),
+      // A capture from a template shows the template's values at once (optimistic.ts withTemplate).
+      db.templates.toArray(),
       db.outbox.orderBy("seq").toArray(),
     ]);
     const location = locations.find((l) => l.id === locationId);
     const waiting = outbox.filter((e) => e.state !== "rejected").map((e) => e.op);
     const ops = waiting.filter((op) => op.locationId === locationId);
-    const state = overlay({ things, places, inbox }, ops);
+    const state = overlay({ things, places, inbox, templates }, ops);
     // A type made on this device (through any location of the account) is offered at once.
     const accountOf = new Map(locations.map((l) => [l.id, l.accountId]));
     const allTypes = overlayRegistries({ types }, waiting, (id) => accountOf.get(id)).types;

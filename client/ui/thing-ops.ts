@@ -5,8 +5,8 @@ import type { InventoryDb } from "../db/database.js";
 import type { ThingRow } from "../db/rows.js";
 import { enqueue } from "../sync/outbox.js";
 
-/** A thing.update patch; `tagIds` is part of it once shared/things.ts lists it (the templates helper's contract). */
-export type ThingEdit = ThingPatch & { tagIds?: string[] };
+/** A thing.update patch (custom `fields` merge by key; `tagIds` replaces the list). */
+export type ThingEdit = ThingPatch;
 
 export function queueThingUpdate(db: InventoryDb, locationId: string, thing: Pick<ThingRow, "id" | "rowVersion">, patch: ThingEdit): Promise<Op> {
   // Only server rows have a version; a thing created on this device pushes without one.

@@ -73,6 +73,9 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
       case "place.update":
       case "place.delete":
         break;
+      default:
+        // Registry ops (types, fields, place kinds, brands, tags, templates) touch no thing.
+        break;
     }
   }
   return [...ids];

@@ -38,11 +38,10 @@ function PlaceDetails({ locationId, place, onSaved }: { locationId: string; plac
         const fields = fieldsPatch(defs, values, drafts, false);
         if (!fields.ok) return setProblem({ key: fields.key, error: fields.error });
         setProblem(null);
-        const patch: Record<string, unknown> = {};
+        const patch: { kindId?: string | null; fields?: Record<string, unknown> } = {};
         if (kindId !== (place.kindId ?? "")) patch.kindId = kindId || null;
         if (Object.keys(fields.patch).length) patch.fields = fields.patch;
         if (!Object.keys(patch).length) return;
-        // `fields` on place.update is the api helper's addition to the place patch.
         void enqueue(db, { name: "place.update", locationId, args: { id: place.id, patch }, ...base }).then(() => {
           setDrafts({});
           onSaved(t("thing.saved"));
