@@ -122,6 +122,9 @@ describe("custom fields", () => {
       .poll(async () => (await owner.get(`/api/v1/templates?locationId=${locationId}`)).body.items.map((t: { name: string }) => t.name))
       .toEqual(["Drill kit"]);
 
+    // Registries are paused between catch-ups (every minute, after a push): "Sync now" asks at once.
+    await goTo(a.page, "Sync");
+    await a.page.getByRole("button", { name: "Sync now" }).click();
     await goTo(a.page, "Capture");
     const startFrom = a.page.getByLabel("Start from template");
     await startFrom.waitFor({ timeout: 30_000 });
