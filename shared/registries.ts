@@ -110,12 +110,13 @@ const shapeChecked = <T extends z.ZodType<FieldShape>>(schema: T) =>
 
 export const fieldBody = shapeChecked(fieldCreateBody);
 
-export const typeFieldCreateArgs = shapeChecked(
-  fieldCreateBody
-    .extend({ id: uuidSchema, typeId: uuidSchema.optional(), placeKindId: uuidSchema.optional() })
-    .refine((a) => (a.typeId === undefined) !== (a.placeKindId === undefined), { message: "give exactly one of typeId and placeKindId", path: ["typeId"] }),
-);
+/** A field of a type or of a place kind: exactly one of `typeId` and `placeKindId` (each alternative is strict). */
+const fieldOfOwner = fieldCreateBody.extend({ id: uuidSchema });
+export const typeFieldCreateArgs = shapeChecked(z.union([fieldOfOwner.extend({ typeId: uuidSchema }), fieldOfOwner.extend({ placeKindId: uuidSchema })]));
 export type TypeFieldCreateArgs = z.infer<typeof typeFieldCreateArgs>;
+/** The owner a new field's args name. */
+export const fieldOwnerOf = (a: TypeFieldCreateArgs): { typeId: string | null; placeKindId: string | null } =>
+  "typeId" in a ? { typeId: a.typeId, placeKindId: null } : { typeId: null, placeKindId: a.placeKindId };
 
 const fieldPatchShape = z.object({ label, unit: unit.nullable(), options: options.nullable(), required: z.boolean(), sort }).partial().strict();
 export const fieldPatchSchema = fieldPatchShape.refine(nonEmpty, NON_EMPTY);

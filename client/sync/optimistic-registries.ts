@@ -84,8 +84,8 @@ export function applyRegistryOp(
       state.typeFields.set(a.id, {
         id: a.id,
         accountId,
-        typeId: a.typeId ?? null,
-        placeKindId: a.placeKindId ?? null,
+        typeId: "typeId" in a ? a.typeId : null,
+        placeKindId: "placeKindId" in a ? a.placeKindId : null,
         key: a.key,
         label: a.label,
         labelKey: null,

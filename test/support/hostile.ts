@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import { rows, sql, type Db } from "../../server/db/client.js";
-import { brands, memberships, tags, typeFields } from "../../server/db/schema/index.js";
+import { memberships } from "../../server/db/schema/index.js";
 import { grantAndCode } from "../../server/oauth/grants.js";
 import { PROTOCOL } from "../../sync/protocol.js";
 import type { HttpClient, TestService } from "./app.js";
@@ -161,6 +161,8 @@ export async function scopedSnapshotter(db: Db, scope: { locationIds: string[]; 
     // A pushed op's record is its pusher's, whichever location the op named.
     if (t.columns.includes("location_id") && !USER_RECORDS.has(t.name)) where.push(`location_id = ANY(${locs})`);
     if (t.columns.includes("user_id")) where.push(`user_id = ANY(${users})`);
+    // Registries belong to the locations' owner accounts.
+    if (REGISTRY_TABLES.has(t.name)) where.push(`account_id IN (SELECT account_id FROM locations WHERE id = ANY(${locs}))`);
     if (t.name === "locations") where.push(`id = ANY(${locs})`);
     if (t.name === "users") where.push(`id = ANY(${users})`);
     if (!where.length) continue;
@@ -177,6 +179,9 @@ export async function scopedSnapshotter(db: Db, scope: { locationIds: string[]; 
     return Object.assign({}, ...Object.values(row!)) as Snapshot;
   };
 }
+
+/** Tables of the owner account's registries (rows by account_id). */
+const REGISTRY_TABLES = new Set(["place_kinds", "types", "type_fields", "brands", "tags", "templates"]);
 
 /** Tables whose rows belong to the user who made them, whatever location they name. */
 const USER_RECORDS = new Set(["sync_ops"]);
@@ -204,7 +209,11 @@ export const ID_KINDS = [
   "thing",
   "container",
   "type",
+  "parentType",
+  "groupType",
+  "typeField",
   "brand",
+  "tag",
   "file",
   "inboxItem",
   "batch",
@@ -216,8 +225,6 @@ export const ID_KINDS = [
   "managedUser",
   "opId",
   "template",
-  "tag",
-  "typeField",
   /** Not an id but a key: the secret field a reveal names (`/secrets/{fieldKey}`). */
   "fieldKey",
 ] as const;
@@ -246,7 +253,9 @@ const PATH_KINDS: Record<string, IdKind> = {
   members: "memberUser",
   "managed-accounts": "managedUser",
   templates: "template",
+  types: "type",
   "type-fields": "typeField",
+  "place-kinds": "placeKind",
   secrets: "fieldKey",
 };
 
@@ -260,12 +269,14 @@ const FIELD_KINDS: Record<string, IdKind> = {
   containerId: "container",
   into: "thing",
   typeId: "type",
+  groupIds: "groupType",
+  placeKindId: "placeKind",
   brandId: "brand",
+  tagIds: "tag",
   photoFileIds: "file",
   batchId: "batch",
   thingId: "thing",
   templateId: "template",
-  tagIds: "tag",
   tagId: "tag",
 };
 
@@ -276,6 +287,11 @@ const CREATES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/locations\/\{id\}\/places$/, "place"],
   [/^POST \/api\/v1\/files$/, "file"],
   [/^POST \/api\/v1\/things\/\{id\}\/save-as-template$/, "template"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/types$/, "type"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/place-kinds$/, "placeKind"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/brands$/, "brand"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/tags$/, "tag"],
+  [/^POST \/api\/v1\/(types|place-kinds)\/\{id\}\/fields$/, "typeField"],
 ];
 
 /** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
@@ -283,9 +299,19 @@ export const MCP_TOOL_TARGETS: Record<string, IdKind> = { get_thing: "thing", up
 
 /** What each pushed op's `args.id` names (sync/ops.ts), fresh for the ops that create. */
 export function opTargetKind(opName: string): IdRef | undefined {
-  const [domain, verb] = opName.split(".");
-  const kind: IdKind | undefined =
-    domain === "thing" ? "thing" : domain === "place" ? "place" : domain === "inbox" ? "inboxItem" : domain === "template" ? "template" : undefined;
+  const [domain = "", verb] = opName.split(".");
+  const byDomain: Record<string, IdKind> = {
+    thing: "thing",
+    place: "place",
+    inbox: "inboxItem",
+    type: "type",
+    type_field: "typeField",
+    place_kind: "placeKind",
+    brand: "brand",
+    tag: "tag",
+    template: "template",
+  };
+  const kind: IdKind | undefined = byDomain[domain];
   return kind && { kind, fresh: verb === "create" || verb === "capture" };
 }
 
@@ -306,6 +332,8 @@ export function idKindOf(method: string, path: string, where: "path" | "query" |
     const made = CREATES.find(([re]) => re.test(route))?.[1];
     return made && { kind: made, fresh: true };
   }
+  // A type's parent is a type (elsewhere parentId names a place).
+  if (name === "parentId" && /\/types(\/|$)/.test(path)) return { kind: "parentType", fresh: false };
   const kind = FIELD_KINDS[name];
   return kind && { kind, fresh: false };
 }
@@ -388,38 +416,25 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
   const owner = await svc.signedIn(`${name} Owner`);
   const me = await ok(owner.get("/api/v1/me"), "me");
   const location = me.locations[0].id as string;
-  const [type] = await rows<{ id: string }>(
-    db,
-    sql`SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${location}) ORDER BY builtin_key LIMIT 1`,
-  );
-  const [placeKind] = await rows<{ id: string }>(
-    db,
-    sql`SELECT id FROM place_kinds WHERE account_id = (SELECT account_id FROM locations WHERE id = ${location}) ORDER BY builtin_key LIMIT 1`,
-  );
-  // Brands have no route of their own yet: a row as a future one would make it.
-  const brand = uuidv7();
-  await db.insert(brands).values({ id: brand, accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`, name: `${name} Brand` });
-  // Tags are made by their own route (another change); a row as it would make it.
-  const tag = uuidv7();
-  await db.insert(tags).values({ id: tag, accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`, name: `${name} Tag` });
-  // A secret field of the type (no route makes one yet): what conversions and reveals name.
-  const typeField = uuidv7();
-  await db.insert(typeFields).values({
-    id: typeField,
-    accountId: sql`(SELECT account_id FROM locations WHERE id = ${location})`,
-    typeId: type!.id,
-    key: "pin",
-    label: `${name} PIN`,
-    kind: "text",
-    secret: true,
-  });
+  // Types of the tenant's own making (a built-in one cannot be renamed): one to name, a parent and a group for it.
+  const newType = async (body: object) => (await ok(owner.post(`/api/v1/locations/${location}/types`, body), "type")) as { id: string };
+  const type = await newType({ name: `${name} Gadget` });
+  const parentType = await newType({ name: `${name} Device` });
+  const groupType = await newType({ name: `${name} Insured`, isGroup: true });
+  const placeKind = (await ok(owner.post(`/api/v1/locations/${location}/place-kinds`, { name: `${name} Shed` }), "place kind")) as { id: string };
+  const brand = (await ok(owner.post(`/api/v1/locations/${location}/brands`, { name: `${name} Brand` }), "brand")).id as string;
   const member = await svc.signedIn(`${name} Member`);
   await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: member.userId, role: "member" });
   // A second device of the owner: its session can be signed out without signing the owner out.
   const device = svc.client();
   await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "second sign-in");
   let n = 0;
-  const ids = { location, type: type!.id, placeKind: placeKind!.id, brand, tag, typeField, fieldKey: "pin" } as Record<IdKind, string>;
+  const ids = { location, type: type.id, parentType: parentType.id, groupType: groupType.id, placeKind: placeKind.id, brand } as Record<IdKind, string>;
+  ids.typeField = (await ok(owner.post(`/api/v1/types/${type.id}/fields`, { key: "hostile_note", label: `${name} note`, kind: "text" }), "type field")).id;
+  ids.tag = (await ok(owner.post(`/api/v1/locations/${location}/tags`, { name: `${name} Tag` }), "tag")).id;
+  // A secret field of the type: what conversions and reveals name (`/secrets/{fieldKey}`).
+  await ok(owner.post(`/api/v1/types/${type.id}/fields`, { key: "pin", label: `${name} PIN`, kind: "text", secret: true }), "secret field");
+  ids.fieldKey = "pin";
   const scope = { locationIds: [location], userIds: [owner.userId, member.userId] };
 
   const makers: Partial<Record<IdKind, () => Promise<void>>> = {
@@ -540,10 +555,21 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser",
         EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template`,
     );
-    return { location: true, type: true, placeKind: true, brand: true, tag: true, batch: true, opId: true, typeField: true, fieldKey: true, ...r } as Record<
-      IdKind,
-      boolean
-    >;
+    // A field archived by a request can still be named (and changed): it stays usable.
+    return {
+      location: true,
+      type: true,
+      parentType: true,
+      groupType: true,
+      typeField: true,
+      placeKind: true,
+      brand: true,
+      tag: true,
+      batch: true,
+      opId: true,
+      fieldKey: true,
+      ...r,
+    } as Record<IdKind, boolean>;
   };
 
   return {
@@ -559,7 +585,20 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       return dead;
     },
     async rowVersion(kind, id) {
-      const table = { location: "locations", place: "places", thing: "things", container: "things", template: "templates" }[kind as string];
+      const table = {
+        location: "locations",
+        place: "places",
+        thing: "things",
+        container: "things",
+        template: "templates",
+        type: "types",
+        parentType: "types",
+        groupType: "types",
+        typeField: "type_fields",
+        placeKind: "place_kinds",
+        brand: "brands",
+        tag: "tags",
+      }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(
           db,

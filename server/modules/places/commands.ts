@@ -26,13 +26,20 @@ async function loadParents(ctx: CommandContext, ids: string[]): Promise<Map<stri
   return new Map(found.map((p) => [p.id, p]));
 }
 
+/** Place kinds by id: their account and whether they are archived. */
 async function loadKinds(ctx: CommandContext, ids: string[]) {
-  if (!ids.length) return new Map<string, string>();
+  if (!ids.length) return new Map<string, { accountId: string; archived: boolean }>();
   const found = await ctx.tx
-    .select({ id: placeKinds.id, accountId: placeKinds.accountId })
+    .select({ id: placeKinds.id, accountId: placeKinds.accountId, archivedAt: placeKinds.archivedAt })
     .from(placeKinds)
     .where(and(inArray(placeKinds.id, ids), isNull(placeKinds.deletedAt)));
-  return new Map(found.map((k) => [k.id, k.accountId]));
+  return new Map(found.map((k) => [k.id, { accountId: k.accountId, archived: !!k.archivedAt }]));
+}
+
+/** Why a place cannot take `kindId` (another account's: not found; archived: offered for no place), or null. */
+function kindProblem(kind: { accountId: string; archived: boolean } | undefined, account: string | undefined): AppError | null {
+  if (!kind || kind.accountId !== account) return new NotFoundError("place kind");
+  return kind.archived ? new ValidationError("kindId: that place kind is archived; no place takes it now.", { field: "kindId" }) : null;
 }
 
 /**
@@ -101,7 +108,7 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
     for (const { args, input } of ops) {
       const loc = input.locationId;
       let problem = args.parentId ? parentProblem(parents.get(args.parentId), loc) : null;
-      if (!problem && args.kindId && kinds.get(args.kindId) !== ctx.accounts.get(loc)) problem = new NotFoundError("place kind");
+      if (!problem && args.kindId) problem = kindProblem(kinds.get(args.kindId), ctx.accounts.get(loc));
       // Required fields are enforced on a new place as on a new thing (not when a kind changes later).
       if (!problem) problem = fieldsProblem(args.kindId, args.fields ?? {}, loc, true);
       if (problem) {
@@ -179,7 +186,7 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
         if (!problem && ancestors.get(patch.parentId)?.has(args.id))
           problem = new ConflictError("A place cannot go inside itself or inside one of its own places.");
       }
-      if (!problem && patch.kindId && kinds.get(patch.kindId) !== ctx.accounts.get(loc)) problem = new NotFoundError("place kind");
+      if (!problem && patch.kindId) problem = kindProblem(kinds.get(patch.kindId), ctx.accounts.get(loc));
       if (!problem && patch.fields) problem = fieldsProblem(kindAfter(op), patch.fields, loc, false);
       if (problem || !target) {
         changes.refuse(problem!);

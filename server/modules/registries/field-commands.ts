@@ -5,6 +5,7 @@
  */
 import { and, inArray, isNull } from "drizzle-orm";
 import {
+  fieldOwnerOf,
   fieldShapeProblem,
   typeFieldArchiveArgs,
   typeFieldCreateArgs,
@@ -25,8 +26,8 @@ type FieldRow = typeof typeFields.$inferSelect;
 
 /** The owners (types and place kinds) the ops name, with their accounts. */
 async function loadOwners(ctx: CommandContext, ops: Op<TypeFieldCreateArgs>[]) {
-  const typeIds = ops.map((o) => o.args.typeId).filter((x): x is string => !!x);
-  const kindIds = ops.map((o) => o.args.placeKindId).filter((x): x is string => !!x);
+  const typeIds = ops.map((o) => fieldOwnerOf(o.args).typeId).filter((x): x is string => !!x);
+  const kindIds = ops.map((o) => fieldOwnerOf(o.args).placeKindId).filter((x): x is string => !!x);
   const [t, k] = await Promise.all([
     typeIds.length
       ? ctx.tx
@@ -51,7 +52,7 @@ export const typeFieldCreate = defineCommand<TypeFieldCreateArgs>({
   args: typeFieldCreateArgs,
   minRole: "admin",
   target: (a) => a.id,
-  refs: (a) => [a.typeId, a.placeKindId],
+  refs: (a) => Object.values(fieldOwnerOf(a)),
   creates: true,
   async run(ctx, ops) {
     const accounts = accountsOf(ctx, ops);
@@ -59,9 +60,10 @@ export const typeFieldCreate = defineCommand<TypeFieldCreateArgs>({
     const changes = new SegmentChanges(ctx);
     for (const { args, input } of ops) {
       const account = ctx.accounts.get(input.locationId);
-      const ownerId = (args.typeId ?? args.placeKindId)!;
+      const { typeId, placeKindId } = fieldOwnerOf(args);
+      const ownerId = (typeId ?? placeKindId)!;
       const slot = ownerKey(ownerId, args.key);
-      if (!account || owners.get(ownerId) !== account) changes.refuse(new NotFoundError(args.typeId ? "type" : "place kind"));
+      if (!account || owners.get(ownerId) !== account) changes.refuse(new NotFoundError(typeId ? "type" : "place kind"));
       else if (args.secret && ctx.roles.get(input.locationId) !== "owner")
         changes.refuse(new ForbiddenError("Only the owner can make a secret field.", { role: ctx.roles.get(input.locationId), needed: "owner" }));
       else if (taken.has(slot)) changes.refuse(keyTaken(args.key));
@@ -70,8 +72,8 @@ export const typeFieldCreate = defineCommand<TypeFieldCreateArgs>({
         const row: FieldRow = {
           id: args.id,
           accountId: account,
-          typeId: args.typeId ?? null,
-          placeKindId: args.placeKindId ?? null,
+          typeId,
+          placeKindId,
           key: args.key,
           label: args.label,
           labelKey: null,
