@@ -72,6 +72,9 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
       case "place.create":
       case "place.update":
       case "place.delete":
+      case "template.create":
+      case "template.update":
+      case "template.delete":
         break;
       default:
         // Registry ops (types, fields, place kinds, brands, tags, templates) touch no thing.

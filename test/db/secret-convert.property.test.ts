@@ -115,15 +115,13 @@ describe("converting a field to or from secret keeps every value", () => {
           ids.push(id);
           await db.execute(sql`UPDATE things SET description = ${c.description} WHERE id = ${id}`);
           if (c.startSecret)
-            await db
-              .insert(secretValues)
-              .values({
-                id: uuidv7(),
-                locationId: loc,
-                thingId: id,
-                fieldId,
-                ciphertext: box.seal({ accountId, entity: "thing", entityId: id, fieldId }, value),
-              });
+            await db.insert(secretValues).values({
+              id: uuidv7(),
+              locationId: loc,
+              thingId: id,
+              fieldId,
+              ciphertext: box.seal({ accountId, entity: "thing", entityId: id, fieldId }, value),
+            });
           else await db.execute(sql`UPDATE things SET fields = jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb) WHERE id = ${id}`);
         }
         const fitting = c.values.filter((v) => v.fits).length;

@@ -359,6 +359,13 @@ describe("secret fields: conversion", () => {
       const res = await env.as.member.post(`/api/v1/locations/${env.loc}/things`, { name: "Safe", typeId: t.typeId, fields: { code: v } });
       ids.push(res.body.id);
     }
+    // A change while the field was plain: its history holds the old and new values.
+    const earlier = plaintext();
+    const edited = await env.as.member.patch(`/api/v1/things/${ids[0]}`, { rowVersion: 1, fields: { code: earlier } });
+    expect(edited.status).toBe(200);
+    const edit = await env.as.member.patch(`/api/v1/things/${ids[0]}`, { rowVersion: 2, fields: { code: values[0] } });
+    expect(edit.status).toBe(200);
+    expect(JSON.stringify(await rows(db, sql`SELECT before, after FROM history_entries WHERE entity_id = ${ids[0]}`))).toContain(earlier);
     const fieldId = t.fieldIds.code!;
     expect((await env.as.admin.post(`/api/v1/type-fields/${fieldId}/convert/preview`, { toSecret: true })).status).toBe(403);
     expect((await env.as.admin.post(`/api/v1/type-fields/${fieldId}/convert`, { toSecret: true })).status).toBe(403);
@@ -374,13 +381,17 @@ describe("secret fields: conversion", () => {
     expect(done.headers.get("x-txid")).toMatch(/^\d+$/);
     const dump = await dumpAllTables(db);
     const [thingRow] = await rows<{ fields: unknown; row_version: number }>(db, sql`SELECT fields, row_version FROM things WHERE id = ${ids[0]}`);
-    expect(thingRow).toEqual({ fields: {}, row_version: 2 });
-    expect(
-      dump
-        .split("\n")
-        .filter((l) => l.includes(values[0]!))
-        .every((l) => !l.startsWith('{"id":"' + ids[0])),
-    ).toBe(true);
+    expect(thingRow).toEqual({ fields: {}, row_version: 4 });
+    // Gone from the thing and from its history (the change log keeps the rows as they were written).
+    const history = await rows<{ before: unknown; after: unknown; diff: Record<string, unknown> }>(
+      db,
+      sql`SELECT before, after, diff FROM history_entries WHERE entity_id = ${ids[0]} AND action = 'thing.updated'`,
+    );
+    expect(history).toHaveLength(2);
+    expect(JSON.stringify(history)).not.toContain(earlier);
+    expect(JSON.stringify(history)).not.toContain(values[0]);
+    for (const h of history) expect(h.diff["fields.code"]).toEqual({ class: "secret", changed: true, hidden: true });
+    expect(dump.split("\n").filter((l) => l.includes(earlier) && !l.includes('"table_name"'))).toEqual([]);
     await reauth(env.as.owner);
     expect((await env.as.owner.post(revealPath(ids[0]!, "code"))).body.value).toBe(values[0]);
     // Again: nothing moves.
@@ -392,5 +403,6 @@ describe("secret fields: conversion", () => {
     expect(detail.body.fields).toEqual({ code: values[1] });
     expect(detail.body.secrets).toEqual([]);
     expect(detail.body.rowVersion).toBe(3);
+    expect((await env.as.viewer.get(`/api/v1/things/${ids[0]}`)).body.rowVersion).toBe(5);
   });
 });

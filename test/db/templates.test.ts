@@ -383,6 +383,22 @@ describe("tags on things", () => {
     expect(event!.diff.tagIds).toEqual({ class: "plain", changed: true, hidden: false });
   });
 
+  test("VE3 a stale pushed update merges tagIds as one field: beside another field it applies, over a later tag change it is stale", async ({
+    loc,
+    as,
+    tag,
+  }) => {
+    const [a, b] = [await tag("Red"), await tag("Blue")];
+    const made = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Kettle" });
+    const id = made.body.id as string;
+    const first = await push(as.member, [op({ name: "thing.update", locationId: loc, args: { id, patch: { tagIds: [a] } }, baseVersion: 1 })]);
+    const beside = await push(as.admin, [op({ name: "thing.update", locationId: loc, args: { id, patch: { colour: "steel" } }, baseVersion: 1 })]);
+    const over = await push(as.admin, [op({ name: "thing.update", locationId: loc, args: { id, patch: { tagIds: [b] } }, baseVersion: 1 })]);
+    expect([first, beside, over].map((r) => r.body.results[0].status)).toEqual(["applied", "applied", "dropped"]);
+    expect(over.body.results[0].reason).toBe("stale");
+    expect((await as.member.get(`/api/v1/things/${id}`)).body).toMatchObject({ tagIds: [a], colour: "steel", rowVersion: 3 });
+  });
+
   test("an unknown tag, a deleted one or another account's is 404 tag; more than 50 or a repeat is 400; nothing changes", async ({
     db,
     loc,

@@ -1,8 +1,13 @@
 /**
- * secret.reveal and type_field.convert. secret.reveal: the audit of one reveal, on the write path (REST only, never pushed). The
- * command checks the owner's policy and that the key names a secret field of the thing's type,
- * and records a `secret.revealed` entry in the thing's history (the field hidden, no value); the
- * service decrypts the value in the same transaction. The thing itself does not change.
+ * Commands of secret fields, REST only (never pushed).
+ *
+ * secret.reveal is the audit of one reveal: it checks the owner's policy and that the key names a
+ * secret field of the thing's type, and records a `secret.revealed` entry in the thing's history
+ * (the field hidden, no value); the service decrypts the value in the same transaction. The thing
+ * itself does not change.
+ *
+ * type_field.convert makes a field secret or plain and moves every value with it (see
+ * conversion.ts): the things get a new rowVersion and a history entry each, the field its new form.
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { secretRevealArgs, typeFieldConvertArgs, type SecretRevealArgs, type TypeFieldConvertArgs } from "../../../shared/secrets.js";
@@ -13,7 +18,7 @@ import { locations, things, typeFields } from "../../db/schema/index.js";
 import { ForbiddenError, GoneError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { changeThing } from "../things/changes.js";
 import { loadRefs } from "../things/refs.js";
-import { conversionPlan, notesLine, withNote, type FieldRow } from "./conversion.js";
+import { conversionPlan, notesLine, scrubHistory, withNote, type FieldRow } from "./conversion.js";
 import { writeSecretValues, type SecretRowWrite } from "./values.js";
 
 export const secretReveal = defineCommand<SecretRevealArgs>({
@@ -159,6 +164,7 @@ export const typeFieldConvert = defineCommand<TypeFieldConvertArgs>({
           summaryParams: { field: field.label ?? field.key },
         });
       }
+      if (toSecret) await scrubHistory(ctx.tx, field, loc);
       const next = { id: field.id, secret: toSecret, rowVersion: field.rowVersion + 1, updatedAt: ctx.now };
       changes.changed(typeFields, next, ["secret", "rowVersion", "updatedAt"], {
         locationId: loc,

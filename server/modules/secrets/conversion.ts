@@ -43,7 +43,7 @@ export function notesLine(field: Pick<FieldRow, "label" | "key">, value: unknown
 export const withNote = (description: string | null, line: string): string => (description ? `${description}\n${line}` : line);
 
 /** Types of the field's account on which `field.key` is this field (own, inherited or by group): where its values live. */
-async function typesUsing(tx: Tx, field: FieldRow, locationId: string): Promise<string[]> {
+export async function typesUsing(tx: Tx, field: FieldRow, locationId: string): Promise<string[]> {
   const refs = await loadRefs(tx, { locationIds: [locationId] });
   return [...refs.types.values()].filter((t) => refs.fieldsOf(t.id).get(field.key)?.field.id === field.id).map((t) => t.id);
 }
@@ -103,4 +103,23 @@ export async function conversionPlan(tx: Tx, field: FieldRow, toSecret: boolean,
 /** Raw rows carry timestamps as text. */
 function fixDates<T extends { deletedAt: Date | string | null }>(t: T): T & { deletedAt: Date | null } {
   return { ...t, deletedAt: t.deletedAt === null ? null : new Date(t.deletedAt) };
+}
+
+/**
+ * When a field becomes secret, the values it held while plain are taken out of the history of the
+ * things of its types too (the diff keeps the field, class secret, hidden), so the history no
+ * longer shows them and undo cannot write them back. One statement.
+ */
+export async function scrubHistory(tx: Tx, field: FieldRow, locationId: string): Promise<void> {
+  const typeIds = await typesUsing(tx, field, locationId);
+  if (!typeIds.length) return;
+  const key = `fields.${field.key}`;
+  await rows(
+    tx,
+    sql`UPDATE history_entries h SET before = h.before - ${key}::text, after = h.after - ${key}::text,
+          diff = h.diff || jsonb_build_object(${key}::text, jsonb_build_object('class', 'secret', 'changed', coalesce((h.diff -> ${key}::text ->> 'changed')::boolean, true), 'hidden', true))
+        FROM things t
+        WHERE h.entity_type = 'thing' AND h.entity_id = t.id AND t.type_id = ANY(${uuidArray(typeIds)})
+          AND ((h.before -> ${key}::text) IS NOT NULL OR (h.after -> ${key}::text) IS NOT NULL)`,
+  );
 }
