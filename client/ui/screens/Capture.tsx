@@ -9,7 +9,7 @@
 import { useRef, useState } from "react";
 import { v7 as uuidv7 } from "uuid";
 import { enqueue } from "../../sync/outbox.js";
-import { fieldsForCreate, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
+import { fieldsForCreate, fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists } from "../parts/FieldInput.js";
 import { Notice } from "../parts/Notice.js";
@@ -58,11 +58,21 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
   };
 
   const save = async () => {
-    const values = fieldsForCreate(
-      defs.map((e) => e.field),
-      fields,
-    );
+    // From a template, the server fills the template's values itself: send only what differs
+    // (null for a value the person cleared); otherwise every value entered.
+    const values = template
+      ? fieldsPatch(
+          defs.map((e) => e.field),
+          templatePrefill(template.payload).fields,
+          fields,
+          false,
+        )
+      : fieldsForCreate(
+          defs.map((e) => e.field),
+          fields,
+        );
     if (!values.ok) return setProblem({ key: values.key, error: values.error });
+    const changed = "patch" in values ? values.patch : values.fields;
     setProblem(null);
     const id = uuidv7();
     const file = photoRef.current?.files?.[0];
@@ -89,7 +99,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
       photoId ? [photoId] : [],
     );
     // The values go with the next op: thing.capture takes none (the helpers' contract).
-    if (Object.keys(values.fields).length) await enqueue(db, { name: "thing.update", locationId, args: { id, patch: { fields: values.fields } } });
+    if (Object.keys(changed).length) await enqueue(db, { name: "thing.update", locationId, args: { id, patch: { fields: changed } } });
     setCount((c) => c + 1);
     setNote(t("capture.saved", { name: trimmed || t("common.unnamed"), count: count + 1 }));
     setName("");
