@@ -9,7 +9,20 @@
  */
 import { Dexie, type EntityTable } from "dexie";
 import type { Op } from "../../sync/ops.js";
-import { thingNameKey, type InboxRow, type LocationRow, type MembershipRow, type PlaceRow, type ThingRow, type TypeRow } from "./rows.js";
+import {
+  thingNameKey,
+  type BrandRow,
+  type InboxRow,
+  type LocationRow,
+  type MembershipRow,
+  type PlaceKindRow,
+  type PlaceRow,
+  type TagRow,
+  type TemplateRow,
+  type ThingRow,
+  type TypeFieldRow,
+  type TypeRow,
+} from "./rows.js";
 
 /** One op waiting in the outbox. `seq` is push order. */
 export interface OutboxEntry {
@@ -51,6 +64,11 @@ export class InventoryDb extends Dexie {
   memberships!: EntityTable<MembershipRow, "id">;
   places!: EntityTable<PlaceRow, "id">;
   types!: EntityTable<TypeRow, "id">;
+  type_fields!: EntityTable<TypeFieldRow, "id">;
+  place_kinds!: EntityTable<PlaceKindRow, "id">;
+  brands!: EntityTable<BrandRow, "id">;
+  tags!: EntityTable<TagRow, "id">;
+  templates!: EntityTable<TemplateRow, "id">;
   things!: EntityTable<ThingRow, "id">;
   inbox!: EntityTable<InboxRow, "id">;
   outbox!: EntityTable<OutboxEntry, "seq">;
@@ -82,6 +100,8 @@ export class InventoryDb extends Dexie {
             th.nameKey = thingNameKey(th.name);
           }),
       );
+    // The registries' shapes (types already synced): small, read whole and filtered by account.
+    this.version(3).stores({ type_fields: "id", place_kinds: "id", brands: "id", tags: "id", templates: "id" });
   }
 }
 

@@ -16,6 +16,13 @@ export type PlaceRow = ShapeRow<"places">;
 
 export type TypeRow = ShapeRow<"types">;
 
+/** Registries belong to the owner account (`accountId`) and are shared by its locations. */
+export type TypeFieldRow = ShapeRow<"type_fields">;
+export type PlaceKindRow = ShapeRow<"place_kinds">;
+export type BrandRow = ShapeRow<"brands">;
+export type TagRow = ShapeRow<"tags">;
+export type TemplateRow = ShapeRow<"templates">;
+
 export type ThingRow = Omit<ShapeRow<"things">, "typeId"> & {
   /** Null only on a row this device made optimistically without naming a type (the server picks the default). */
   typeId: string | null;
@@ -45,8 +52,25 @@ export interface SyncedTables {
   memberships: MembershipRow;
   places: PlaceRow;
   types: TypeRow;
+  type_fields: TypeFieldRow;
+  place_kinds: PlaceKindRow;
+  brands: BrandRow;
+  tags: TagRow;
+  templates: TemplateRow;
   things: ThingRow;
   inbox: InboxRow;
 }
 export type SyncedTableName = keyof SyncedTables;
-export const SYNCED_TABLES: readonly SyncedTableName[] = ["locations", "memberships", "places", "types", "things", "inbox"] satisfies readonly ShapeName[];
+export const SYNCED_TABLES: readonly SyncedTableName[] = [
+  "locations",
+  "memberships",
+  "places",
+  "types",
+  "type_fields",
+  "place_kinds",
+  "brands",
+  "tags",
+  "templates",
+  "things",
+  "inbox",
+] satisfies readonly ShapeName[];

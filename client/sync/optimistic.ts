@@ -7,6 +7,7 @@
 import type { Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, SyncedTableName, ThingRow } from "../db/rows.js";
+import { registryShapesOf } from "./optimistic-registries.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -75,6 +76,16 @@ function defined<T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], u
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
+/** A `fields` patch merges by key, and null clears a key (as the server writes it: server/modules/things/values.ts). */
+export function mergeFields(before: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...before };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
 function edit<T extends object>(map: Map<string, View<T>>, id: string, change: (row: View<T>) => View<T>): void {
   const row = map.get(id);
   if (row) map.set(id, { ...change(row), pending: true });
@@ -107,8 +118,14 @@ export function applyOp(state: LocalState, op: Op): void {
       });
       return;
     case "thing.update": {
-      const { quantity, ...rest } = op.args.patch;
-      edit(state.things, op.args.id, (t) => ({ ...t, ...defined(rest), ...(quantity !== undefined ? { quantity: String(quantity) } : {}), updatedAt: op.at }));
+      const { quantity, fields, ...rest } = op.args.patch;
+      edit(state.things, op.args.id, (t) => ({
+        ...t,
+        ...defined(rest),
+        ...(quantity !== undefined ? { quantity: String(quantity) } : {}),
+        ...(fields ? { fields: mergeFields(t.fields, fields) } : {}),
+        updatedAt: op.at,
+      }));
       return;
     }
     case "thing.move":
@@ -131,9 +148,11 @@ export function applyOp(state: LocalState, op: Op): void {
         pending: true,
       });
       return;
-    case "place.update":
-      edit(state.places, op.args.id, (p) => ({ ...p, ...defined(op.args.patch), updatedAt: op.at }));
+    case "place.update": {
+      const { fields, ...rest } = op.args.patch as typeof op.args.patch & { fields?: Record<string, unknown> };
+      edit(state.places, op.args.id, (p) => ({ ...p, ...defined(rest), ...(fields ? { fields: mergeFields(p.fields, fields) } : {}), updatedAt: op.at }));
       return;
+    }
     case "place.delete":
       // A place that still holds something is refused by the server; the drop brings it back.
       state.places.delete(op.args.id);
@@ -156,7 +175,7 @@ export function applyOp(state: LocalState, op: Op): void {
       if (item?.thingId) state.things.delete(item.thingId);
       return;
     }
-    // Registry ops change no thing, place or inbox item here; their rows arrive on the shapes.
+    // Registry ops change no thing, place or inbox item; their optimistic rows: optimistic-registries.ts.
     case "type.create":
     case "type.update":
     case "type_field.create":
@@ -221,21 +240,8 @@ export function shapesOf(op: Op): SyncedTableName[] {
     case "inbox.dismiss":
     case "inbox.merge":
       return ["inbox"];
-    // Registry ops: the app keeps only the types table so far; its catch-up confirms them all.
-    case "type.create":
-    case "type.update":
-    case "type_field.create":
-    case "type_field.update":
-    case "type_field.archive":
-    case "place_kind.create":
-    case "place_kind.update":
-    case "brand.create":
-    case "tag.create":
-      return ["types"];
-    // The templates shape is not among the device's tables yet (the app's templates table adds it).
-    case "template.create":
-    case "template.update":
-    case "template.delete":
-      return [];
+    default:
+      // Registry ops (types, fields, place kinds, brands, tags, templates): optimistic-registries.ts.
+      return registryShapesOf(op) ?? [];
   }
 }

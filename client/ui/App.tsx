@@ -17,6 +17,7 @@ import { ThingDetailScreen } from "./screens/ThingDetail.js";
 import { ThingsScreen } from "./screens/Things.js";
 import { ConfirmEmailScreen, InviteScreen, MagicLinkScreen, ResetPasswordScreen } from "./screens/TokenLinks.js";
 import { TwoFactorScreen } from "./screens/TwoFactor.js";
+import { TypesScreen } from "./screens/Types.js";
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -56,6 +57,7 @@ function Routes() {
   if ((m = match("/l/:loc/capture", path))) return <CaptureScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/inbox", path))) return <InboxScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/members", path))) return <MembersScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/types", path))) return <TypesScreen locationId={m.loc!} />;
   return <Redirect to="/" />;
 }
 

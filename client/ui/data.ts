@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import type { Role } from "../../shared/roles.js";
 import type { InventoryDb, OutboxEntry } from "../db/database.js";
 import type { InboxRow, LocationRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
+import { overlayRegistries } from "../sync/optimistic-registries.js";
 import { overlay, type View } from "../sync/optimistic.js";
 import { readStatus, type SyncStatus } from "../sync/status.js";
 import { readThingsList, type ThingsFilter, type ThingsList } from "./things-list.js";
@@ -34,18 +35,25 @@ export interface LocationData {
 /** Everything the screens of one location show, with this device's waiting ops applied. */
 export function useLocationData(db: InventoryDb, userId: string, locationId: string): LocationData | undefined {
   return useLive(async () => {
-    const [location, memberships, things, places, inbox, types, outbox] = await Promise.all([
-      db.locations.get(locationId),
+    const [locations, memberships, things, places, inbox, types, templates, outbox] = await Promise.all([
+      db.locations.toArray(),
       db.memberships.toArray(),
       db.things.where("locationId").equals(locationId).toArray(),
       db.places.where("locationId").equals(locationId).toArray(),
       db.inbox.where("locationId").equals(locationId).toArray(),
       // Types are the owner account's registry, shared by its locations.
       db.types.toArray(),
+      // A capture from a template shows the template's values at once (optimistic.ts withTemplate).
+      db.templates.toArray(),
       db.outbox.orderBy("seq").toArray(),
     ]);
-    const ops = outbox.filter((e) => e.state !== "rejected" && e.op.locationId === locationId).map((e) => e.op);
-    const state = overlay({ things, places, inbox }, ops);
+    const location = locations.find((l) => l.id === locationId);
+    const waiting = outbox.filter((e) => e.state !== "rejected").map((e) => e.op);
+    const ops = waiting.filter((op) => op.locationId === locationId);
+    const state = overlay({ things, places, inbox, templates }, ops);
+    // A type made on this device (through any location of the account) is offered at once.
+    const accountOf = new Map(locations.map((l) => [l.id, l.accountId]));
+    const allTypes = overlayRegistries({ types }, waiting, (id) => accountOf.get(id)).types;
     const role = memberships.find((m) => m.locationId === locationId && m.userId === userId)?.role;
     return {
       location,
@@ -53,7 +61,7 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
       things: [...state.things.values()],
       places: [...state.places.values()],
       inbox: [...state.inbox.values()].filter((i) => i.status === "open"),
-      types: types.filter((ty) => ty.accountId === location?.accountId),
+      types: [...allTypes.values()].filter((ty) => ty.accountId === location?.accountId && !ty.deletedAt),
     };
   }, [db, userId, locationId]);
 }

@@ -1,13 +1,20 @@
 /** How rows are named on screen: built-in types and places by key in the person's language. */
 import type { MessageKey } from "./i18n/en.js";
 import type { I18n } from "./i18n/i18n.js";
-import type { PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
+import type { PlaceKindRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
 
 export function typeName(type: TypeRow | undefined, t: I18n["t"]): string {
   if (!type) return t("type.thing");
   if (type.name) return type.name;
   const key = `type.${type.builtinKey ?? "thing"}` as MessageKey;
   return t(key) === key ? (type.builtinKey ?? "") : t(key);
+}
+
+export function placeKindName(kind: Pick<PlaceKindRow, "name" | "builtinKey"> | undefined, t: I18n["t"]): string {
+  if (!kind) return "";
+  if (kind.name) return kind.name;
+  const key = `placeKind.${kind.builtinKey ?? ""}` as MessageKey;
+  return t(key) === key ? (kind.builtinKey ?? "") : t(key);
 }
 
 export function placeName(place: PlaceRow | undefined, t: I18n["t"]): string {
@@ -34,4 +41,14 @@ export function wherePath(thing: ThingRow, places: Map<string, PlaceRow>, things
     p = p.parentId ? places.get(p.parentId) : undefined;
   }
   return parts.join(" › ");
+}
+
+/** A field's label: its own, or a built-in field's by key in the person's language, or its key. */
+export function fieldLabel(field: { key: string; label: string | null; labelKey: string | null }, t: I18n["t"]): string {
+  if (field.label) return field.label;
+  if (field.labelKey) {
+    const key = `field.${field.labelKey}` as MessageKey;
+    if (t(key) !== key) return t(key);
+  }
+  return field.key;
 }

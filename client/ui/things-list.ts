@@ -76,6 +76,9 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
       case "template.update":
       case "template.delete":
         break;
+      default:
+        // Registry ops (types, fields, place kinds, brands, tags, templates) touch no thing.
+        break;
     }
   }
   return [...ids];

@@ -2,23 +2,35 @@
  * Capture: a photo (the phone's camera through a file input with `capture`), a name, a type and a
  * place, saved instantly on the device as a `thing.capture` op with the photo kept beside it; the
  * pusher uploads the photo and then pushes the op when there is a connection. Captures of one
- * sitting share a batch, which the inbox groups.
+ * sitting share a batch, which the inbox groups. A capture may start from a template offered in
+ * this location (its type and values pre-filled, `templateId` sent), and the type's custom field
+ * values follow the capture as a `thing.update` of the new thing's `fields` in the same outbox.
  */
 import { useRef, useState } from "react";
 import { v7 as uuidv7 } from "uuid";
 import { enqueue } from "../../sync/outbox.js";
+import { fieldsForCreate, fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
+import { FieldInput, FieldLists } from "../parts/FieldInput.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
+import { usePeople } from "../people.js";
+import { effectiveFields, useRegistries } from "../registries.js";
 import { useReady } from "../session.js";
 import { placeName, typeName } from "../names.js";
+import { templatePrefill } from "../template-prefill.js";
 import { useLocationScreen } from "./use-location.js";
 
 export function CaptureScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const { db } = useReady();
   const data = useLocationScreen(locationId);
+  const reg = useRegistries(db, locationId);
+  const people = usePeople(db, locationId);
   const [batchId] = useState(() => uuidv7());
+  const [templateId, setTemplateId] = useState("");
+  const [fields, setFields] = useState<Record<string, FieldDraft>>({});
+  const [problem, setProblem] = useState<{ key: string; error: FieldProblem } | null>(null);
   const [name, setName] = useState("");
   const [typeId, setTypeId] = useState("");
   const [placeId, setPlaceId] = useState("");
@@ -26,11 +38,42 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
   const [note, setNote] = useState<string | null>(null);
   const photoRef = useRef<HTMLInputElement>(null);
 
-  if (!data) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
+  if (!data || !reg) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
   const unplaced = data.places.find((p) => p.isUnplaced);
   const chosenPlace = placeId || unplaced?.id || "";
+  const defs = effectiveFields(typeId, reg.typesById, reg.fields);
+  const template = reg.offered.find((tp) => tp.id === templateId);
+
+  const startFrom = (id: string) => {
+    setTemplateId(id);
+    const tp = reg.offered.find((x) => x.id === id);
+    if (!tp) return;
+    const prefill = templatePrefill(tp.payload);
+    setTypeId(tp.typeId);
+    if (prefill.name) setName(prefill.name);
+    const next: Record<string, FieldDraft> = {};
+    for (const e of effectiveFields(tp.typeId, reg.typesById, reg.fields))
+      if (prefill.fields[e.field.key] !== undefined) next[e.field.key] = toDraft(e.field, prefill.fields[e.field.key]);
+    setFields(next);
+  };
 
   const save = async () => {
+    // From a template, the server fills the template's values itself: send only what differs
+    // (null for a value the person cleared); otherwise every value entered.
+    const values = template
+      ? fieldsPatch(
+          defs.map((e) => e.field),
+          templatePrefill(template.payload).fields,
+          fields,
+          false,
+        )
+      : fieldsForCreate(
+          defs.map((e) => e.field),
+          fields,
+        );
+    if (!values.ok) return setProblem({ key: values.key, error: values.error });
+    const changed = "patch" in values ? values.patch : values.fields;
+    setProblem(null);
     const id = uuidv7();
     const file = photoRef.current?.files?.[0];
     const photoId = file ? uuidv7() : undefined;
@@ -50,13 +93,18 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
           ...(typeId ? { typeId } : {}),
           ...(chosenPlace ? { placeId: chosenPlace } : {}),
           ...(photoId ? { photoFileIds: [photoId] } : {}),
+          ...(template ? { templateId: template.id } : {}),
         },
       },
       photoId ? [photoId] : [],
     );
+    // The values go with the next op: thing.capture takes none (the helpers' contract).
+    if (Object.keys(changed).length) await enqueue(db, { name: "thing.update", locationId, args: { id, patch: { fields: changed } } });
     setCount((c) => c + 1);
     setNote(t("capture.saved", { name: trimmed || t("common.unnamed"), count: count + 1 }));
     setName("");
+    setFields({});
+    setTemplateId("");
     if (photoRef.current) photoRef.current.value = "";
   };
 
@@ -72,6 +120,20 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
           }}
         >
           <p className="hint">{t("capture.help")}</p>
+          <FieldLists personListId="people" people={people} />
+          {reg.offered.length ? (
+            <label>
+              {t("templates.startFrom")}
+              <select aria-label={t("templates.startFrom")} value={templateId} onChange={(e) => startFrom(e.target.value)}>
+                <option value="">{t("templates.none")}</option>
+                {reg.offered.map((tp) => (
+                  <option key={tp.id} value={tp.id}>
+                    {tp.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <label>
             {t("capture.photo")}
             <input ref={photoRef} type="file" accept="image/*" capture="environment" />
@@ -85,7 +147,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
             <select aria-label={t("thing.type")} value={typeId} onChange={(e) => setTypeId(e.target.value)}>
               <option value="">{t("type.thing")}</option>
               {data.types
-                .filter((ty) => ty.builtinKey !== "thing")
+                .filter((ty) => ty.builtinKey !== "thing" && !ty.archivedAt && !ty.isGroup)
                 .map((ty) => (
                   <option key={ty.id} value={ty.id}>
                     {typeName(ty, t)}
@@ -103,6 +165,16 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
               ))}
             </select>
           </label>
+          {defs.map(({ field: f }) => (
+            <FieldInput
+              key={f.id}
+              def={f}
+              draft={fields[f.key] ?? toDraft(f, undefined)}
+              onChange={(d) => setFields({ ...fields, [f.key]: d })}
+              personListId="people"
+              problem={problem?.key === f.key ? t(problem.error) : null}
+            />
+          ))}
           <button type="submit" className="primary">
             {t("capture.save")}
           </button>

@@ -3,7 +3,7 @@ import { signOut } from "../../auth/auth-api.js";
 import { useI18n, type Digits, type Lang } from "../i18n/i18n.js";
 import { useOutbox } from "../data.js";
 import { Shell } from "../parts/Shell.js";
-import { navigate } from "../router.js";
+import { Link, navigate } from "../router.js";
 import { useReady, useSession } from "../session.js";
 
 export function SettingsScreen() {
@@ -11,9 +11,16 @@ export function SettingsScreen() {
   const { db } = useReady();
   const { signOutLocally } = useSession();
   const unsynced = (useOutbox(db) ?? []).filter((e) => e.state === "pending").length;
+  // The registries belong to an account: reached through the last location opened.
+  const lastLocation = localStorage.getItem("lastLocation");
   return (
     <Shell>
       <h1>{t("settings.title")}</h1>
+      {lastLocation ? (
+        <p>
+          <Link to={`/l/${lastLocation}/types`}>{t("types.link")}</Link>
+        </p>
+      ) : null}
       <fieldset>
         <legend>{t("settings.language")}</legend>
         {(

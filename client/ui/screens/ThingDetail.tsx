@@ -5,18 +5,32 @@
  */
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { HistoryEntry } from "../../../shared/history.js";
-import type { ThingPatch } from "../../../shared/things.js";
 import { api } from "../../sync/api.js";
 import { enqueue } from "../../sync/outbox.js";
 import { useLive } from "../data.js";
+import { formatFieldValue } from "../field-format.js";
+import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
+import { FieldInput, FieldLists, type FileChoice } from "../parts/FieldInput.js";
 import { Notice } from "../parts/Notice.js";
+import { SaveTemplate, SecretValue, ThingTags } from "../parts/ThingExtras.js";
 import { Shell } from "../parts/Shell.js";
+import { usePeople } from "../people.js";
+import { effectiveFields, useRegistries } from "../registries.js";
 import { Link, navigate } from "../router.js";
 import { useReady } from "../session.js";
-import { thingName, typeName, wherePath } from "../names.js";
+import { fieldLabel, thingName, typeName, wherePath } from "../names.js";
+import { queueThingUpdate, type ThingEdit } from "../thing-ops.js";
 import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
+
+/** The thing's files this device holds (photos taken here), which a file field may name. */
+function useThingFiles(thingId: string): FileChoice[] {
+  const { t } = useI18n();
+  const { db } = useReady();
+  const blobs = useLive(() => db.blobs.filter((b) => b.thingId === thingId && b.state !== "failed").toArray(), [db, thingId]);
+  return (blobs ?? []).map((b, i) => ({ id: b.id, label: `${t("thing.photos")} ${i + 1}` }));
+}
 
 function Photos({ thingId }: { thingId: string }) {
   const { t } = useI18n();
@@ -96,20 +110,49 @@ function History({ thingId, version, canEdit }: { thingId: string; version: numb
   );
 }
 
+/**
+ * Which secret fields of the thing hold a value (the thing detail's `secrets`, never the values):
+ * asked online when the type has secret fields; null while unknown (offline), when every secret
+ * field shows as hidden.
+ */
+function useSecretsSet(thingId: string, version: number, enabled: boolean): Record<string, boolean> | null {
+  const [set, setSet] = useState<Record<string, boolean> | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    api<{ secrets?: { key: string; set: boolean }[] }>("GET", `/api/v1/things/${thingId}`).then(
+      (d) => live && setSet(Object.fromEntries((d.secrets ?? []).map((x) => [x.key, x.set]))),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [thingId, version, enabled]);
+  return set;
+}
+
 export function ThingDetailScreen({ locationId, thingId }: { locationId: string; thingId: string }) {
-  const { t, num } = useI18n();
+  const i18n = useI18n();
+  const { t, num } = i18n;
   const { db } = useReady();
   const data = useLocationScreen(locationId);
+  const reg = useRegistries(db, locationId);
+  const locations = useLive(() => db.locations.toArray(), [db]);
+  const people = usePeople(db, locationId);
+  const files = useThingFiles(thingId);
   const thing = data?.things.find((th) => th.id === thingId);
-  const [draft, setDraft] = useState<{ name: string; quantity: string; typeId: string } | null>(null);
+  const [draft, setDraft] = useState<{ name: string; quantity: string; typeId: string; fields: Record<string, FieldDraft> } | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ key: string; error: FieldProblem } | null>(null);
+  const hasSecrets = !!reg && !!thing && effectiveFields(thing.typeId, reg.typesById, reg.fields, true).some((e) => e.field.secret);
+  const secretsSet = useSecretsSet(thingId, thing?.rowVersion ?? 0, hasSecrets && (thing?.rowVersion ?? 0) > 0);
 
   const where = useMemo(() => {
     if (!data || !thing) return "";
     return wherePath(thing, new Map(data.places.map((p) => [p.id, p])), new Map(data.things.map((th) => [th.id, th])), t);
   }, [data, thing, t]);
 
-  if (!data) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
+  if (!data || !reg) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
   const shell = (body: ReactNode) => (
     <Shell locationId={locationId} locationName={data.location?.name ?? ""} inboxCount={data.inbox.length}>
       {body}
@@ -117,18 +160,39 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
   );
   if (!thing) return shell(<p>{t("thing.notFound")}</p>);
   const type = data.types.find((ty) => ty.id === thing.typeId);
+  const values = thing.fields ?? {};
+  // Every field of the type, and archived ones only where the thing still has a value.
+  const shownFields = effectiveFields(thing.typeId, reg.typesById, reg.fields, true).filter(
+    (e) => !e.field.archivedAt || values[e.field.key] !== undefined || e.field.secret,
+  );
+  const fileName = (id: string) => files.find((f) => f.id === id)?.label;
   // Quantities are decimal strings ("1.000" from the server); people type "1".
-  const form = draft ?? { name: thing.name ?? "", quantity: String(Number(thing.quantity)), typeId: thing.typeId ?? "" };
-  // Only server rows have a version; a thing created on this device pushes without one (VE4).
+  const form = draft ?? { name: thing.name ?? "", quantity: String(Number(thing.quantity)), typeId: thing.typeId ?? "", fields: {} };
+  const editFields = effectiveFields(form.typeId || thing.typeId, reg.typesById, reg.fields);
+  const fieldDraft = (key: string): FieldDraft => {
+    const def = editFields.find((e) => e.field.key === key)!.field;
+    return form.fields[key] ?? (def.secret ? "" : toDraft(def, values[key]));
+  };
   const base = thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {};
+  const accountLocations = (locations ?? []).filter((l) => l.accountId === data.location?.accountId && !l.deletedAt);
 
   const save = async () => {
-    const patch: ThingPatch = {};
+    const patch: ThingEdit = {};
     if (form.name.trim() !== (thing.name ?? "")) patch.name = form.name.trim() || null;
     if (Number(form.quantity) !== Number(thing.quantity) && Number(form.quantity) > 0) patch.quantity = form.quantity;
     if (form.typeId && form.typeId !== thing.typeId) patch.typeId = form.typeId;
+    // Required fields hold back a save once the thing is past its draft (a capture is completed later).
+    const fields = fieldsPatch(
+      editFields.map((e) => e.field),
+      values,
+      form.fields,
+      thing.lifecycle !== "draft",
+    );
+    if (!fields.ok) return setProblem({ key: fields.key, error: fields.error });
+    setProblem(null);
+    if (Object.keys(fields.patch).length) patch.fields = fields.patch;
     if (!Object.keys(patch).length) return;
-    await enqueue(db, { name: "thing.update", locationId, args: { id: thing.id, patch }, ...base });
+    await queueThingUpdate(db, locationId, thing, patch);
     setDraft(null);
     setNote(t("thing.saved"));
   };
@@ -146,8 +210,35 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
         <dd>{where}</dd>
         <dt>{t("thing.lifecycle")}</dt>
         <dd>{t(`lifecycle.${thing.lifecycle}`)}</dd>
+        {shownFields.map(({ field: f }) => {
+          const label = fieldLabel(f, t);
+          return (
+            <div className="fact" key={f.id}>
+              <dt>
+                {label}
+                {f.required ? (
+                  <span className="required" aria-hidden="true">
+                    {" *"}
+                  </span>
+                ) : null}
+              </dt>
+              <dd>
+                {f.secret ? (
+                  secretsSet && !secretsSet[f.key] ? (
+                    <span className="meta">{t("fields.notSet")}</span>
+                  ) : (
+                    <SecretValue thingId={thing.id} def={f} label={label} />
+                  )
+                ) : (
+                  formatFieldValue(f, values[f.key], i18n, fileName) || <span className="meta">{t("fields.empty")}</span>
+                )}
+              </dd>
+            </div>
+          );
+        })}
       </dl>
       <Photos thingId={thing.id} />
+      <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />
       {data.canEdit ? (
         <>
           <form
@@ -159,6 +250,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
             }}
           >
             <h2>{t("thing.edit")}</h2>
+            <FieldLists personListId="people" people={people} />
             <label>
               {t("thing.name")}
               <input value={form.name} onChange={(e) => setDraft({ ...form, name: e.target.value })} />
@@ -170,13 +262,26 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
             <label>
               {t("thing.type")}
               <select aria-label={t("thing.type")} value={form.typeId} onChange={(e) => setDraft({ ...form, typeId: e.target.value })}>
-                {data.types.map((ty) => (
-                  <option key={ty.id} value={ty.id}>
-                    {typeName(ty, t)}
-                  </option>
-                ))}
+                {data.types
+                  .filter((ty) => (!ty.archivedAt && !ty.isGroup) || ty.id === thing.typeId)
+                  .map((ty) => (
+                    <option key={ty.id} value={ty.id}>
+                      {typeName(ty, t)}
+                    </option>
+                  ))}
               </select>
             </label>
+            {editFields.map(({ field: f }) => (
+              <FieldInput
+                key={f.id}
+                def={f}
+                draft={fieldDraft(f.key)}
+                onChange={(d) => setDraft({ ...form, fields: { ...form.fields, [f.key]: d } })}
+                personListId="people"
+                files={files}
+                problem={problem?.key === f.key ? t(problem.error) : null}
+              />
+            ))}
             <button type="submit" className="primary">
               {t("thing.saveChanges")}
             </button>
@@ -197,6 +302,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
               {t("thing.delete")}
             </button>
           </div>
+          {data.canManage ? <SaveTemplate locationId={locationId} thing={thing} locations={accountLocations} /> : null}
         </>
       ) : (
         <p className="hint">{t("thing.viewerNote")}</p>

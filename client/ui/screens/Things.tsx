@@ -41,7 +41,10 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
 
   return (
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inboxCount ?? 0}>
-      <h1>{t("things.title")}</h1>
+      <div className="title-row">
+        <h1>{t("things.title")}</h1>
+        <Link to={`/l/${locationId}/types`}>{t("types.link")}</Link>
+      </div>
       <FirstSyncProgress />
       <div className="filters">
         <label>
