@@ -3,8 +3,10 @@
  * in secret_values, never in the place's `fields` (which sync), its history, nor the places shape.
  */
 import { expect } from "vitest";
+import { v7 as uuidv7 } from "uuid";
 import { rows, sql } from "../../server/db/client.js";
 import { apiTest as test } from "../support/fixtures.js";
+import { op, push } from "../support/push.js";
 
 const CODE = "4417-alarm-code";
 
@@ -38,4 +40,19 @@ test("a place's secret value is stored encrypted and nowhere in plain, on create
     sql`SELECT diff FROM history_entries WHERE entity_id = ${made.body.id} AND action = 'place.updated'`,
   );
   expect(diff!.diff["fields.alarm"]).toMatchObject({ class: "secret", hidden: true });
+});
+
+test("a dropped place op keeps no secret value in its inbox item (the inbox syncs)", async ({ svc, loc, as }) => {
+  const kind = await as.owner.post(`/api/v1/locations/${loc}/place-kinds`, { name: "Locker" });
+  expect((await as.owner.post(`/api/v1/place-kinds/${kind.body.id}/fields`, { key: "combo", label: "Combination", kind: "text", secret: true })).status).toBe(
+    201,
+  );
+  const code = `${CODE}-locker`;
+  // A parent nobody has: the op is dropped and becomes a sync_drop item.
+  const res = await push(as.member, [
+    op({ name: "place.create", locationId: loc, args: { id: uuidv7(), name: "Locker 3", kindId: kind.body.id, parentId: uuidv7(), fields: { combo: code } } }),
+  ]);
+  expect(res.body.results[0].status).toBe("dropped");
+  const [leaks] = await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM inbox_items WHERE payload::text LIKE ${`%${code}%`}`);
+  expect(leaks!.n).toBe(0);
 });

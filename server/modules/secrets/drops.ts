@@ -1,6 +1,6 @@
 /**
  * A pushed op that is dropped becomes a sync_drop inbox item carrying the op (sync/SPEC.md DR2),
- * and inbox items sync. A secret field's value in a dropped thing op must not ride along in
+ * and inbox items sync. A secret field's value in a dropped thing or place op must not ride along in
  * plain text: it is withheld (taken out of the op's fields) and the item's message says so.
  */
 import type { PushOp } from "../../../sync/protocol.js";
@@ -8,9 +8,9 @@ import { rows, sql, type Tx, uuidArray } from "../../db/client.js";
 
 type Fields = Record<string, unknown>;
 
-/** The `fields` a thing op carries (create and capture: args.fields; update: args.patch.fields). */
+/** The `fields` a thing or place op carries (create and capture: args.fields; update: args.patch.fields). */
 function fieldsOf(op: PushOp): Fields | undefined {
-  if (!op.name.startsWith("thing.")) return undefined;
+  if (!op.name.startsWith("thing.") && !op.name.startsWith("place.")) return undefined;
   const a = op.args as { fields?: unknown; patch?: { fields?: unknown } } | null;
   const f = a?.fields ?? a?.patch?.fields;
   return f && typeof f === "object" && !Array.isArray(f) ? (f as Fields) : undefined;
