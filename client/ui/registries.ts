@@ -4,6 +4,7 @@
  * registry ops on top (optimistic-registries.ts). Registries are shared by every location of the
  * account, so the filter is `accountId === location.accountId`, as for types in data.ts.
  */
+import { effectiveFields as sharedEffectiveFields, type FieldVia } from "../../shared/fields.js";
 import type { InventoryDb } from "../db/database.js";
 import type { BrandRow, PlaceKindRow, TagRow, TemplateRow, ThingRow, TypeFieldRow, TypeRow } from "../db/rows.js";
 import { overlayRegistries, type View } from "../sync/optimistic-registries.js";
@@ -11,7 +12,7 @@ import { overlay } from "../sync/optimistic.js";
 import { registryOps } from "../sync/registry-ops.js";
 import { useLive } from "./data.js";
 
-export type Via = "own" | "inherited" | "group";
+export type Via = FieldVia;
 export interface EffectiveField {
   field: View<TypeFieldRow>;
   via: Via;
@@ -25,7 +26,7 @@ export const byFieldOrder = (a: Pick<TypeFieldRow, "sort" | "label" | "key">, b:
 
 /**
  * The fields a thing of `typeId` has: its own, then its parents' (`inherited`), then its groups'
- * (`group`); a key defined closer to the type wins (as the server's effectiveFields). Archived
+ * (`group`); a key defined closer to the type wins (shared/fields.ts, as the server). Archived
  * fields are left out unless `withArchived`.
  */
 export function effectiveFields(
@@ -40,18 +41,9 @@ export function effectiveFields(
     if (!f.typeId || f.deletedAt || (f.archivedAt && !withArchived)) continue;
     byType.set(f.typeId, [...(byType.get(f.typeId) ?? []), f]);
   }
-  const out = new Map<string, EffectiveField>();
-  const add = (ownerId: string, via: Via) => {
-    for (const f of [...(byType.get(ownerId) ?? [])].sort(byFieldOrder)) if (!out.has(f.key)) out.set(f.key, { field: f, via, sourceId: ownerId });
-  };
-  add(typeId, "own");
-  const seen = new Set([typeId]);
-  for (let parent = types.get(typeId)?.parentId ?? null; parent && !seen.has(parent); parent = types.get(parent)?.parentId ?? null) {
-    seen.add(parent);
-    add(parent, "inherited");
-  }
-  for (const g of types.get(typeId)?.groupIds ?? []) add(g, "group");
-  return [...out.values()].sort((a, b) => byFieldOrder(a.field, b.field));
+  return [...sharedEffectiveFields(typeId, types, byType).values()]
+    .map(({ field, via, ownerId }) => ({ field, via, sourceId: ownerId }))
+    .sort((a, b) => byFieldOrder(a.field, b.field));
 }
 
 /** The fields of a place kind (no inheritance). */

@@ -4,18 +4,15 @@
  * the checks that need the database (a file id's location) take what they need as arguments, so
  * things, places and secret values all use the same rules.
  */
+import { effectiveFields as sharedEffectiveFields, type EffectiveField as SharedEffectiveField } from "../../../shared/fields.js";
 import { UUID_PATTERN } from "../../../shared/ids.js";
 import type { typeFields, types } from "../../db/schema/index.js";
 
 type TypeRow = Pick<typeof types.$inferSelect, "id" | "parentId" | "groupIds">;
 type FieldRow = typeof typeFields.$inferSelect;
 
-export interface EffectiveField {
-  field: FieldRow;
-  via: "own" | "inherited" | "group";
-  /** The type (or place kind) that defines the field: the spec's `source.typeId`. */
-  ownerId: string;
-}
+/** A field as a type sees it (shared/fields.ts): own, inherited or from a group. */
+export type EffectiveField = SharedEffectiveField<FieldRow>;
 
 /** Fields visible on `typeId`; a key defined closer to the type wins (own > inherited > group). */
 export function effectiveFields(
@@ -23,20 +20,7 @@ export function effectiveFields(
   typesById: ReadonlyMap<string, TypeRow>,
   fieldsByType: ReadonlyMap<string, FieldRow[]>,
 ): Map<string, EffectiveField> {
-  const out = new Map<string, EffectiveField>();
-  const add = (ownerId: string, via: EffectiveField["via"]) => {
-    for (const f of fieldsByType.get(ownerId) ?? []) if (!out.has(f.key)) out.set(f.key, { field: f, via, ownerId });
-  };
-  add(typeId, "own");
-  const seen = new Set([typeId]);
-  let parent = typesById.get(typeId)?.parentId ?? null;
-  while (parent && !seen.has(parent)) {
-    seen.add(parent);
-    add(parent, "inherited");
-    parent = typesById.get(parent)?.parentId ?? null;
-  }
-  for (const g of typesById.get(typeId)?.groupIds ?? []) add(g, "group");
-  return out;
+  return sharedEffectiveFields(typeId, typesById, fieldsByType);
 }
 
 /** The fields of a place kind (place kinds have no parents or groups: every field is its own). */
