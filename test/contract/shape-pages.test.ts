@@ -36,16 +36,14 @@ beforeAll(async () => {
     db,
     sql`SELECT id FROM types WHERE account_id = (SELECT account_id FROM locations WHERE id = ${loc}) AND builtin_key = 'thing'`,
   );
-  await db
-    .insert(typeFields)
-    .values({
-      id: uuidv7(),
-      accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`,
-      typeId: type!.id,
-      key: "price",
-      kind: "money",
-      label: "Price",
-    });
+  await db.insert(typeFields).values({
+    id: uuidv7(),
+    accountId: sql`(SELECT account_id FROM locations WHERE id = ${loc})`,
+    typeId: type!.id,
+    key: "price",
+    kind: "money",
+    label: "Price",
+  });
 }, 120_000);
 afterAll(async () => svc?.close());
 
