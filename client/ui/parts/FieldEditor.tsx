@@ -5,18 +5,17 @@
  * change is an op in the outbox (type_field.create / update / archive), so it works offline.
  */
 import { useState } from "react";
-import { v7 as uuidv7 } from "uuid";
-import { FIELD_KINDS, type FieldKind } from "../../../shared/fields.js";
 import type { TypeFieldRow } from "../../db/rows.js";
 import type { View } from "../../sync/optimistic-registries.js";
 import { enqueueRegistry } from "../../sync/registry-enqueue.js";
-import { keyFromLabel, parseOptions } from "../field-values.js";
-import type { MessageKey } from "../i18n/en.js";
+import { parseOptions } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { fieldLabel } from "../names.js";
 import type { Via } from "../registries.js";
 import { useReady } from "../session.js";
+import { AddField } from "./AddField.js";
 import { Notice } from "./Notice.js";
+import { baseOf, hasOptions, hasUnit, kindKey } from "./field-rules.js";
 
 export interface ListedField {
   field: View<TypeFieldRow>;
@@ -24,15 +23,6 @@ export interface ListedField {
   /** The name of the type it comes from (inherited or group). */
   from?: string;
 }
-
-const KEY = /^[a-z][a-z0-9_]{0,39}$/;
-const hasOptions = (kind: FieldKind) => kind === "select" || kind === "multi_select";
-/** The server's rules (shared/registries.ts on the api side): a unit for numbers and money; no repeating a list or a yes/no. */
-const hasUnit = (kind: FieldKind) => kind === "number" || kind === "money";
-const canRepeat = (kind: FieldKind) => kind !== "multi_select" && kind !== "boolean";
-const baseOf = (f: { rowVersion: number }) => (f.rowVersion > 0 ? { baseVersion: f.rowVersion } : {});
-
-export const kindKey = (kind: FieldKind) => `fields.kind.${kind}` as MessageKey;
 
 function EditField({ locationId, field, onDone }: { locationId: string; field: View<TypeFieldRow>; onDone: (note: string | null) => void }) {
   const { t } = useI18n();
@@ -95,138 +85,6 @@ function EditField({ locationId, field, onDone }: { locationId: string; field: V
           {t("common.cancel")}
         </button>
       </div>
-    </form>
-  );
-}
-
-function AddField({
-  locationId,
-  owner,
-  taken,
-  nextSort,
-  isOwner,
-  onAdded,
-}: {
-  locationId: string;
-  owner: { typeId: string } | { placeKindId: string };
-  taken: string[];
-  nextSort: number;
-  isOwner: boolean;
-  onAdded: (note: string) => void;
-}) {
-  const { t } = useI18n();
-  const { db } = useReady();
-  const [label, setLabel] = useState("");
-  const [key, setKey] = useState<string | null>(null);
-  const [kind, setKind] = useState<FieldKind>("text");
-  const [unit, setUnit] = useState("");
-  const [options, setOptions] = useState("");
-  const [repeatable, setRepeatable] = useState(false);
-  const [required, setRequired] = useState(false);
-  const [secret, setSecret] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const shownKey = key ?? (label.trim() ? keyFromLabel(label, taken) : "");
-
-  const submit = async () => {
-    const l = label.trim();
-    if (!l || l.length > 80) return setError(t("fields.problem.label"));
-    if (!KEY.test(shownKey)) return setError(t("fields.problem.key"));
-    if (taken.includes(shownKey)) return setError(t("fields.problem.keyTaken", { key: shownKey }));
-    const list = hasOptions(kind) ? parseOptions(options) : [];
-    if (hasOptions(kind) && !list.length) return setError(t("fields.problem.options"));
-    setError(null);
-    await enqueueRegistry(db, {
-      name: "type_field.create",
-      locationId,
-      args: {
-        id: uuidv7(),
-        ...owner,
-        key: shownKey,
-        label: l,
-        kind,
-        ...(hasUnit(kind) && unit.trim() ? { unit: unit.trim().slice(0, 12) } : {}),
-        ...(list.length ? { options: list } : {}),
-        ...(repeatable && canRepeat(kind) ? { repeatable } : {}),
-        ...(required ? { required } : {}),
-        ...(secret && isOwner ? { secret } : {}),
-        sort: nextSort,
-      },
-    });
-    setLabel("");
-    setKey(null);
-    setUnit("");
-    setOptions("");
-    setRepeatable(false);
-    setRequired(false);
-    setSecret(false);
-    onAdded(t("fields.added", { label: l }));
-  };
-
-  return (
-    <form
-      className="stack inline"
-      aria-label={t("fields.add")}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      <h3>{t("fields.add")}</h3>
-      <label>
-        {t("fields.label")}
-        <input value={label} onChange={(e) => setLabel(e.target.value)} maxLength={80} />
-      </label>
-      <label>
-        {t("fields.key")}
-        <input dir="ltr" value={shownKey} onChange={(e) => setKey(e.target.value)} maxLength={40} autoCapitalize="none" spellCheck={false} />
-        <span className="hint">{t("fields.keyHint")}</span>
-      </label>
-      <label>
-        {t("fields.kind")}
-        <select aria-label={t("fields.kind")} value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
-          {FIELD_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(kindKey(k))}
-            </option>
-          ))}
-        </select>
-      </label>
-      {hasUnit(kind) ? (
-        <label>
-          {t("fields.unit")}
-          <input value={unit} onChange={(e) => setUnit(e.target.value)} maxLength={12} />
-        </label>
-      ) : null}
-      {hasOptions(kind) ? (
-        <label>
-          {t("fields.options")}
-          <textarea rows={4} value={options} onChange={(e) => setOptions(e.target.value)} />
-          <span className="hint">{t("fields.optionsHint")}</span>
-        </label>
-      ) : null}
-      <div className="checks">
-        {canRepeat(kind) ? (
-          <label className="check">
-            <input type="checkbox" checked={repeatable} onChange={(e) => setRepeatable(e.target.checked)} />
-            {t("fields.repeatable")}
-          </label>
-        ) : null}
-        <label className="check">
-          <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
-          {t("fields.required")}
-        </label>
-        {isOwner ? (
-          <label className="check">
-            <input type="checkbox" checked={secret} onChange={(e) => setSecret(e.target.checked)} />
-            {t("fields.secret")}
-          </label>
-        ) : null}
-      </div>
-      {!isOwner ? <p className="hint">{t("fields.secretOwnerOnly")}</p> : null}
-      <Notice kind="error">{error}</Notice>
-      <button type="submit" className="primary">
-        {t("fields.addButton")}
-      </button>
     </form>
   );
 }

@@ -18,8 +18,7 @@ import { useReady } from "../session.js";
 import { placeKindName, typeName } from "../names.js";
 import { effectiveFields, placeKindFields, useRegistries } from "../registries.js";
 import { useLocationScreen } from "./use-location.js";
-
-const baseOf = (r: { rowVersion: number }) => (r.rowVersion > 0 ? { baseVersion: r.rowVersion } : {});
+import { baseOf } from "../parts/field-rules.js";
 
 /** A name form: one input and one button (create or rename). */
 function NameForm({ label, button, initial = "", onSubmit }: { label: string; button: string; initial?: string; onSubmit: (name: string) => void }) {
