@@ -9,9 +9,8 @@ import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { placeKinds, places, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
-import { fileLocations, loadPlaceKindFields, valuesProblem } from "../registries/field-values.js";
 import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
-import { fileIdsOf, placeKindFields, type EffectiveField } from "../types/fields.js";
+import { fieldChecker, mergeFields } from "./fields.js";
 
 type PlaceRow = typeof places.$inferSelect;
 /** What a parent check reads of a place. */
@@ -41,29 +40,6 @@ async function loadKinds(ctx: CommandContext, ids: string[]) {
 function kindProblem(kind: { accountId: string; archived: boolean } | undefined, account: string | undefined): AppError | null {
   if (!kind || kind.accountId !== account) return new NotFoundError("place kind");
   return kind.archived ? new ValidationError("kindId: that place kind is archived; no place takes it now.", { field: "kindId" }) : null;
-}
-
-/**
- * What checks a segment's field values: each kind's fields, and the location of every file the
- * values name. A place without a kind has no fields.
- */
-async function fieldChecker(ctx: CommandContext, wanted: { kindId?: string | null | undefined; fields?: Record<string, unknown> | undefined }[]) {
-  const withValues = wanted.filter((w) => w.fields && Object.keys(w.fields).length);
-  const byKind = await loadPlaceKindFields(
-    ctx,
-    withValues.map((w) => w.kindId).filter((x): x is string => !!x),
-  );
-  const defsOf = (kindId: string | null | undefined): Map<string, EffectiveField> =>
-    kindId ? placeKindFields(kindId, byKind.get(kindId) ?? []) : new Map<string, EffectiveField>();
-  const files = await fileLocations(
-    ctx,
-    withValues.flatMap((w) => fileIdsOf(defsOf(w.kindId), w.fields!)),
-  );
-  return {
-    defsOf,
-    problem: (kindId: string | null | undefined, fields: Record<string, unknown>, locationId: string, complete: boolean) =>
-      valuesProblem(defsOf(kindId), fields, { locationId, fileLocation: files, complete, owner: kindId ? "place kind" : "place (it has no kind)" }),
-  };
 }
 
 /** Ancestors of each place (itself included), for cycle checks on re-parenting. */
@@ -234,15 +210,6 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
     return verdicts;
   },
 });
-
-function mergeFields(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const next = { ...current };
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete next[k];
-    else next[k] = v;
-  }
-  return next;
-}
 
 /**
  * place.delete: a tombstone, undoable like a thing's. Only an empty place goes: one that still
