@@ -585,7 +585,7 @@ test("every operation of the OpenAPI document answers every hostile variant with
   }
   summary("document", from);
   expectClean(invalidBases);
-  // About 3,700 requests over some 90 operations: a minute on a quiet 2-core machine, more beside other files.
+  // About 3,300 requests over some 70 operations: near a minute on a quiet 2-core machine, more beside other files.
 }, 300_000);
 
 /** A pseudo-operation for a route the document does not list. */
