@@ -20,6 +20,9 @@ import { tokenRoutes } from "./modules/tokens/routes.js";
 import { grantRoutes } from "./oauth/grant-routes.js";
 import { templateRoutes } from "./modules/templates/routes.js";
 import { secretRoutes } from "./modules/secrets/routes.js";
+import { boxCheckRoutes } from "./modules/box-checks/routes.js";
+import { codeRoutes } from "./modules/codes/routes.js";
+import { meterRoutes } from "./modules/meters/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -42,6 +45,9 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...grantRoutes(deps),
     ...templateRoutes(deps),
     ...secretRoutes({ ...deps, limits: services.limits }),
+    ...boxCheckRoutes(deps),
+    ...codeRoutes(deps),
+    ...meterRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { inboxClaimSchema } from "./codes.js";
+import { inboxReadingSchema } from "./meters.js";
 import { thingSummarySchema } from "./things.js";
 
 export const INBOX_KINDS = ["draft", "reading", "label_claim", "currency", "duplicate", "receipt", "sync_drop"] as const;
@@ -43,6 +45,8 @@ export const inboxItemSchema = z
       })
       .optional(),
     syncDrop: syncDropSchema.optional(),
+    reading: inboxReadingSchema.optional(),
+    claim: inboxClaimSchema.optional(),
     undo: z.object({ eventId: uuidSchema, until: timestampSchema }).optional(),
   })
   .meta({ id: "InboxItem" });

@@ -3,7 +3,10 @@
  * args (the same schemas the REST routes use, from shared/).
  */
 import { z } from "zod";
+import { boxCheckRecordArgs } from "../shared/box-checks.js";
+import { codeClaimArgs } from "../shared/codes.js";
 import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
+import { meterCreateArgs, meterDeleteArgs, meterUpdateArgs, readingCaptureArgs } from "../shared/meters.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
 import {
   brandCreateArgs,
@@ -46,6 +49,13 @@ export const opArgs = {
   "template.create": templateCreateArgs,
   "template.update": templateUpdateArgs,
   "template.delete": templateDeleteArgs,
+  // Field work (server/modules/meters/, box-checks/, codes/): captured with no signal, pushed later.
+  "meter.create": meterCreateArgs,
+  "meter.update": meterUpdateArgs,
+  "meter.delete": meterDeleteArgs,
+  "reading.capture": readingCaptureArgs,
+  "boxcheck.record": boxCheckRecordArgs,
+  "code.claim": codeClaimArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

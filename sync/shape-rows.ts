@@ -7,7 +7,10 @@
  * (client/db/rows.ts): a column added to a synced table fails the build until both sides know it.
  */
 import type { FieldKind } from "../shared/fields.js";
+import type { BoxCheckSplit } from "../shared/box-checks.js";
+import type { InboxClaim } from "../shared/codes.js";
 import type { InboxKind, InboxStatus, SyncDrop } from "../shared/inbox.js";
+import type { InboxReading, MeterKind, ReadingReason, ReadingStatus } from "../shared/meters.js";
 import type { Role } from "../shared/roles.js";
 import type { Condition, Lifecycle } from "../shared/things.js";
 import type { PushOp } from "./protocol.js";
@@ -33,6 +36,10 @@ export type InboxPayload = {
   photos?: { fileId: string }[];
   placePath?: { id: string; name: string }[];
   syncDrop?: SyncDropPayload;
+  /** A `reading` item: an implausible reading, or a nudge for a meter not read for too long (server/modules/meters/). */
+  reading?: InboxReading;
+  /** A `label_claim` item: a claim that met another claim of the same code (server/modules/codes/). */
+  claim?: InboxClaim;
 };
 
 export type LocationShapeRow = SyncedRow & {
@@ -144,6 +151,54 @@ export type InboxShapeRow = SyncedRow & {
   resolvedBy: string | null;
 };
 
+export type MeterShapeRow = SyncedRow & {
+  locationId: string;
+  thingId: string;
+  kind: MeterKind;
+  unit: string;
+  label: string | null;
+  /** Decimal strings (numeric). */
+  offset: string;
+  maxPerDay: string | null;
+  nudgeDays: number | null;
+  nudgedFor: string | null;
+  createdBy: string | null;
+};
+
+export type ReadingShapeRow = SyncedRow & {
+  locationId: string;
+  meterId: string;
+  /** Decimal strings (numeric(18, 3)). */
+  value: string;
+  offset: string;
+  takenAt: string;
+  fileId: string | null;
+  status: ReadingStatus;
+  reason: ReadingReason | null;
+  createdBy: string | null;
+};
+
+export type BoxCheckShapeRow = SyncedRow & {
+  locationId: string;
+  containerId: string;
+  at: string;
+  byUserId: string | null;
+  seen: string[];
+  notHere: string[];
+  split: BoxCheckSplit[];
+  movedIn: string[];
+};
+
+export type CodeShapeRow = SyncedRow & {
+  locationId: string;
+  code: string;
+  thingId: string | null;
+  placeId: string | null;
+  sheetId: string | null;
+  claimedAt: string | null;
+  claimedBy: string | null;
+};
+
 /** The row type of each named shape. */
 export interface ShapeRows {
   locations: LocationShapeRow;
@@ -157,6 +212,10 @@ export interface ShapeRows {
   tags: TagShapeRow;
   templates: TemplateShapeRow;
   inbox: InboxShapeRow;
+  meters: MeterShapeRow;
+  readings: ReadingShapeRow;
+  box_checks: BoxCheckShapeRow;
+  codes: CodeShapeRow;
 }
 
 export type ShapeRow<N extends ShapeName> = ShapeRows[N];

@@ -11,6 +11,10 @@ export const SHAPE_NAMES = [
   "tags",
   "templates",
   "inbox",
+  "meters",
+  "readings",
+  "box_checks",
+  "codes",
 ] as const;
 export type ShapeName = (typeof SHAPE_NAMES)[number];
 export const isShapeName = (name: string): name is ShapeName => (SHAPE_NAMES as readonly string[]).includes(name);

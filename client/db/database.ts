@@ -11,12 +11,16 @@ import { Dexie, type EntityTable } from "dexie";
 import type { Op } from "../../sync/ops.js";
 import {
   thingNameKey,
+  type BoxCheckRow,
   type BrandRow,
+  type CodeRow,
   type InboxRow,
   type LocationRow,
   type MembershipRow,
+  type MeterRow,
   type PlaceKindRow,
   type PlaceRow,
+  type ReadingRow,
   type TagRow,
   type TemplateRow,
   type ThingRow,
@@ -71,6 +75,10 @@ export class InventoryDb extends Dexie {
   templates!: EntityTable<TemplateRow, "id">;
   things!: EntityTable<ThingRow, "id">;
   inbox!: EntityTable<InboxRow, "id">;
+  meters!: EntityTable<MeterRow, "id">;
+  readings!: EntityTable<ReadingRow, "id">;
+  box_checks!: EntityTable<BoxCheckRow, "id">;
+  codes!: EntityTable<CodeRow, "id">;
   outbox!: EntityTable<OutboxEntry, "seq">;
   blobs!: EntityTable<BlobEntry, "id">;
   meta!: EntityTable<MetaEntry, "key">;
@@ -102,6 +110,9 @@ export class InventoryDb extends Dexie {
       );
     // The registries' shapes (types already synced): small, read whole and filtered by account.
     this.version(3).stores({ type_fields: "id", place_kinds: "id", brands: "id", tags: "id", templates: "id" });
+    // Field work: a thing's meters, a meter's readings, a box's checks, and codes by their text
+    // (scanning resolves offline against this table and the things' and places' own codes).
+    this.version(4).stores({ meters: "id, thingId", readings: "id, meterId", box_checks: "id, containerId", codes: "id, code" });
   }
 }
 

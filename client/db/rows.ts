@@ -23,6 +23,13 @@ export type BrandRow = ShapeRow<"brands">;
 export type TagRow = ShapeRow<"tags">;
 export type TemplateRow = ShapeRow<"templates">;
 
+/** Field work (server/modules/meters/, box-checks/, codes/): by location, like things. */
+export type MeterRow = ShapeRow<"meters">;
+export type ReadingRow = ShapeRow<"readings">;
+export type BoxCheckRow = ShapeRow<"box_checks">;
+/** Every code handed out in a location: things' and places' (also on their rows) and printed labels'. */
+export type CodeRow = ShapeRow<"codes">;
+
 export type ThingRow = Omit<ShapeRow<"things">, "typeId"> & {
   /** Null only on a row this device made optimistically without naming a type (the server picks the default). */
   typeId: string | null;
@@ -59,6 +66,10 @@ export interface SyncedTables {
   templates: TemplateRow;
   things: ThingRow;
   inbox: InboxRow;
+  meters: MeterRow;
+  readings: ReadingRow;
+  box_checks: BoxCheckRow;
+  codes: CodeRow;
 }
 export type SyncedTableName = keyof SyncedTables;
 export const SYNCED_TABLES: readonly SyncedTableName[] = [
@@ -73,4 +84,8 @@ export const SYNCED_TABLES: readonly SyncedTableName[] = [
   "templates",
   "things",
   "inbox",
+  "meters",
+  "readings",
+  "box_checks",
+  "codes",
 ] satisfies readonly ShapeName[];

@@ -32,9 +32,14 @@ export async function uploadBlobsFor(db: InventoryDb, entries: OutboxEntry[]): P
   }
 }
 
-/** The op as it goes out: photos that failed for good are left out of a capture. */
+/** The op as it goes out: photos that failed for good are left out of a capture (and a reading's proof). */
 export async function withoutFailedPhotos(db: InventoryDb, entry: OutboxEntry): Promise<OutboxEntry["op"]> {
   const op = entry.op;
+  if (op.name === "reading.capture" && op.args.fileId) {
+    if ((await db.blobs.get(op.args.fileId))?.state !== "failed") return op;
+    const { fileId: _failed, ...args } = op.args;
+    return { ...op, args };
+  }
   if (op.name !== "thing.capture" || !op.args.photoFileIds?.length) return op;
   const failed = new Set((await db.blobs.bulkGet(op.args.photoFileIds)).filter((b) => b?.state === "failed").map((b) => b!.id));
   if (!failed.size) return op;

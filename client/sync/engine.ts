@@ -8,6 +8,7 @@ import { clientId } from "../db/device.js";
 import { SYNCED_TABLES, type SyncedTableName } from "../db/rows.js";
 import { FetchError } from "@electric-sql/client";
 import { whileLeader } from "./leader.js";
+import { CONFIRM_SLACK_MS } from "./outbox.js";
 import { Pusher } from "./pusher.js";
 import { ShapeFollower } from "./shapes.js";
 import { updateStatus } from "./status.js";
@@ -64,7 +65,14 @@ export class SyncEngine {
     this.followers = SYNCED_TABLES.map((name) => new ShapeFollower(this.db, name, LIVE.has(name), onError));
     await Promise.all(this.followers.map((f) => f.start(signal)));
     const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
-      pushed: (shapes) => void this.catchUp(new Set(shapes)),
+      pushed: (shapes) => {
+        void this.catchUp(new Set(shapes));
+        // An applied op waits for its txid on a shape. If that catch-up missed it, the entry only
+        // retires after a catch-up that ends CONFIRM_SLACK_MS after it was applied: ask once more
+        // then, rather than leave it waiting for the next minute's round.
+        const again = setTimeout(() => void this.catchUpUnconfirmed(new Set(shapes)), CONFIRM_SLACK_MS + 500);
+        signal.addEventListener("abort", () => clearTimeout(again));
+      },
       offline: () => this.hooks.offline?.(),
       blocked: (why) => (why === "too_old" ? undefined : this.blocked(why)),
     }));
@@ -87,6 +95,11 @@ export class SyncEngine {
   }
 
   private catchUps: Promise<void> = Promise.resolve();
+
+  /** Catches up `shapes` again if an op the server applied still waits for its txid. */
+  private async catchUpUnconfirmed(shapes: ReadonlySet<SyncedTableName>): Promise<void> {
+    if (await this.db.outbox.filter((e) => e.state === "applied").count()) await this.catchUp(shapes);
+  }
 
   /**
    * Brings paused shapes up to date (all of them, or those a push just wrote to), one at a time:

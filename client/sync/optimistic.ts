@@ -6,8 +6,7 @@
  */
 import type { Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
-import type { InboxRow, PlaceRow, SyncedTableName, ThingRow } from "../db/rows.js";
-import { registryShapesOf } from "./optimistic-registries.js";
+import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -191,7 +190,52 @@ export function applyOp(state: LocalState, op: Op): void {
     case "template.delete":
       applyTemplateOp(state, op);
       return;
+    // Meters and readings change no thing, place or inbox item here (their screens read their own tables).
+    case "meter.create":
+    case "meter.update":
+    case "meter.delete":
+    case "reading.capture":
+      return;
+    case "boxcheck.record":
+      applyBoxCheck(state, op);
+      return;
+    case "code.claim": {
+      // The claimed label becomes what the box or place shows and answers to (the old code still resolves).
+      const shortCode = op.args.code;
+      if (op.args.kind === "thing") edit(state.things, op.args.id, (r) => ({ ...r, shortCode }));
+      else edit(state.places, op.args.id, (r) => ({ ...r, shortCode }));
+      return;
+    }
   }
+}
+
+/**
+ * Milliseconds of a timestamp as shapes (Postgres text, "2026-11-22 12:00:00.1+00") or ops (ISO
+ * 8601) carry it; NaN if it is neither.
+ */
+export function timeMs(at: string): number {
+  return Date.parse(at.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+}
+
+/**
+ * A box check as the server applies it (server/modules/box-checks/): a sighting only moves
+ * `lastSeenAt` later and clears a "not here" from before it; "not here" makes a thing uncertain
+ * unless it was seen after that; things found in the box move into it.
+ */
+function applyBoxCheck(state: LocalState, op: Op & { name: "boxcheck.record" }): void {
+  const { containerId, at, seen = [], notHere = [], split = [], movedIn = [] } = op.args;
+  const when = timeMs(at);
+  const sight = (t: View<ThingRow>): View<ThingRow> => ({
+    ...t,
+    lastSeenAt: t.lastSeenAt && timeMs(t.lastSeenAt) >= when ? t.lastSeenAt : at,
+    missingSince: t.missingSince && timeMs(t.missingSince) > when ? t.missingSince : null,
+  });
+  for (const id of [containerId, ...seen, ...split.map((s) => s.thingId)]) edit(state.things, id, sight);
+  for (const id of movedIn) edit(state.things, id, (t) => ({ ...sight(t), placeId: null, containerId }));
+  for (const id of notHere)
+    edit(state.things, id, (t) =>
+      t.lastSeenAt && timeMs(t.lastSeenAt) > when ? t : { ...t, missingSince: t.missingSince && timeMs(t.missingSince) <= when ? t.missingSince : at },
+    );
 }
 
 /** Template ops on the templates the device holds (the server fills a new template's payload from the thing). */
@@ -220,28 +264,4 @@ export function overlay(server: { things?: ThingRow[]; places?: PlaceRow[]; inbo
   };
   for (const op of ops) applyOp(state, op);
   return state;
-}
-
-/** Shapes on which an op's effect shows up (and so where its txid arrives). */
-export function shapesOf(op: Op): SyncedTableName[] {
-  switch (op.name) {
-    case "thing.create":
-    case "thing.update":
-    case "thing.move":
-    case "thing.delete":
-      return ["things"];
-    case "thing.capture":
-      return ["things", "inbox"];
-    case "place.create":
-    case "place.update":
-    case "place.delete":
-      return ["places"];
-    case "inbox.accept":
-    case "inbox.dismiss":
-    case "inbox.merge":
-      return ["inbox"];
-    default:
-      // Registry ops (types, fields, place kinds, brands, tags, templates): optimistic-registries.ts.
-      return registryShapesOf(op) ?? [];
-  }
 }

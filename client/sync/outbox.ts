@@ -8,7 +8,7 @@ import type { Op } from "../../sync/ops.js";
 import type { OpResult } from "../../sync/protocol.js";
 import type { SyncedTableName } from "../db/rows.js";
 import { getMeta, setMeta, type InventoryDb, type OutboxEntry } from "../db/database.js";
-import { shapesOf } from "./optimistic.js";
+import { shapesOf } from "./op-shapes.js";
 
 /** An op before it is queued: the outbox gives it its id and time. */
 export type OpDraft = Op extends infer O ? (O extends Op ? Omit<O, "id" | "at"> : never) : never;

@@ -1,12 +1,14 @@
 /** Routes, behind the session gate: signed-out people see the sign-in pages only. */
 import { useEffect } from "react";
 import { I18nProvider, useI18n } from "./i18n/i18n.js";
+import { rememberDestination } from "./after-sign-in.js";
 import { match, navigate, useLocation } from "./router.js";
 import { SessionProvider, useSession } from "./session.js";
 import { CaptureScreen } from "./screens/Capture.js";
 import { InboxScreen } from "./screens/Inbox.js";
 import { HomeScreen, LocationsScreen } from "./screens/Locations.js";
 import { MembersScreen } from "./screens/Members.js";
+import { MeterScreen } from "./screens/Meter.js";
 import { MoveScreen } from "./screens/Move.js";
 import { PlacesScreen } from "./screens/Places.js";
 import { SettingsScreen } from "./screens/Settings.js";
@@ -18,6 +20,9 @@ import { ThingsScreen } from "./screens/Things.js";
 import { ConfirmEmailScreen, InviteScreen, MagicLinkScreen, ResetPasswordScreen } from "./screens/TokenLinks.js";
 import { TwoFactorScreen } from "./screens/TwoFactor.js";
 import { TypesScreen } from "./screens/Types.js";
+import { BoxCheckScreen } from "./screens/BoxCheck.js";
+import { LabelsScreen } from "./screens/Labels.js";
+import { CodeScreen, ScanScreen } from "./screens/Scan.js";
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -30,7 +35,8 @@ function Redirect({ to }: { to: string }) {
 function Routes() {
   const { t } = useI18n();
   const { state } = useSession();
-  const { path } = useLocation();
+  const { path, query } = useLocation();
+  const search = query.size ? `?${query.toString()}` : "";
 
   if (path === "/magic") return <MagicLinkScreen />;
   if (path === "/reset") return <ResetPasswordScreen />;
@@ -40,7 +46,11 @@ function Routes() {
   if (state.kind === "mfa") return path === "/two-factor" ? <TwoFactorScreen /> : <Redirect to="/two-factor" />;
   if (path === "/sign-up") return <SignUpScreen />;
   if (path === "/two-factor") return <TwoFactorScreen />;
-  if (state.kind === "signed_out") return path === "/sign-in" ? <SignInScreen /> : <Redirect to="/sign-in" />;
+  if (state.kind === "signed_out") {
+    if (path === "/sign-in") return <SignInScreen />;
+    rememberDestination(path, search);
+    return <Redirect to="/sign-in" />;
+  }
   // Signed in (or signed out with data kept on this device): sign-in stays reachable to renew the session.
   if (path === "/sign-in") return state.sessionLost ? <SignInScreen /> : <Redirect to="/" />;
   if (PUBLIC.includes(path)) return <Redirect to="/" />;
@@ -54,10 +64,15 @@ function Routes() {
   if ((m = match("/l/:loc/things", path))) return <ThingsScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/things/:id", path))) return <ThingDetailScreen key={m.id} locationId={m.loc!} thingId={m.id!} />;
   if ((m = match("/l/:loc/things/:id/move", path))) return <MoveScreen locationId={m.loc!} thingId={m.id!} />;
+  if ((m = match("/l/:loc/meters/:id", path))) return <MeterScreen key={m.id} locationId={m.loc!} meterId={m.id!} />;
   if ((m = match("/l/:loc/capture", path))) return <CaptureScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/inbox", path))) return <InboxScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/members", path))) return <MembersScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/types", path))) return <TypesScreen locationId={m.loc!} />;
+  if (path === "/scan") return <ScanScreen />;
+  if ((m = match("/c/:code", path))) return <CodeScreen key={m.code} code={m.code!} />;
+  if ((m = match("/l/:loc/things/:id/check", path))) return <BoxCheckScreen key={m.id} locationId={m.loc!} boxId={m.id!} />;
+  if ((m = match("/l/:loc/labels", path))) return <LabelsScreen locationId={m.loc!} />;
   return <Redirect to="/" />;
 }
 

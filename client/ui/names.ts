@@ -1,5 +1,6 @@
 /** How rows are named on screen: built-in types and places by key in the person's language. */
-import type { MessageKey } from "./i18n/en.js";
+import { formatCode } from "../../shared/codes.js";
+import type { MessageKey } from "./i18n/i18n.js";
 import type { I18n } from "./i18n/i18n.js";
 import type { PlaceKindRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
 
@@ -26,13 +27,16 @@ export function thingName(thing: Pick<ThingRow, "name"> | undefined, t: I18n["t"
   return thing?.name?.trim() || t("common.unnamed");
 }
 
-/** "Garage › Shelf 2 › Red box": where a thing is, from the top. */
-export function wherePath(thing: ThingRow, places: Map<string, PlaceRow>, things: Map<string, ThingRow>, t: I18n["t"]): string {
+/**
+ * "Garage › Shelf 2 › Red box": where a thing is, from the top. With `codes`, each box carries its
+ * short code ("Red box K7M-4QX"): the label a person looks for on the shelf.
+ */
+export function wherePath(thing: ThingRow, places: Map<string, PlaceRow>, things: Map<string, ThingRow>, t: I18n["t"], codes = false): string {
   const parts: string[] = [];
   let container = thing.containerId ? things.get(thing.containerId) : undefined;
   let placeId = thing.placeId;
   for (let guard = 0; container && guard < 20; guard++) {
-    parts.unshift(thingName(container, t));
+    parts.unshift(codes && container.shortCode ? `${thingName(container, t)} ${formatCode(container.shortCode)}` : thingName(container, t));
     placeId = container.placeId;
     container = container.containerId ? things.get(container.containerId) : undefined;
   }

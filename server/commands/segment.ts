@@ -85,6 +85,27 @@ export class SegmentChanges {
     return this.recordApplied(row.rowVersion, event);
   }
 
+  /**
+   * A tombstone (nothing is hard-deleted): `target` gets `deletedAt` now and a new version, with
+   * its history entry and the applied verdict. Answers the row in its new state, for the
+   * segment's later ops to see.
+   */
+  tombstoned<T extends PgTable, R extends Partial<T["$inferSelect"]> & { id: string; rowVersion: number }>(
+    table: T,
+    target: R,
+    event: Omit<RowEvent, "entityId" | "before" | "after">,
+  ): R & { deletedAt: Date; updatedAt: Date } {
+    const now = this.ctx.now;
+    const next = { ...target, deletedAt: now, rowVersion: target.rowVersion + 1, updatedAt: now };
+    this.changed(table, next, ["deletedAt", "rowVersion", "updatedAt"] as (keyof T["$inferSelect"] & string)[], {
+      ...event,
+      entityId: target.id,
+      before: { deletedAt: null },
+      after: { deletedAt: now.toISOString() },
+    });
+    return next;
+  }
+
   private recordApplied(rowVersion: number, { summaryKey, ...event }: RowEvent): string {
     const eventId = this.record({ ...event, summaryKey: summaryKey ?? event.action, rowVersionAfter: rowVersion });
     this.applied(event.entityId, rowVersion, eventId);

@@ -56,7 +56,8 @@ export function securityHeaders(config: Config): RequestHandler {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
-        scriptSrc: ["'self'"],
+        // WebAssembly compiles (the scanner's zxing-wasm); JavaScript eval stays forbidden.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", "data:", "blob:"],

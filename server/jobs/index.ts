@@ -1,6 +1,7 @@
 /** In-process periodic jobs. Each is idempotent, so several replicas running it is harmless. */
 import type { Services } from "../services.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
+import { startNudges } from "../modules/meters/nudges.js";
 
 const HOUR = 3600_000;
 
@@ -17,5 +18,9 @@ export function startJobs(services: Services): () => void {
   void repair();
   const timer = setInterval(() => void repair(), HOUR);
   timer.unref();
-  return () => clearInterval(timer);
+  const stopNudges = startNudges(services);
+  return () => {
+    clearInterval(timer);
+    stopNudges();
+  };
 }

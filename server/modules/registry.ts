@@ -20,6 +20,10 @@ import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
 import { templateCreate, templateDelete, templateUpdate } from "./templates/commands.js";
 import { secretReveal, typeFieldConvert } from "./secrets/commands.js";
+import { boxCheckRecord } from "./box-checks/commands.js";
+import { codeClaim } from "./codes/claim.js";
+import { labelSheetCreate } from "./codes/sheets.js";
+import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/index.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -53,6 +57,13 @@ export const commandRegistry = commandRegistryOf([
   templateDelete,
   secretReveal,
   typeFieldConvert,
+  boxCheckRecord,
+  codeClaim,
+  labelSheetCreate,
+  meterCreate,
+  meterUpdate,
+  meterDelete,
+  readingCapture,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

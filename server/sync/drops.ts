@@ -14,6 +14,7 @@ import { readableLocations } from "./shapes/visible.js";
 import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
 import type { AppError } from "../errors/classes.js";
 import { dropReason } from "../errors/drop-reason.js";
+import { newInboxItem } from "../modules/inbox/new-item.js";
 import { withholdSecrets } from "../modules/secrets/drops.js";
 
 export interface Drop {
@@ -72,34 +73,31 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
     const id = targetId(d.op);
     const args = d.op.args as { name?: unknown; patch?: { name?: unknown } } | null;
     const name = names.get(id ?? "") ?? (typeof args?.name === "string" ? args.name : typeof args?.patch?.name === "string" ? args.patch.name : "");
-    items.push({
-      id: d.inboxItemId,
-      locationId,
-      kind: "sync_drop" as const,
-      status: "open" as const,
-      thingId: null,
-      batchId,
-      capturedAt: new Date(d.op.at),
-      createdBy: actor.userId,
-      payload: {
-        placePath: [],
-        // Kept whatever it holds (DR2): text the database cannot store becomes U+FFFD.
-        syncDrop: {
-          op: toWellFormed(d.op) as PushOp,
-          reason: dropReason(d.error),
-          message: wellFormedText(withheld.length ? `${d.error.message} (secret values were not kept: ${withheld.join(", ")})` : d.error.message),
-          ...(id ? { entity: { type: wellFormedText(d.op.name.split(".")[0] ?? "thing"), id, name: wellFormedText(name) } } : {}),
-          by: { displayName: actor.displayName },
+    items.push(
+      newInboxItem(
+        {
+          id: d.inboxItemId,
+          locationId,
+          kind: "sync_drop",
+          thingId: null,
+          batchId,
+          capturedAt: new Date(d.op.at),
+          createdBy: actor.userId,
+          payload: {
+            placePath: [],
+            // Kept whatever it holds (DR2): text the database cannot store becomes U+FFFD.
+            syncDrop: {
+              op: toWellFormed(d.op) as PushOp,
+              reason: dropReason(d.error),
+              message: wellFormedText(withheld.length ? `${d.error.message} (secret values were not kept: ${withheld.join(", ")})` : d.error.message),
+              ...(id ? { entity: { type: wellFormedText(d.op.name.split(".")[0] ?? "thing"), id, name: wellFormedText(name) } } : {}),
+              by: { displayName: actor.displayName },
+            },
+          },
         },
-      },
-      undoEventId: null,
-      resolvedAt: null,
-      resolvedBy: null,
-      rowVersion: 1,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
-    });
+        now,
+      ),
+    );
   }
   await bulkInsert(tx, inboxItems, items);
 }

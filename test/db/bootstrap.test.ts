@@ -83,6 +83,8 @@ async function dropStep2(userId: string, what: "all" | "membership" | "location"
   await db.transaction(async (tx) => {
     await tx.execute(sql`DELETE FROM memberships WHERE location_id IN ${locs}`);
     if (what === "membership") return;
+    // The places' short codes go with them (codes refer to their owners).
+    await tx.execute(sql`DELETE FROM codes WHERE location_id IN ${locs}`);
     await tx.execute(sql`DELETE FROM places WHERE location_id IN ${locs}`);
     await tx.execute(sql`DELETE FROM locations WHERE id IN ${locs}`);
     if (what === "location") return;

@@ -10,6 +10,7 @@
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { CODE_ALPHABET } from "../../shared/codes.js";
 import { opArgs, OP_NAMES } from "../../sync/ops.js";
 import { PROTOCOL } from "../../sync/protocol.js";
 import { rows, sql, type Database } from "../../server/db/client.js";
@@ -32,6 +33,7 @@ import {
   seedTenant,
   sendRaw,
   snapshotter,
+  type IdKind,
   type IdRef,
   type Operation,
   type RawResponse,
@@ -82,7 +84,11 @@ const RAW_BODIES: Record<string, { type: string; body: Buffer }> = {
   "POST /api/v1/files": { type: "image/png", body: Buffer.concat([PNG, Buffer.from("another picture")]) },
 };
 /** Fields a body may hold one of at most (a thing is in a place or in a container). */
-const EXCLUSIVE = [["placeId", "containerId"]];
+const EXCLUSIVE = [
+  ["placeId", "containerId"],
+  // A box check names each thing in one list only: B's one thing goes in one of them.
+  ["seen", "notHere", "movedIn"],
+];
 const PUSH = "POST /api/v1/sync/push";
 
 /** One id a route takes: where it goes and what it names. */
@@ -142,6 +148,10 @@ function setAt(body: unknown, at: (string | number)[], value: unknown): Record<s
     if (group.includes(String(at.at(-1)))) for (const other of group) if (other !== at.at(-1) && at.length === 1) delete copy[other];
   return copy;
 }
+
+/** An id nobody has, of a kind: a short code is six characters of its alphabet, not a uuid (which would be refused as malformed). */
+const nobodys = (kind: IdKind) =>
+  kind === "code" ? Array.from({ length: 6 }, () => CODE_ALPHABET[Math.floor(Math.random() * CODE_ALPHABET.length)]).join("") : uuidv7();
 
 /** B's own id of a kind (a fresh one where the route makes the row). */
 const ownId = (ref: IdRef) => (ref.fresh ? uuidv7() : B.ids[ref.kind]);
@@ -367,7 +377,7 @@ test("every route that takes an id answers B with A's id exactly as with an id n
     await B.renew();
     const attemptsOf: [string, Map<IdParam, string>, Map<IdParam, string>][] = params.map((p) => {
       const theirs = A.ids[p.ref!.kind];
-      const unknown = p.ref!.fresh ? B.ids[p.ref!.kind] : uuidv7();
+      const unknown = p.ref!.fresh ? B.ids[p.ref!.kind] : nobodys(p.ref!.kind);
       return [`${p.where} ${p.name} (${p.ref!.kind})`, new Map([[p, theirs]]), new Map([[p, unknown]])];
     });
     // With several ids, all of A's at once too (A's location and A's member, say).
@@ -375,7 +385,7 @@ test("every route that takes an id answers B with A's id exactly as with an id n
       attemptsOf.push([
         `all ids (${params.map((p) => p.ref!.kind).join(", ")})`,
         new Map(params.map((p) => [p, A.ids[p.ref!.kind]])),
-        new Map(params.map((p) => [p, p.ref!.fresh ? B.ids[p.ref!.kind] : uuidv7()])),
+        new Map(params.map((p) => [p, p.ref!.fresh ? B.ids[p.ref!.kind] : nobodys(p.ref!.kind)])),
       ]);
     for (const [label, theirs, unknown] of attemptsOf) {
       const base = baseOf(op);
@@ -400,6 +410,10 @@ function expectNoProblems() {
 /** Args the schema alone cannot make valid: a move names exactly one destination. */
 const PUSH_ARGS: Record<string, () => Record<string, unknown>> = {
   "thing.move": () => ({ id: B.ids.thing, placeId: B.ids.place }),
+  // Dated before B's thing was last seen, so that each of the two attempts changes the same: only its record.
+  "boxcheck.record": () => ({ id: uuidv7(), containerId: B.ids.container, at: "2000-01-01T00:00:00Z", seen: [B.ids.thing] }),
+  // B's thing's own code: the claim applies and changes nothing.
+  "code.claim": () => ({ code: B.ids.code, kind: "thing", id: B.ids.thing }),
 };
 
 /** A new op of A's (each attempt needs one B has never pushed). */

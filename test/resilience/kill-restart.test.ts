@@ -79,8 +79,9 @@ test(`PU5 PU6 kill -9 during pushes on ${mode}, restart, push again: every op ap
   const kills: string[] = [];
   /** Resolves while the server listens; replaced by the restart at each kill. */
   let up: Promise<void> = Promise.resolve();
-  /** Set when the next answer that leaves the server is to be its last. */
+  /** Set when the next answer that leaves the server once `cutAfter` batches have answers is to be its last. */
   let cutNextAnswer: (() => void) | null = null;
+  let cutAfter = 0;
 
   const kill = (how: string) => {
     kills.push(`${how} (${inFlight} pushes in flight)`);
@@ -100,7 +101,7 @@ test(`PU5 PU6 kill -9 during pushes on ${mode}, restart, push again: every op ap
             cookie: device.cookie,
             address: device.address,
             onHead: (res) => {
-              if (!cutNextAnswer || res.statusCode !== 200) return false;
+              if (!cutNextAnswer || res.statusCode !== 200 || answered < cutAfter) return false;
               // The batch committed and its answer is leaving: the process dies before the device reads it.
               cutNextAnswer();
               cutNextAnswer = null;
@@ -132,12 +133,17 @@ test(`PU5 PU6 kill -9 during pushes on ${mode}, restart, push again: every op ap
   const killer = async () => {
     for (let k = 0; k < KILLS; k++) {
       // Spread over the run: kill k once about (k + 1) / (KILLS + 1) of the batches have answers.
-      while (answered < Math.floor((totalBatches * (k + 1)) / (KILLS + 1))) await sleep(20);
-      await up;
+      const threshold = Math.floor((totalBatches * (k + 1)) / (KILLS + 1));
       if (k % 2 === 0) {
+        while (answered < threshold) await sleep(20);
+        await up;
         await sleep(random() * 400);
         await kill("at a random moment");
       } else {
+        // Armed before the threshold is reached: the last batches may all answer within one poll of
+        // `answered`, and a cut armed after them would wait for an answer that never comes.
+        await up;
+        cutAfter = threshold;
         await new Promise<void>((resolve) => (cutNextAnswer = resolve));
         await kill("as an answer left");
       }

@@ -229,6 +229,11 @@ export const ID_KINDS = [
   "typeField",
   /** Not an id but a key: the secret field a reveal names (`/secrets/{fieldKey}`). */
   "fieldKey",
+  "labelSheet",
+  /** Not an id but a short code (`/codes/{code}`): the tenant's thing's. */
+  "code",
+  "meter",
+  "reading",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -259,6 +264,9 @@ const PATH_KINDS: Record<string, IdKind> = {
   "type-fields": "typeField",
   "place-kinds": "placeKind",
   secrets: "fieldKey",
+  "label-sheets": "labelSheet",
+  codes: "code",
+  meters: "meter",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -280,6 +288,11 @@ const FIELD_KINDS: Record<string, IdKind> = {
   thingId: "thing",
   templateId: "template",
   tagId: "tag",
+  seen: "thing",
+  notHere: "thing",
+  movedIn: "thing",
+  meterId: "meter",
+  fileId: "file",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -294,7 +307,13 @@ const CREATES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/locations\/\{id\}\/brands$/, "brand"],
   [/^POST \/api\/v1\/locations\/\{id\}\/tags$/, "tag"],
   [/^POST \/api\/v1\/(types|place-kinds)\/\{id\}\/fields$/, "typeField"],
+  [/^POST \/api\/v1\/things\/\{id\}\/box-checks$/, "opId"],
+  [/^POST \/api\/v1\/things\/\{id\}\/meters$/, "meter"],
+  [/^POST \/api\/v1\/meters\/\{id\}\/readings$/, "reading"],
 ];
+
+/** A body's `id` that names an existing row rather than one the request makes. */
+const NAMES: [RegExp, IdKind][] = [[/^POST \/api\/v1\/codes\/\{code\}\/claim$/, "thing"]];
 
 /** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
 export const MCP_TOOL_TARGETS: Record<string, IdKind> = { get_thing: "thing", update_thing: "thing", move_thing: "thing", review_inbox_item: "inboxItem" };
@@ -312,9 +331,14 @@ export function opTargetKind(opName: string): IdRef | undefined {
     brand: "brand",
     tag: "tag",
     template: "template",
+    meter: "meter",
+    reading: "reading",
+    boxcheck: "opId",
+    // code.claim names the thing (or place) the label goes on.
+    code: "thing",
   };
   const kind: IdKind | undefined = byDomain[domain];
-  return kind && { kind, fresh: verb === "create" || verb === "capture" };
+  return kind && { kind, fresh: verb === "create" || verb === "capture" || verb === "record" };
 }
 
 /**
@@ -331,6 +355,8 @@ export function idKindOf(method: string, path: string, where: "path" | "query" |
     return kind && { kind, fresh: false };
   }
   if (name === "id") {
+    const named = NAMES.find(([re]) => re.test(route))?.[1];
+    if (named) return { kind: named, fresh: false };
     const made = CREATES.find(([re]) => re.test(route))?.[1];
     return made && { kind: made, fresh: true };
   }
@@ -449,7 +475,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       ids.container = (await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Box ${++n}`, isContainer: true }), "container")).id;
     },
     thing: async () => {
-      ids.thing = (await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Drill ${++n}` }), "thing")).id;
+      const made = await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Drill ${++n}` }), "thing");
+      ids.thing = made.id;
+      ids.code = made.shortCode;
       const [event] = await rows<{ id: string }>(db, sql`SELECT id FROM history_entries WHERE entity_id = ${ids.thing} ORDER BY at DESC LIMIT 1`);
       ids.historyEvent = event!.id;
     },
@@ -518,11 +546,20 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       const sessions = (await ok(owner.get("/api/v1/me/sessions"), "sessions")).items as { id: string; current: boolean }[];
       ids.session = sessions.find((s) => !s.current)!.id;
     },
+    meter: async () => {
+      ids.meter = (await ok(owner.post(`/api/v1/things/${ids.thing}/meters`, { kind: "water", unit: "m3", label: `${name} Meter ${++n}` }), "meter")).id;
+    },
+    reading: async () => {
+      ids.reading = (await ok(owner.post(`/api/v1/meters/${ids.meter}/readings`, { value: String(++n) }), "reading")).id;
+    },
     memberUser: async () => {
       const m = await svc.signedIn(`${name} Member ${++n}`);
       await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: m.userId, role: "member" });
       ids.memberUser = m.userId;
       scope.userIds.push(m.userId);
+    },
+    labelSheet: async () => {
+      ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
     managedUser: async () => {
       ids.managedUser = (
@@ -538,7 +575,21 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     },
   };
   ids.memberUser = member.userId;
-  for (const kind of ["place", "container", "thing", "template", "file", "inboxItem", "token", "grant", "session", "managedUser"] as IdKind[])
+  for (const kind of [
+    "place",
+    "container",
+    "thing",
+    "template",
+    "file",
+    "inboxItem",
+    "token",
+    "grant",
+    "session",
+    "managedUser",
+    "meter",
+    "reading",
+    "labelSheet",
+  ] as IdKind[])
     await makers[kind]!();
 
   /** Whether each kind's current row can still be acted on. */
@@ -557,7 +608,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM auth_sessions WHERE id = ${ids.session}) AS session,
         EXISTS (SELECT 1 FROM memberships WHERE user_id = ${ids.memberUser} AND location_id = ${location} AND deleted_at IS NULL AND role = 'member') AS "memberUser",
         EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser",
-        EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template`,
+        EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template,
+        EXISTS (SELECT 1 FROM meters m JOIN things t ON t.id = m.thing_id WHERE m.id = ${ids.meter} AND m.deleted_at IS NULL AND t.deleted_at IS NULL) AS meter,
+        EXISTS (SELECT 1 FROM readings r JOIN meters m ON m.id = r.meter_id WHERE r.id = ${ids.reading} AND m.deleted_at IS NULL) AS reading`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {
@@ -572,6 +625,10 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       fieldKey: true,
       batch: true,
       opId: true,
+      // Label sheets are never deleted.
+      labelSheet: true,
+      // The thing's: made anew with it.
+      code: true,
       ...r,
     } as Record<IdKind, boolean>;
   };
@@ -602,6 +659,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         brand: "brands",
         tag: "tags",
         template: "templates",
+        meter: "meters",
       }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(

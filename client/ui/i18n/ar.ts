@@ -1,7 +1,7 @@
 /** Arabic strings (right to left). Every English key must be here: the type says so. */
-import type { MessageKey } from "./en.js";
+import type { en } from "./en.js";
 
-export const ar: Record<MessageKey, string> = {
+export const ar: Record<keyof typeof en, string> = {
   "app.name": "المخزون",
   "app.skip": "انتقل إلى المحتوى",
   "nav.main": "القائمة الرئيسية",

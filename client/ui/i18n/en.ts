@@ -348,5 +348,3 @@ export const en = {
   "type.furniture": "Furniture",
   "type.document": "Document",
 } as const;
-
-export type MessageKey = keyof typeof en;

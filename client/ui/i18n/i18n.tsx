@@ -5,12 +5,20 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { ar } from "./ar.js";
-import { en, type MessageKey } from "./en.js";
+import { en } from "./en.js";
+import { fieldAr, fieldEn } from "./field.js";
+import { metersAr, metersEn } from "./meters.js";
+
+/** Every message key: the core list (en.ts) and each screen group's own file. */
+export type MessageKey = keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
-const MESSAGES: Record<Lang, Record<MessageKey, string>> = { en, ar };
+const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
+  en: { ...en, ...metersEn, ...fieldEn },
+  ar: { ...ar, ...metersAr, ...fieldAr },
+};
 
 export interface I18n {
   lang: Lang;

@@ -49,6 +49,9 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
           {t("app.name")}
         </Link>
         {locationName ? <span className="where">{locationName}</span> : null}
+        <Link to="/scan" className="badge scan" aria-current={path === "/scan" ? "page" : undefined}>
+          {t("scan.title")}
+        </Link>
         <Link
           to="/sync"
           className={`badge ${online ? "on" : "off"}`}

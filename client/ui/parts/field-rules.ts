@@ -4,7 +4,7 @@
  */
 import type { FieldKind } from "../../../shared/fields.js";
 import { FIELD_KEY_PATTERN, KINDS_NOT_REPEATABLE, KINDS_WITH_OPTIONS, KINDS_WITH_UNIT } from "../../../shared/registries.js";
-import type { MessageKey } from "../i18n/en.js";
+import type { MessageKey } from "../i18n/i18n.js";
 
 export const KEY = FIELD_KEY_PATTERN;
 export const hasOptions = (kind: FieldKind) => KINDS_WITH_OPTIONS.includes(kind);

@@ -7,9 +7,11 @@ import { useState } from "react";
 import type { InboxRow, ThingRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
 import { reapply } from "../../sync/reapply.js";
-import type { MessageKey } from "../i18n/en.js";
+import type { MessageKey } from "../i18n/i18n.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { ClaimItem } from "../parts/ClaimItem.js";
+import { ReadingItem } from "../parts/ReadingItem.js";
 import { Shell } from "../parts/Shell.js";
 import { useReady } from "../session.js";
 import { thingName } from "../names.js";
@@ -139,6 +141,10 @@ export function InboxScreen({ locationId }: { locationId: string }) {
               <DropItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
             ) : item.kind === "draft" ? (
               <DraftItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
+            ) : item.kind === "label_claim" ? (
+              <ClaimItem key={item.id} item={item} canEdit={data.canEdit} />
+            ) : item.kind === "reading" ? (
+              <ReadingItem key={item.id} item={item} canEdit={data.canEdit} />
             ) : (
               <article key={item.id} className="card">
                 <h2>{t("inbox.kind.other")}</h2>

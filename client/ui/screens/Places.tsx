@@ -1,5 +1,6 @@
 /** The place tree of a location, with how many things sit in each place; adding, renaming, moving and deleting places. */
 import { useMemo, useState } from "react";
+import { formatCode } from "../../../shared/codes.js";
 import type { PlaceRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
 import { v7 as uuidv7 } from "uuid";
@@ -44,7 +45,11 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
           <li key={p.id}>
             <div className="tree-row">
               <Link to={`/l/${locationId}/things?place=${p.id}`}>
-                {placeName(p, t)} <span className="meta">{t("places.count", { count: counts.get(p.id) ?? 0 })}</span>
+                {placeName(p, t)}{" "}
+                <span className="meta">
+                  {t("places.count", { count: counts.get(p.id) ?? 0 })}
+                  {p.shortCode ? ` · ${formatCode(p.shortCode)}` : ""}
+                </span>
               </Link>
               {data?.canEdit && !p.isUnplaced ? (
                 <button

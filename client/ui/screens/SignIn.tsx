@@ -16,10 +16,11 @@ import {
   type SignInProvider,
 } from "../../auth/auth-api.js";
 import { ApiError } from "../../sync/api.js";
-import type { MessageKey } from "../i18n/en.js";
+import type { MessageKey } from "../i18n/i18n.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { useSubmit } from "../parts/useSubmit.js";
+import { destinationAfterSignIn } from "../after-sign-in.js";
 import { Link, navigate } from "../router.js";
 import { useSession } from "../session.js";
 
@@ -31,7 +32,7 @@ export function useAfterSignIn(): (result: SignedIn) => Promise<void> {
   return async (result) => {
     if (result.twoFactorRedirect) return navigate("/two-factor", { replace: true });
     await refresh();
-    navigate(sessionStorage.getItem("pendingInvite") ? "/invite" : "/", { replace: true });
+    navigate(destinationAfterSignIn(), { replace: true });
   };
 }
 

@@ -1,6 +1,6 @@
 /** Sync status: changes waiting (and what they are), last sent and received, problems, first sync. */
 import { SYNCED_TABLES } from "../../db/rows.js";
-import type { MessageKey } from "../i18n/en.js";
+import type { MessageKey } from "../i18n/i18n.js";
 import { useI18n } from "../i18n/i18n.js";
 import { useOutbox, useSyncStatus } from "../data.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";

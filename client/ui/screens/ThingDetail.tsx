@@ -4,7 +4,6 @@
  * taken on this device, and its history with undo (history needs the network).
  */
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import type { HistoryEntry } from "../../../shared/history.js";
 import { api } from "../../sync/api.js";
 import { enqueue } from "../../sync/outbox.js";
 import { useLive } from "../data.js";
@@ -12,7 +11,10 @@ import { formatFieldValue } from "../field-format.js";
 import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists, type FileChoice } from "../parts/FieldInput.js";
+import { ThingMeters } from "../parts/MeterList.js";
 import { Notice } from "../parts/Notice.js";
+import { History } from "../parts/ThingHistory.js";
+import { ThingCodeAndChecks } from "../parts/ThingCodeAndChecks.js";
 import { SaveTemplate, SecretValue, ThingTags } from "../parts/ThingExtras.js";
 import { Shell } from "../parts/Shell.js";
 import { usePeople } from "../people.js";
@@ -21,7 +23,6 @@ import { Link, navigate } from "../router.js";
 import { useReady } from "../session.js";
 import { fieldLabel, thingName, typeName, wherePath } from "../names.js";
 import { queueThingUpdate, type ThingEdit } from "../thing-ops.js";
-import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
 /** The thing's files this device holds (photos taken here), which a file field may name. */
@@ -51,61 +52,6 @@ function Photos({ thingId }: { thingId: string }) {
           <img key={u} src={u} alt={`${t("thing.photos")} ${i + 1}`} />
         ))}
       </div>
-    </section>
-  );
-}
-
-function History({ thingId, version, canEdit }: { thingId: string; version: number; canEdit: boolean }) {
-  const { t, dateTime } = useI18n();
-  const [items, setItems] = useState<HistoryEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const load = () =>
-    api<{ items: HistoryEntry[] }>("GET", `/api/v1/things/${thingId}/history`).then(
-      (r) => {
-        setItems(r.items);
-        setError(null);
-      },
-      () => setError(t("thing.historyOffline")),
-    );
-  // Again whenever the server's version of the thing changes (a shape brought a new change).
-  useEffect(() => {
-    void load();
-  }, [thingId, version]);
-  return (
-    <section aria-labelledby="history-h">
-      <h2 id="history-h">{t("thing.history")}</h2>
-      <Notice kind="error">{error}</Notice>
-      <Notice>{note}</Notice>
-      {items ? (
-        <ol className="history">
-          {items.map((h) => {
-            const undoable = canEdit && h.undoable_until && Date.parse(h.undoable_until) > Date.now();
-            return (
-              <li key={h.id}>
-                <span>{h.summary}</span> <span className="meta">{`${h.actor.displayName} · ${dateTime(h.at)}`}</span>
-                {undoable ? (
-                  <button
-                    type="button"
-                    aria-label={`${t("thing.undo")}: ${h.summary}`}
-                    onClick={() =>
-                      void api("POST", `/api/v1/history/${h.id}/undo`).then(
-                        () => {
-                          setNote(t("thing.undone"));
-                          void load();
-                        },
-                        (err: unknown) => setError(errorText(err)),
-                      )
-                    }
-                  >
-                    {t("thing.undo")}
-                  </button>
-                ) : null}
-              </li>
-            );
-          })}
-        </ol>
-      ) : null}
     </section>
   );
 }
@@ -149,7 +95,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
 
   const where = useMemo(() => {
     if (!data || !thing) return "";
-    return wherePath(thing, new Map(data.places.map((p) => [p.id, p])), new Map(data.things.map((th) => [th.id, th])), t);
+    return wherePath(thing, new Map(data.places.map((p) => [p.id, p])), new Map(data.things.map((th) => [th.id, th])), t, true);
   }, [data, thing, t]);
 
   if (!data || !reg) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
@@ -237,7 +183,9 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
           );
         })}
       </dl>
+      <ThingCodeAndChecks locationId={locationId} thing={thing} canEdit={data.canEdit} />
       <Photos thingId={thing.id} />
+      <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />
       <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />
       {data.canEdit ? (
         <>

@@ -1,4 +1,5 @@
 /** The second step of signing in: an authenticator code, or one of the backup codes. */
+import { destinationAfterSignIn } from "../after-sign-in.js";
 import { useState } from "react";
 import { signOut, verifyBackupCode, verifyTotp } from "../../auth/auth-api.js";
 import { useI18n } from "../i18n/i18n.js";
@@ -26,7 +27,7 @@ export function TwoFactorScreen() {
           void (backup ? verifyBackupCode(code) : verifyTotp(code)).then(
             async () => {
               await refresh();
-              navigate(sessionStorage.getItem("pendingInvite") ? "/invite" : "/", { replace: true });
+              navigate(destinationAfterSignIn(), { replace: true });
             },
             (err: unknown) => setError(errorText(err)),
           );

@@ -6,3 +6,4 @@ export * from "./activity.js";
 export * from "./managed-accounts.js";
 export * from "./tokens.js";
 export * from "./oauth.js";
+export * from "./field-work.js";

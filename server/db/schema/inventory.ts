@@ -22,6 +22,7 @@ export const places = pgTable(
     name: text("name").notNull(),
     /** Every location has exactly one Unplaced area, where things of unknown place sit. */
     isUnplaced: boolean("is_unplaced").notNull().default(false),
+    /** Given by the database on insert and registered in `codes`, which keeps codes unique (migration 0019). */
     shortCode: text("short_code"),
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),
     ...syncedColumns(),
@@ -32,7 +33,6 @@ export const places = pgTable(
     uniqueIndex("places_one_unplaced_per_location")
       .on(t.locationId)
       .where(sql`${t.isUnplaced}`),
-    uniqueIndex("places_short_code_unique").on(t.shortCode),
   ],
 );
 
@@ -80,6 +80,7 @@ export const things = pgTable(
     colour: text("colour"),
     serial: text("serial"),
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),
+    /** Given by the database on insert and registered in `codes`, which keeps codes unique (migration 0019). */
     shortCode: text("short_code"),
     isContainer: boolean("is_container").notNull().default(false),
     coverFileId: uuid("cover_file_id").references(() => files.id),
@@ -98,7 +99,6 @@ export const things = pgTable(
     index("things_place_idx").on(t.placeId),
     index("things_container_idx").on(t.containerId),
     index("things_type_idx").on(t.typeId),
-    uniqueIndex("things_short_code_unique").on(t.shortCode),
     check("things_one_parent", sql`(${t.placeId} is null) <> (${t.containerId} is null)`),
     check("things_quantity_positive", sql`${t.quantity} > 0`),
   ],

@@ -33,6 +33,11 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "secret.revealed": (p) => `Revealed ${p.field || "a secret field"} of ${p.name || "a thing"}`,
   "thing.field_converted": (p) => `Converted ${p.field || "a field"} of ${p.name || "a thing"}`,
   "type_field.converted": (p) => `Converted the field ${p.field || "?"}`,
+  "meter.created": (p) => `Added the meter ${p.name || "?"}`,
+  "meter.updated": (p) => `Changed the meter ${p.name || "?"}`,
+  "meter.deleted": (p) => `Deleted the meter ${p.name || "?"}`,
+  "code.claimed": (p) => `${p.name || "This"} now answers to the label ${p.code || "?"}`,
+  "code.released": (p) => `${p.name || "This"} gave up a label and answers to ${p.code || "its other code"}`,
 };
 
 export function summaryText(key: string, params: Record<string, string>): string {

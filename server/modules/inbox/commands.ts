@@ -14,15 +14,15 @@ import { inboxItems, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { changeThing } from "../things/changes.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "../things/values.js";
+import { ITEM_KEYS, type Item, type KindReview } from "./kind-review.js";
+import { KIND_REVIEWS } from "./kinds.js";
 
 /** Attributes a merge copies from the draft where the target has none. */
 const FILLABLE = ["description", "brandId", "model", "colour", "serial", "condition"] as const;
 
-const ITEM_KEYS = ["locationId", "kind", "status", "thingId", "payload", "rowVersion", "deletedAt"] as const;
 /** Whatever a review reads or writes of a thing: the segment's one update sets the union. */
 const THING_KEYS = [...TARGET_KEYS, "lifecycle", "fields", ...FILLABLE] as const;
 
-type Item = Pick<typeof inboxItems.$inferSelect, (typeof ITEM_KEYS)[number] | "id">;
 type Status = Item["status"];
 type Thing = ThingTarget & Pick<ThingRow, (typeof THING_KEYS)[number]>;
 
@@ -32,7 +32,22 @@ class Review {
     private readonly ctx: CommandContext,
     private readonly things: Map<string, Thing>,
     readonly changes: SegmentChanges,
+    /** What each kind's review loaded for this segment (kinds.ts). */
+    private readonly kindStates: Map<string, unknown> = new Map(),
   ) {}
+
+  /**
+   * Runs the item's kind review (kinds.ts), if its kind has one: answers false when it refused the
+   * op (already answered), else true and the event id of its effect.
+   */
+  kindEffect(item: Item, how: "accept" | "dismiss"): { ok: false } | { ok: true; eventId: string | null } {
+    const review = KIND_REVIEWS[item.kind] as KindReview | undefined;
+    if (!review) return { ok: true, eventId: null };
+    const out = review[how](this.ctx, this.changes, item, this.kindStates.get(item.kind));
+    if ("eventId" in out) return { ok: true, eventId: out.eventId };
+    this.changes.refuse(out);
+    return { ok: false };
+  }
 
   /** The time of the batch, as history values carry it. */
   now(): string {
@@ -98,8 +113,18 @@ function reviewCommand<A extends { id: string }>(
         if (problems[i]) return;
         for (const id of touches(items.get(op.args.id)!, op.args)) if (id) thingIds.add(id);
       });
-      const found = (await lockRows(ctx.tx, things, [...thingIds], THING_KEYS)) as Thing[];
-      const r = new Review(ctx, new Map(found.map((t) => [t.id, t])), new SegmentChanges(ctx));
+      const byKind = new Map<string, Item[]>();
+      ops.forEach((op, i) => {
+        const item = items.get(op.args.id);
+        if (problems[i] || !item || !KIND_REVIEWS[item.kind]) return;
+        byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
+      });
+      const [found, ...states] = await Promise.all([
+        lockRows(ctx.tx, things, [...thingIds], THING_KEYS) as Promise<Thing[]>,
+        ...[...byKind].map(([kind, list]) => (KIND_REVIEWS[kind as Item["kind"]] as KindReview).load(ctx, list)),
+      ]);
+      const kindStates = new Map([...byKind.keys()].map((kind, i) => [kind, states[i]]));
+      const r = new Review(ctx, new Map(found.map((t) => [t.id, t])), new SegmentChanges(ctx), kindStates);
       ops.forEach((op: Op<A>, i) => {
         const problem = problems[i];
         if (problem) r.changes.refuse(problem);
@@ -115,8 +140,10 @@ export const inboxAccept = reviewCommand<InboxActArgs>(
   inboxActArgs,
   (item) => [item.thingId],
   (r, item, _args, loc) => {
-    const t = r.live(item.thingId, loc);
-    const eventId = t?.lifecycle === "draft" ? r.change(t, { lifecycle: "active" }, "thing.updated", "thing.accepted") : null;
+    const effect = r.kindEffect(item, "accept");
+    if (!effect.ok) return;
+    const t = item.kind === "draft" ? r.live(item.thingId, loc) : null;
+    const eventId = t?.lifecycle === "draft" ? r.change(t, { lifecycle: "active" }, "thing.updated", "thing.accepted") : effect.eventId;
     r.resolve(item, "accepted", {}, eventId);
   },
 );
@@ -127,8 +154,10 @@ export const inboxDismiss = reviewCommand<InboxActArgs>(
   (item) => (item.kind === "draft" ? [item.thingId] : []),
   (r, item, _args, loc) => {
     // A dismissed draft is discarded as a tombstone, undoable from its history like any delete.
+    const effect = r.kindEffect(item, "dismiss");
+    if (!effect.ok) return;
     const t = item.kind === "draft" ? r.live(item.thingId, loc) : null;
-    const eventId = t?.lifecycle === "draft" ? r.change(t, { deletedAt: r.now() }, "thing.deleted", "thing.deleted") : null;
+    const eventId = t?.lifecycle === "draft" ? r.change(t, { deletedAt: r.now() }, "thing.deleted", "thing.deleted") : effect.eventId;
     r.resolve(item, "dismissed", {}, eventId);
   },
 );

@@ -1,4 +1,5 @@
 /** Inbox items in the spec's shape, listed newest first with keyset paging. */
+import { thumbUrl } from "../files/read.js";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { InboxItem } from "../../../shared/inbox.js";
 import type { Tx } from "../../db/client.js";
@@ -42,7 +43,13 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       : [],
   );
   return rowsIn.map((r) => {
-    const p = r.payload as { placePath?: InboxItem["batch"]["placePath"]; photos?: { fileId: string }[]; syncDrop?: InboxItem["syncDrop"] };
+    const p = r.payload as {
+      placePath?: InboxItem["batch"]["placePath"];
+      photos?: { fileId: string }[];
+      syncDrop?: InboxItem["syncDrop"];
+      reading?: InboxItem["reading"];
+      claim?: InboxItem["claim"];
+    };
     const thing = r.thingId ? thingById.get(r.thingId) : undefined;
     const until = r.undoEventId ? undoable.get(r.undoEventId) : undefined;
     return {
@@ -59,8 +66,11 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
         placePath: (p.placePath ?? []).map(({ id, name, kind, isUnplaced }) => ({ id, name, kind, isUnplaced })),
         count: counts.get(r.batchId) ?? 1,
       },
-      ...(thing ? { thing: { ...thing, photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: `/api/v1/files/${f.fileId}` })) } } : {}),
+      ...(thing ? { thing: { ...thing, photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: thumbUrl(f.fileId) })) } } : {}),
       ...(p.syncDrop ? { syncDrop: p.syncDrop } : {}),
+      // Written in the spec's shape by the meters and codes modules when they make the item.
+      ...(p.reading ? { reading: p.reading } : {}),
+      ...(p.claim ? { claim: p.claim } : {}),
       ...(until && r.undoEventId ? { undo: { eventId: r.undoEventId, until } } : {}),
     };
   });

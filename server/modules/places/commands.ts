@@ -259,20 +259,17 @@ export const placeDelete = defineCommand<PlaceDeleteArgs>({
         changes.refuse(problem!);
         continue;
       }
-      const next = { ...target, deletedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      deleted.add(next.id);
-      changes.changed(places, next, ["deletedAt", "rowVersion", "updatedAt"], {
-        locationId: target.locationId,
-        entityType: "place",
-        entityId: next.id,
-        entityName: next.name,
-        action: "place.deleted",
-        before: { deletedAt: null },
-        after: { deletedAt: ctx.now.toISOString() },
-        summaryParams: { name: next.name },
-        undoable: true,
-      });
+      targets.set(
+        changes.tombstoned(places, target, {
+          locationId: target.locationId,
+          entityType: "place",
+          entityName: target.name,
+          action: "place.deleted",
+          summaryParams: { name: target.name },
+          undoable: true,
+        }),
+      );
+      deleted.add(target.id);
     }
     return changes.write();
   },

@@ -246,19 +246,16 @@ export const templateDelete = defineCommand<TemplateDeleteArgs>({
         changes.refuse(problem!);
         continue;
       }
-      const next = { ...target, deletedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      changes.changed(templates, next, ["deletedAt", "rowVersion", "updatedAt"], {
-        locationId: op.input.locationId,
-        entityType: "template",
-        entityId: next.id,
-        entityName: next.name,
-        action: "template.deleted",
-        before: { deletedAt: null },
-        after: { deletedAt: ctx.now.toISOString() },
-        summaryParams: { name: next.name },
-        undoable: false,
-      });
+      targets.set(
+        changes.tombstoned(templates, target, {
+          locationId: op.input.locationId,
+          entityType: "template",
+          entityName: target.name,
+          action: "template.deleted",
+          summaryParams: { name: target.name },
+          undoable: false,
+        }),
+      );
     }
     return changes.write();
   },

@@ -2,6 +2,7 @@
  * thing.capture: a quick draft made on a device (often with no signal): a draft thing plus a
  * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself.
  */
+import { newInboxItem } from "../inbox/new-item.js";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { thingCaptureArgs, type ThingCaptureArgs } from "../../../shared/things.js";
 import { bulkInsert } from "../../commands/bulk.js";
@@ -64,24 +65,21 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
     await bulkInsert(
       ctx.tx,
       inboxItems,
-      appliedOps.map(({ input, args }) => ({
-        id: args.id,
-        locationId: input.locationId,
-        kind: "draft",
-        status: "open",
-        thingId: args.id,
-        batchId: args.batchId ?? args.id,
-        capturedAt: input.at ? new Date(input.at) : ctx.now,
-        createdBy: ctx.actor.userId,
-        payload: { photos: (args.photoFileIds ?? []).map((fileId) => ({ fileId })), placePath: paths.get(args.id) ?? [] },
-        undoEventId: null,
-        resolvedAt: null,
-        resolvedBy: null,
-        rowVersion: 1,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-        deletedAt: null,
-      })),
+      appliedOps.map(({ input, args }) =>
+        newInboxItem(
+          {
+            id: args.id,
+            locationId: input.locationId,
+            kind: "draft",
+            thingId: args.id,
+            batchId: args.batchId ?? args.id,
+            capturedAt: input.at ? new Date(input.at) : ctx.now,
+            createdBy: ctx.actor.userId,
+            payload: { photos: (args.photoFileIds ?? []).map((fileId) => ({ fileId })), placePath: paths.get(args.id) ?? [] },
+          },
+          ctx.now,
+        ),
+      ),
     );
     let next = 0;
     return verdicts.map((v) => v ?? created[next++]!);

@@ -20,6 +20,8 @@ export interface ThingChange {
   touches?: (keyof ThingRow)[];
   /** Undo events are not themselves undoable. */
   undoOfEventId?: string;
+  /** A move found by a box check: the thing turned up in a box it was not recorded in (the history entry says so). */
+  movedInFromElsewhere?: boolean;
   /** Secret fields written (`fields.<key>`): hidden in the diff; their old values are gone, so the change cannot be undone. */
   secretKeys?: Record<string, boolean>;
 }
@@ -45,5 +47,6 @@ export function changeThing(changes: SegmentChanges, before: ThingTarget, next: 
     rowVersionAfter: next.rowVersion,
     undoable: c.undoOfEventId === undefined && !Object.keys(c.secretKeys ?? {}).length,
     ...(c.undoOfEventId !== undefined ? { undoOfEventId: c.undoOfEventId } : {}),
+    ...(c.movedInFromElsewhere ? { movedInFromElsewhere: true } : {}),
   });
 }

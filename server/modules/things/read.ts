@@ -1,4 +1,5 @@
 /** Reads of things: the list with filters and keyset paging, and the summary/detail shapes. */
+import { thumbUrl } from "../files/read.js";
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
 import { type Tx, namedRows, uuidArray } from "../../db/client.js";
@@ -71,7 +72,7 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
         ).map((c) => [c.id, c.cover])
       : [],
   );
-  const fileUrl = (id: string | null | undefined) => (id ? `/api/v1/files/${id}` : null);
+  const thumb = (id: string | null | undefined) => (id ? thumbUrl(id) : null);
   return rowsIn.map((t) => ({
     id: t.id,
     locationId: t.locationId,
@@ -82,8 +83,8 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
     lifecycle: t.lifecycle,
     derivedState: derivedState(t),
     path: paths.get(t.id) ?? [],
-    containerThumbUrl: fileUrl(t.containerId ? containerCover.get(t.containerId) : null),
-    thumbUrl: fileUrl(t.coverFileId),
+    containerThumbUrl: thumb(t.containerId ? containerCover.get(t.containerId) : null),
+    thumbUrl: thumb(t.coverFileId),
     lastSeenAt: t.lastSeenAt?.toISOString() ?? null,
     isContainer: t.isContainer,
     tagIds: t.tagIds,

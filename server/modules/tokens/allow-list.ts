@@ -30,6 +30,9 @@ export const TOKEN_ROUTES = [
   "POST /api/v1/inbox/:id/accept",
   "POST /api/v1/inbox/:id/dismiss",
   "GET /api/v1/templates",
+  // A script that reads labels (a barcode scanner at a desk) resolves them like the app does.
+  "GET /api/v1/codes/:code",
+  "POST /api/v1/scan/resolve",
 ] as const;
 
 /** Never open to a token, whatever the list above says (a guard against a careless edit). */

@@ -6,7 +6,23 @@
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
 import type { ShapeRows } from "../../../sync/shape-rows.js";
 import type { ShapeName } from "../../../sync/shapes.js";
-import { brands, inboxItems, locations, memberships, placeKinds, places, tags, templates, things, typeFields, types } from "../../db/schema/index.js";
+import {
+  boxChecks,
+  brands,
+  codes,
+  inboxItems,
+  meters,
+  readings,
+  locations,
+  memberships,
+  placeKinds,
+  places,
+  tags,
+  templates,
+  things,
+  typeFields,
+  types,
+} from "../../db/schema/index.js";
 
 export interface ShapeColumn {
   name: string;
@@ -81,6 +97,10 @@ const TABLES = {
   tags,
   templates,
   inbox: inboxItems,
+  meters,
+  readings,
+  box_checks: boxChecks,
+  codes,
 } satisfies Record<ShapeName, Table>;
 
 export const SHAPES: Record<ShapeName, ShapeDef> = {
@@ -97,6 +117,12 @@ export const SHAPES: Record<ShapeName, ShapeDef> = {
   templates: def("templates", TABLES.templates, { locationColumn: "account_id" }),
   // Resolved items leave the inbox shape.
   inbox: def("inbox", TABLES.inbox, { live: "r.deleted_at IS NULL AND r.status = 'open'" }),
+  meters: def("meters", TABLES.meters),
+  readings: def("readings", TABLES.readings),
+  box_checks: def("box_checks", TABLES.box_checks),
+  // Printed labels only (claimed or not): a thing's or place's own code is on its row already, and
+  // the rows of every auto code would double a first sync for nothing.
+  codes: def("codes", TABLES.codes, { filter: "r.sheet_id IS NOT NULL" }),
 };
 
 /*
@@ -130,4 +156,8 @@ export const SHAPE_ROWS_AGREE: { [N in ShapeName]: Agreement<N> } = {
   tags: true,
   templates: true,
   inbox: true,
+  meters: true,
+  readings: true,
+  box_checks: true,
+  codes: true,
 };

@@ -31,6 +31,7 @@ export function upstreamWhere(shape: ShapeDef, actor: Actor, scope: string[]): s
   if (shape.name === "memberships") parts.push(`"user_id" = '${UUID.test(actor.userId) ? actor.userId : "00000000-0000-0000-0000-000000000000"}'`);
   parts.push(`"deleted_at" IS NULL`);
   if (shape.name === "inbox") parts.push(`"status" = 'open'`);
+  if (shape.name === "codes") parts.push(`"sheet_id" IS NOT NULL`);
   return parts.join(" AND ");
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Op } from "../../../sync/ops.js";
 import type { TemplateShapeRow } from "../../../sync/shape-rows.js";
-import { overlay, shapesOf } from "../../../client/sync/optimistic.js";
+import { shapesOf } from "../../../client/sync/op-shapes.js";
+import { overlay } from "../../../client/sync/optimistic.js";
 import { AT as at } from "./rows.js";
 
 const LOC = "0190a000-0000-7000-8000-000000000001";

@@ -1,0 +1,43 @@
+/**
+ * Which shapes an op's effect shows up on: where its txid arrives (sync/SPEC.md PU7), which shapes
+ * the pusher brings up to date after a push, and when an applied outbox entry may retire.
+ */
+import type { Op } from "../../sync/ops.js";
+import type { SyncedTableName } from "../db/rows.js";
+import { registryShapesOf } from "./optimistic-registries.js";
+
+/** Shapes on which an op's effect shows up (and so where its txid arrives). */
+export function shapesOf(op: Op): SyncedTableName[] {
+  switch (op.name) {
+    case "thing.create":
+    case "thing.update":
+    case "thing.move":
+    case "thing.delete":
+      return ["things"];
+    case "thing.capture":
+      return ["things", "inbox"];
+    case "place.create":
+    case "place.update":
+    case "place.delete":
+      return ["places"];
+    case "inbox.accept":
+    case "inbox.dismiss":
+    case "inbox.merge":
+      // A reviewed reading changes its reading; a label claim, who holds the code.
+      return ["inbox", "readings", "codes", "things", "places"];
+    case "meter.create":
+    case "meter.update":
+    case "meter.delete":
+      return ["meters"];
+    case "reading.capture":
+      // An implausible reading is also an inbox item.
+      return ["readings", "inbox"];
+    case "boxcheck.record":
+      return ["box_checks", "things"];
+    case "code.claim":
+      return ["codes", "things", "places", "inbox"];
+    default:
+      // Registry ops (types, fields, place kinds, brands, tags, templates): optimistic-registries.ts.
+      return registryShapesOf(op) ?? [];
+  }
+}

@@ -1,0 +1,71 @@
+/** Reads of box checks: the spec's record (counts of each list) and a thing's checks, newest first. */
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import type { BoxCheck } from "../../../shared/box-checks.js";
+import type { Tx } from "../../db/client.js";
+import { boxChecks, users } from "../../db/schema/index.js";
+import { NotFoundError } from "../../errors/classes.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+
+type Row = typeof boxChecks.$inferSelect;
+
+export async function boxChecksOut(tx: Tx, rowsIn: Row[]): Promise<BoxCheck[]> {
+  const userIds = [...new Set(rowsIn.map((r) => r.byUserId).filter((x): x is string => !!x))];
+  const names = new Map(
+    userIds.length ? (await tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds))).map((u) => [u.id, u.name]) : [],
+  );
+  return rowsIn.map((r) => ({
+    id: r.id,
+    containerId: r.containerId,
+    at: r.at.toISOString(),
+    by: { displayName: (r.byUserId && names.get(r.byUserId)) || "Former member" },
+    seen: r.seen.length,
+    notHere: r.notHere.length,
+    split: r.split.length,
+    movedIn: r.movedIn.length,
+  }));
+}
+
+/** A visible box check, or 404. */
+export async function findBoxCheck(tx: Tx, id: string): Promise<BoxCheck> {
+  const [row] = await tx
+    .select()
+    .from(boxChecks)
+    .where(and(eq(boxChecks.id, id), isNull(boxChecks.deletedAt)));
+  if (!row) throw new NotFoundError("box check");
+  return (await boxChecksOut(tx, [row]))[0]!;
+}
+
+/**
+ * The checks of a thing, newest `at` first: those of it as a box, and those that named it in one
+ * of their lists (a box on a shelf-box shows both its own checks and the shelf's that saw it).
+ */
+export async function thingBoxChecks(tx: Tx, thing: { id: string; locationId: string }, q: { limit: number; cursor?: string | undefined }) {
+  const thingId = thing.id;
+  const id = sql`${thingId}::uuid`;
+  const where = [
+    eq(boxChecks.locationId, thing.locationId),
+    isNull(boxChecks.deletedAt),
+    or(
+      eq(boxChecks.containerId, thingId),
+      sql`${id} = ANY(${boxChecks.seen})`,
+      sql`${id} = ANY(${boxChecks.notHere})`,
+      sql`${id} = ANY(${boxChecks.movedIn})`,
+      sql`${boxChecks.split} @> ${JSON.stringify([{ thingId }])}::jsonb`,
+    ),
+  ];
+  if (q.cursor) where.push(afterTimeId(q.cursor, boxChecks.at, boxChecks.id, "desc"));
+  const found = await tx
+    .select({ row: boxChecks, key: exactTime(boxChecks.at) })
+    .from(boxChecks)
+    .where(and(...where))
+    .orderBy(desc(boxChecks.at), desc(boxChecks.id))
+    .limit(q.limit + 1);
+  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
+  return {
+    items: await boxChecksOut(
+      tx,
+      page.rows.map((r) => r.row),
+    ),
+    next_cursor: page.next_cursor,
+  };
+}

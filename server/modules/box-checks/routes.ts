@@ -1,0 +1,38 @@
+/** /api/v1/things/:id/box-checks. */
+import { z } from "zod";
+import { boxCheckCreateBody, boxCheckQuerySchema, boxCheckSchema } from "../../../shared/box-checks.js";
+import { uuidSchema } from "../../../shared/ids.js";
+import { pageOf } from "../../../shared/paging.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { listBoxChecks, recordBoxCheck } from "./service.js";
+
+const byId = z.object({ id: uuidSchema });
+
+export function boxCheckRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
+  return [
+    defineWrite({
+      method: "post",
+      path: "/api/v1/things/:id/box-checks",
+      summary:
+        "Record a box check (members and above): what was seen, not here, found partly (split) or moved in from elsewhere; `id` and `at` default to the server's",
+      tag: "box-checks",
+      status: 201,
+      params: byId,
+      body: boxCheckCreateBody,
+      response: boxCheckSchema,
+      handler: ({ actor, params, body }) => recordBoxCheck(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/things/:id/box-checks",
+      summary: "Box checks of a thing, newest first: those of it as a box and those that named it",
+      tag: "box-checks",
+      params: byId,
+      query: boxCheckQuerySchema,
+      response: pageOf(boxCheckSchema),
+      handler: ({ actor, params, query }) => listBoxChecks(service, actor, params.id, query),
+    }),
+  ] as RouteDef[];
+}

@@ -1,0 +1,72 @@
+/**
+ * A label sheet as a PDF, typeset with Typst: A4, 3 by 8 labels a page (70 by 37 mm, the common
+ * self-adhesive sheet), each with the QR code of its link, the code as it is read aloud and the
+ * location's name. Text goes to Typst as data (a JSON file), never spliced into markup, so a name
+ * cannot change the document. Noto Sans comes first; Amiri sets the Arabic names Noto Sans lacks.
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { NodeCompiler } from "@myriaddreamin/typst-ts-node-compiler";
+import QRCode from "qrcode";
+import { codePath, formatCode } from "../../../shared/codes.js";
+
+const LABELS_PER_PAGE = 24;
+/** Typst's virtual workspace: the data and the QR images live in memory under it. */
+const ROOT = "/label-sheet";
+
+const MAIN = `
+#let d = json("/sheet.json")
+#set page(paper: "a4", margin: 0pt)
+#set text(font: ("Noto Sans", "Amiri"), size: 9pt)
+#for (i, page) in d.pages.enumerate() {
+  if i > 0 { pagebreak() }
+  grid(
+    columns: (70mm,) * 3,
+    rows: 37.1mm,
+    ..page.map(l => box(width: 100%, height: 100%, inset: 4mm, clip: true, grid(
+      columns: (26mm, 1fr),
+      column-gutter: 3mm,
+      align: horizon,
+      image("/qr/" + l.code + ".svg", width: 26mm),
+      stack(spacing: 2.5mm, text(size: 15pt, l.printed), text(size: 8pt, d.location)),
+    ))),
+  )
+}
+`;
+
+const require = createRequire(import.meta.url);
+const fontDir = (pkg: string) => join(dirname(require.resolve(`@expo-google-fonts/${pkg}/package.json`)), "400Regular");
+
+let compiler: NodeCompiler | undefined;
+/** One compiler for the process: loading the fonts is the slow part. */
+function typst(): NodeCompiler {
+  compiler ??= NodeCompiler.create({ workspace: ROOT, fontArgs: [{ fontPaths: [fontDir("noto-sans"), fontDir("amiri")] }] });
+  return compiler;
+}
+
+export interface SheetContent {
+  /** Where the QR codes point: `{origin}/c/{code}`. */
+  origin: string;
+  locationName: string;
+  codes: string[];
+}
+
+export async function labelSheetPdf({ origin, locationName, codes }: SheetContent): Promise<Buffer> {
+  const svgs = await Promise.all(codes.map((code) => QRCode.toString(`${origin}${codePath(code)}`, { type: "svg", margin: 0, errorCorrectionLevel: "M" })));
+  const pages: { code: string; printed: string }[][] = [];
+  codes.forEach((code, i) => {
+    if (i % LABELS_PER_PAGE === 0) pages.push([]);
+    pages.at(-1)!.push({ code, printed: formatCode(code) });
+  });
+  const c = typst();
+  // The shadow files and the render happen in one synchronous run: no other sheet's files can interleave.
+  c.resetShadow();
+  c.mapShadow(`${ROOT}/sheet.json`, Buffer.from(JSON.stringify({ location: locationName, pages })));
+  codes.forEach((code, i) => c.mapShadow(`${ROOT}/qr/${code}.svg`, Buffer.from(svgs[i]!)));
+  try {
+    return c.pdf({ mainFileContent: MAIN });
+  } finally {
+    c.resetShadow();
+    c.evictCache(10);
+  }
+}

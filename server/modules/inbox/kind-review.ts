@@ -1,0 +1,20 @@
+/** What a kind review is (kinds.ts holds the registry; the modules implement it without importing the registry). */
+import type { SegmentChanges } from "../../commands/segment.js";
+import type { CommandContext } from "../../commands/types.js";
+import type { inboxItems } from "../../db/schema/index.js";
+import type { AppError } from "../../errors/classes.js";
+
+export const ITEM_KEYS = ["locationId", "kind", "status", "thingId", "payload", "rowVersion", "deletedAt"] as const;
+export type Item = Pick<typeof inboxItems.$inferSelect, (typeof ITEM_KEYS)[number] | "id">;
+
+export interface KindReview<S = unknown> {
+  /** Reads (and locks) once per segment what its open items of this kind need. */
+  load(ctx: CommandContext, items: Item[]): Promise<S>;
+  /**
+   * Writes the effect into `changes` (never a verdict: the inbox answers the op) and answers null,
+   * or the reason the item cannot be decided that way (the op is refused, nothing is written).
+   * The answer may name the history entry the effect recorded, for the item's undo.
+   */
+  accept(ctx: CommandContext, changes: SegmentChanges, item: Item, state: S): AppError | { eventId: string | null };
+  dismiss(ctx: CommandContext, changes: SegmentChanges, item: Item, state: S): AppError | { eventId: string | null };
+}

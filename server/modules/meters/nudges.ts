@@ -1,0 +1,91 @@
+/**
+ * Nudges: a meter with nudgeDays whose latest counting reading is older than that gets one
+ * `reading` inbox item (reason "overdue") in its location, where its members see it. Web push does
+ * not exist yet: until it does, the inbox is the channel. `nudged_for` holds the takenAt of the
+ * reading a nudge was about, so each stale reading nudges once and never twice; a newer reading
+ * changes the latest takenAt and so re-arms the meter.
+ */
+import { NUDGE_REASON, type InboxReading } from "../../../shared/meters.js";
+import type { Services } from "../../services.js";
+import { asSystem } from "../../db/actor.js";
+import { rows, sql, type Db } from "../../db/client.js";
+import { inboxItems } from "../../db/schema/index.js";
+import { decimalOut } from "./estimate.js";
+import { thumbUrl } from "../files/read.js";
+import { readingItem } from "./readings.js";
+
+const HOUR = 3600_000;
+
+interface Due {
+  id: string;
+  location_id: string;
+  thing_id: string;
+  label: string | null;
+  unit: string;
+  created_by: string | null;
+  value: string;
+  taken_at: string;
+  file_id: string | null;
+}
+
+/**
+ * Sends the nudges due at `now`; answers how many. Runs with the service's own authority (a job
+ * acts for no one): it reads every location's meters and writes only inbox items and nudged_for.
+ * The meters are locked and skipped when locked, so two replicas running it never nudge twice.
+ */
+export async function sendNudges(db: Db, now: Date = new Date()): Promise<number> {
+  return asSystem(db, async (tx) => {
+    const due = await rows<Due>(
+      tx,
+      sql`SELECT m.id::text AS id, m.location_id::text AS location_id, m.thing_id::text AS thing_id, m.label, m.unit,
+            m.created_by::text AS created_by, l.value::text AS value, l.file_id::text AS file_id,
+            to_char(l.taken_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS taken_at
+          FROM meters m
+          JOIN things t ON t.id = m.thing_id AND t.deleted_at IS NULL
+          JOIN locations loc ON loc.id = m.location_id AND loc.deleted_at IS NULL
+          CROSS JOIN LATERAL (SELECT r.value, r.taken_at, r.file_id FROM readings r
+            WHERE r.meter_id = m.id AND r.status = 'ok' AND r.deleted_at IS NULL
+            ORDER BY r.taken_at DESC, r.id DESC LIMIT 1) l
+          WHERE m.nudge_days IS NOT NULL AND m.deleted_at IS NULL
+            AND l.taken_at < ${now.toISOString()}::timestamptz - make_interval(days => m.nudge_days)
+            AND m.nudged_for IS DISTINCT FROM l.taken_at
+          FOR UPDATE OF m SKIP LOCKED`,
+    );
+    if (!due.length) return 0;
+    const items = due.map((m) => {
+      const reading: InboxReading = {
+        meter: { id: m.id, label: m.label, unit: m.unit },
+        value: decimalOut(m.value),
+        takenAt: new Date(m.taken_at).toISOString(),
+        reason: NUDGE_REASON,
+        neighbours: {},
+        proofThumbUrl: m.file_id ? thumbUrl(m.file_id) : null,
+      };
+      // Shown as made by whoever set the meter up: they asked for the reminder.
+      return readingItem(now, now, m.location_id, m.thing_id, m.created_by, reading);
+    });
+    await tx.insert(inboxItems).values(items);
+    // nudged_for is the server's bookkeeping, not something a person changed: no rowVersion bump,
+    // so a PATCH from someone who loaded the meter before the nudge is not refused for it.
+    await tx.execute(
+      sql`UPDATE meters m SET nudged_for = d.t FROM jsonb_to_recordset(${JSON.stringify(due.map((d) => ({ id: d.id, t: d.taken_at })))}::jsonb) AS d(id uuid, t timestamptz) WHERE m.id = d.id`,
+    );
+    return due.length;
+  });
+}
+
+/** Runs sendNudges now and every hour; answers the stop function. */
+export function startNudges({ database, logger }: Pick<Services, "database" | "logger">): () => void {
+  const run = async () => {
+    try {
+      const sent = await sendNudges(database.db);
+      if (sent) logger.info({ sent }, "meter nudges sent");
+    } catch (err) {
+      logger.error({ err }, "meter nudges failed");
+    }
+  };
+  void run();
+  const timer = setInterval(() => void run(), HOUR);
+  timer.unref();
+  return () => clearInterval(timer);
+}
