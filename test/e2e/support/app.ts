@@ -3,8 +3,8 @@
  * steps a person takes in it, by role and accessible name as a screen reader would find them.
  */
 import path from "node:path";
-import { expect } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect, onTestFailed } from "vitest";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { startService, type TestService } from "../../support/app.js";
 import { launchBrowser } from "./browser.js";
 
@@ -31,12 +31,73 @@ export async function startE2e(): Promise<E2e> {
       contexts.push(context);
       const page = await context.newPage();
       page.on("pageerror", (err) => console.error("page error:", err.message));
+      const name = `device ${contexts.length}`;
+      const trace = traceRequests(page);
+      onTestFailed(async () => console.error(`--- ${name}: its last API requests and sync status\n${await trace.report()}`));
       return { context, page };
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close();
       await svc.close();
+    },
+  };
+}
+
+/**
+ * What a device asked of the API lately (method, path, status, ms), printed with its sync status
+ * when a test fails: a sync step that timed out in CI says which request it was waiting on.
+ */
+function traceRequests(page: Page): { report(): Promise<string> } {
+  const t0 = Date.now();
+  const lines: string[] = [];
+  const started = new Map<Request, number>();
+  const keep = (line: string) => {
+    lines.push(`${String(Date.now() - t0).padStart(6)} ms ${line}`);
+    if (lines.length > 80) lines.shift();
+  };
+  const api = (url: string) => {
+    const u = new URL(url);
+    return u.pathname.startsWith("/api/") ? `${u.pathname}${u.search}` : null;
+  };
+  page.on("request", (req) => {
+    if (api(req.url())) started.set(req, Date.now());
+  });
+  page.on("requestfinished", (req) => {
+    const at = started.get(req);
+    if (at === undefined) return;
+    started.delete(req);
+    void req.response().then((res) => keep(`${req.method()} ${api(req.url())} -> ${res?.status() ?? "?"} in ${Date.now() - at} ms`));
+  });
+  page.on("requestfailed", (req) => {
+    const at = started.get(req);
+    if (at === undefined) return;
+    started.delete(req);
+    keep(`${req.method()} ${api(req.url())} failed (${req.failure()?.errorText ?? "?"}) after ${Date.now() - at} ms`);
+  });
+  return {
+    async report() {
+      const pending = [...started].map(([req, at]) => `pending ${req.method()} ${api(req.url())} for ${Date.now() - at} ms`);
+      const status = await page
+        .evaluate(async () => {
+          const open = (name: string) =>
+            new Promise<IDBDatabase>((resolve, reject) => {
+              const req = indexedDB.open(name);
+              req.onsuccess = () => resolve(req.result);
+              req.onerror = () => reject(new Error(String(req.error)));
+            });
+          const get = (db: IDBDatabase, store: string, key: string) =>
+            new Promise<unknown>((resolve) => {
+              const req = db.transaction(store).objectStore(store).get(key);
+              req.onsuccess = () => resolve(req.result);
+              req.onerror = () => resolve(undefined);
+            });
+          const user = (await get(await open("inventory-device"), "kv", "user")) as { value?: { id: string } } | undefined;
+          if (!user?.value) return "signed out";
+          return JSON.stringify(await get(await open(`inventory-${user.value.id}`), "meta", "status"));
+        })
+        .catch((err: unknown) => `unreadable (${String(err)})`);
+      return [...lines, ...pending, `sync status: ${status}`].join("\n");
     },
   };
 }
