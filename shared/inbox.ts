@@ -24,6 +24,12 @@ export const syncDropSchema = z.object({
 });
 export type SyncDrop = z.infer<typeof syncDropSchema>;
 
+/** Why two things look like one (issue "inbox-ai", duplicates). */
+export const DUPLICATE_REASONS = ["serial", "brand_model_place"] as const;
+export type DuplicateReason = (typeof DUPLICATE_REASONS)[number];
+/** `duplicate` of a duplicate item: the other thing, as a summary. */
+export const inboxDuplicateSchema = z.object({ other: thingSummarySchema, reason: z.enum(DUPLICATE_REASONS) });
+
 /** Inbox item as the spec shows it; kind-specific parts appear with their kinds. */
 export const inboxItemSchema = z
   .object({
@@ -47,6 +53,7 @@ export const inboxItemSchema = z
     syncDrop: syncDropSchema.optional(),
     reading: inboxReadingSchema.optional(),
     claim: inboxClaimSchema.optional(),
+    duplicate: inboxDuplicateSchema.optional(),
     undo: z.object({ eventId: uuidSchema, until: timestampSchema }).optional(),
   })
   .meta({ id: "InboxItem" });

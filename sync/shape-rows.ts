@@ -40,6 +40,8 @@ export type InboxPayload = {
   reading?: InboxReading;
   /** A `label_claim` item: a claim that met another claim of the same code (server/modules/codes/). */
   claim?: InboxClaim;
+  /** A `duplicate` item: the item's thing looks like this other one (server/modules/duplicates/). */
+  duplicate?: { otherId: string; reason: "serial" | "brand_model_place" };
 };
 
 export type LocationShapeRow = SyncedRow & {

@@ -1,5 +1,12 @@
 /** Strings of the box-check, scan, label and code screens, English and Arabic side by side. */
 export const fieldEn = {
+  "duplicate.item": "Possible duplicate",
+  "duplicate.looksLike": "{name} looks like {other}",
+  "duplicate.reason.serial": "Same serial number",
+  "duplicate.reason.brand_model_place": "Same brand and model in the same place",
+  "duplicate.keepBoth": "Keep both",
+  "duplicate.merge": "Merge into {other}",
+  "duplicate.otherGone": "The other thing is no longer here.",
   "scan.title": "Scan",
   "scan.hint": "Point the camera at a label, pick a photo of one, or type the code printed under it.",
   "scan.camera": "Use the camera",
@@ -83,6 +90,13 @@ export const fieldEn = {
 } as const;
 
 export const fieldAr: Record<keyof typeof fieldEn, string> = {
+  "duplicate.item": "تكرار محتمل",
+  "duplicate.looksLike": "{name} يشبه {other}",
+  "duplicate.reason.serial": "الرقم التسلسلي نفسه",
+  "duplicate.reason.brand_model_place": "العلامة التجارية والطراز نفسهما في المكان نفسه",
+  "duplicate.keepBoth": "احتفظ بالاثنين",
+  "duplicate.merge": "ادمجه في {other}",
+  "duplicate.otherGone": "الشيء الآخر لم يعد هنا.",
   "scan.title": "مسح",
   "scan.hint": "وجّه الكاميرا إلى ملصق، أو اختر صورة له، أو اكتب الرمز المطبوع تحته.",
   "scan.camera": "استخدم الكاميرا",

@@ -1,6 +1,6 @@
 /**
- * The inbox of a location: captured drafts to accept, dismiss or merge into an existing thing, and
- * changes that did not apply (sync_drop: what, why, by whom, and re-apply). Review actions are ops
+ * The inbox of a location: captured drafts to accept, dismiss or merge into an existing thing,
+ * possible duplicates to keep or merge, readings and label claims to decide, and changes that did not apply (sync_drop: what, why, by whom, and re-apply). Review actions are ops
  * like any other, so a reviewer can clear the inbox with no signal.
  */
 import { useState } from "react";
@@ -11,6 +11,7 @@ import type { MessageKey } from "../i18n/i18n.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { ClaimItem } from "../parts/ClaimItem.js";
+import { DuplicateItem } from "../parts/DuplicateItem.js";
 import { ReadingItem } from "../parts/ReadingItem.js";
 import { Shell } from "../parts/Shell.js";
 import { useReady } from "../session.js";
@@ -143,6 +144,8 @@ export function InboxScreen({ locationId }: { locationId: string }) {
               <DraftItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
             ) : item.kind === "label_claim" ? (
               <ClaimItem key={item.id} item={item} canEdit={data.canEdit} />
+            ) : item.kind === "duplicate" ? (
+              <DuplicateItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
             ) : item.kind === "reading" ? (
               <ReadingItem key={item.id} item={item} canEdit={data.canEdit} />
             ) : (

@@ -12,6 +12,7 @@ import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { inboxItems, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
+import { raiseDuplicates } from "../duplicates/raise.js";
 import { changeThing } from "../things/changes.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "../things/values.js";
 import { ITEM_KEYS, type Item, type KindReview } from "./kind-review.js";
@@ -35,6 +36,9 @@ class Review {
     /** What each kind's review loaded for this segment (kinds.ts). */
     private readonly kindStates: Map<string, unknown> = new Map(),
   ) {}
+
+  /** Drafts this segment accepted: checked for duplicates once written. */
+  readonly accepted: string[] = [];
 
   /**
    * Runs the item's kind review (kinds.ts), if its kind has one: answers false when it refused the
@@ -130,7 +134,9 @@ function reviewCommand<A extends { id: string }>(
         if (problem) r.changes.refuse(problem);
         else review(r, items.get(op.args.id)!, op.args, op.input.locationId);
       });
-      return r.changes.write();
+      const verdicts = await r.changes.write();
+      await raiseDuplicates(ctx, r.accepted);
+      return verdicts;
     },
   });
 }
@@ -143,7 +149,9 @@ export const inboxAccept = reviewCommand<InboxActArgs>(
     const effect = r.kindEffect(item, "accept");
     if (!effect.ok) return;
     const t = item.kind === "draft" ? r.live(item.thingId, loc) : null;
-    const eventId = t?.lifecycle === "draft" ? r.change(t, { lifecycle: "active" }, "thing.updated", "thing.accepted") : effect.eventId;
+    const draft = t?.lifecycle === "draft" ? t : null;
+    const eventId = draft ? r.change(draft, { lifecycle: "active" }, "thing.updated", "thing.accepted") : effect.eventId;
+    if (draft) r.accepted.push(draft.id);
     r.resolve(item, "accepted", {}, eventId);
   },
 );

@@ -26,9 +26,11 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
         .groupBy(inboxItems.batchId)
     ).map((c) => [c.batchId, c.n]),
   );
-  const thingIds = rowsIn.map((r) => r.thingId).filter((x): x is string => !!x);
+  const otherOf = (r: Row) => (r.payload as { duplicate?: { otherId?: string } }).duplicate?.otherId;
+  const thingIds = [...new Set([...rowsIn.map((r) => r.thingId), ...rowsIn.map(otherOf)].filter((x): x is string => !!x))];
   const thingRows = thingIds.length ? await tx.select().from(things).where(inArray(things.id, thingIds)) : [];
   const thingById = new Map((await summaries(tx, thingRows)).map((t) => [t.id, t]));
+  const live = new Set(thingRows.filter((t) => !t.deletedAt).map((t) => t.id));
   const undoIds = rowsIn.map((r) => r.undoEventId).filter((x): x is string => !!x);
   const undoable = new Map(
     undoIds.length
@@ -49,7 +51,10 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       syncDrop?: InboxItem["syncDrop"];
       reading?: InboxItem["reading"];
       claim?: InboxItem["claim"];
+      duplicate?: { otherId: string; reason: NonNullable<InboxItem["duplicate"]>["reason"] };
     };
+    // The other thing of a duplicate, as the reader sees it now (gone if it was deleted since).
+    const other = p.duplicate && live.has(p.duplicate.otherId) ? thingById.get(p.duplicate.otherId) : undefined;
     const thing = r.thingId ? thingById.get(r.thingId) : undefined;
     const until = r.undoEventId ? undoable.get(r.undoEventId) : undefined;
     return {
@@ -71,6 +76,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       // Written in the spec's shape by the meters and codes modules when they make the item.
       ...(p.reading ? { reading: p.reading } : {}),
       ...(p.claim ? { claim: p.claim } : {}),
+      ...(p.duplicate && other ? { duplicate: { other, reason: p.duplicate.reason } } : {}),
       ...(until && r.undoEventId ? { undo: { eventId: r.undoEventId, until } } : {}),
     };
   });

@@ -1,4 +1,5 @@
 /** thing.create, set-based over a segment of ops; thing.capture reuses it for drafts. */
+import { raiseDuplicates } from "../duplicates/raise.js";
 import { thingCreateArgs, type ThingCreateArgs } from "../../../shared/things.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { defineCommand } from "../../commands/types.js";
@@ -158,6 +159,10 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
     }
     const verdicts = await changes.write();
     await writeSecretValues(ctx, secrets);
+    await raiseDuplicates(
+      ctx,
+      ops.filter((_, i) => verdicts[i]?.status === "applied").map((o) => o.args.id),
+    );
     return verdicts;
   },
 });
