@@ -67,7 +67,11 @@ function traceRequests(page: Page): { report(): Promise<string> } {
     const at = started.get(req);
     if (at === undefined) return;
     started.delete(req);
-    void req.response().then((res) => keep(`${req.method()} ${api(req.url())} -> ${res?.status() ?? "?"} in ${Date.now() - at} ms`));
+    // The page may close before the response is read: then the line says so instead of rejecting.
+    req.response().then(
+      (res) => keep(`${req.method()} ${api(req.url())} -> ${res?.status() ?? "?"} in ${Date.now() - at} ms`),
+      () => keep(`${req.method()} ${api(req.url())} finished in ${Date.now() - at} ms (page closed)`),
+    );
   });
   page.on("requestfailed", (req) => {
     const at = started.get(req);
