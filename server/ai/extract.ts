@@ -12,6 +12,8 @@ import { priceFromTable, reportedCost } from "./prices.js";
 import { languageModel, type FetchFunction, type ProviderSettings } from "./providers.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Ample for a thing's fields; said explicitly so no package guesses a limit of its own for an unknown model. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 export interface ExtractImage {
   bytes: Uint8Array;
@@ -91,7 +93,7 @@ export async function extractStructured<T>(req: ExtractRequest<T>): Promise<Extr
           content: [{ type: "text", text: req.prompt }, ...req.images.map((img) => ({ type: "image" as const, image: img.bytes, mediaType: img.mime }))],
         },
       ],
-      ...(req.maxOutputTokens ? { maxOutputTokens: req.maxOutputTokens } : {}),
+      maxOutputTokens: req.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
       maxRetries: 0,
       abortSignal: signal,
       onStepFinish: (step) => {
