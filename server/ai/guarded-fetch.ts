@@ -52,8 +52,9 @@ function toResponse(res: IncomingMessage): Response {
 
 export function guardedAiFetch(opts: GuardOptions): FetchFunction {
   const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    const url = checkAiBaseUrl(request.url, opts);
+    // Checked before new Request(), which would throw its own error on credentials in the URL.
+    const url = checkAiBaseUrl(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, opts);
+    const request = input instanceof Request ? new Request(input, init) : new Request(url, init);
     const target = await checkedAddress(url, opts);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const pinned: LookupFunction = (_host, options, cb) => {
