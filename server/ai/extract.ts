@@ -40,7 +40,8 @@ export interface ExtractRequest<T> {
   fetch?: FetchFunction;
 }
 
-export type ExtractResult<T> = { record: AiCallRecord; object: T; retryAfterSeconds: null } | { record: AiCallRecord; object: null; retryAfterSeconds: number | null };
+export type ExtractResult<T> =
+  { record: AiCallRecord; object: T; retryAfterSeconds: null } | { record: AiCallRecord; object: null; retryAfterSeconds: number | null };
 
 interface Answer {
   finishReason: FinishReason;

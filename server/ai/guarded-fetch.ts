@@ -78,5 +78,5 @@ export function guardedAiFetch(opts: GuardOptions): FetchFunction {
       req.end(body);
     });
   };
-  return guarded as FetchFunction;
+  return guarded;
 }

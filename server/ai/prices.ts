@@ -69,12 +69,7 @@ export function decimalString(d: Decimal): string {
 }
 
 /** The table's cost of a call, or null when the table does not know the model. */
-export function priceFromTable(
-  kind: ProviderKind,
-  model: string,
-  tokens: { input: number; output: number },
-  table: PriceTable = PRICE_TABLE,
-): AiCost | null {
+export function priceFromTable(kind: ProviderKind, model: string, tokens: { input: number; output: number }, table: PriceTable = PRICE_TABLE): AiCost | null {
   const price = table.models[kind]?.[model];
   if (!price) return null;
   const amount = new Decimal(tokens.input).times(price.input).plus(new Decimal(tokens.output).times(price.output)).dividedBy(MILLION);

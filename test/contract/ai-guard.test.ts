@@ -24,7 +24,15 @@ beforeAll(async () => {
 afterAll(() => standin.close());
 
 const run = (baseUrl: string, fetch: typeof globalThis.fetch) =>
-  extractStructured({ provider: { kind: "compatible_api", model: "llava", apiKey: KEY, baseUrl }, paidBy, schema, prompt: "p", images: [], fetch, timeoutMs: 3_000 });
+  extractStructured({
+    provider: { kind: "compatible_api", model: "llava", apiKey: KEY, baseUrl },
+    paidBy,
+    schema,
+    prompt: "p",
+    images: [],
+    fetch,
+    timeoutMs: 3_000,
+  });
 
 test("a loopback base URL is refused before anything is sent", async () => {
   const before = standin.received.length;

@@ -36,13 +36,41 @@ const KINDS: Kind[] = [
   // 1200 x 0.15 + 80 x 0.60 = 228 per million
   { kind: "provider_a", model: "gpt-4o-mini", format: openaiFormat, cost: { amount: "0.000228", currency: "USD" }, costSource: "price_table", refuses: true },
   // 1200 x 3 + 80 x 15 = 4800 per million (native structured outputs: output_config.format)
-  { kind: "provider_b", model: "claude-sonnet-4-5", format: anthropicFormat, cost: { amount: "0.0048", currency: "USD" }, costSource: "price_table", refuses: true },
+  {
+    kind: "provider_b",
+    model: "claude-sonnet-4-5",
+    format: anthropicFormat,
+    cost: { amount: "0.0048", currency: "USD" },
+    costSource: "price_table",
+    refuses: true,
+  },
   // 1200 x 0.30 + 80 x 2.50 = 560 per million
-  { kind: "provider_c", model: "gemini-2.5-flash", format: geminiFormat, cost: { amount: "0.00056", currency: "USD" }, costSource: "price_table", refuses: true },
+  {
+    kind: "provider_c",
+    model: "gemini-2.5-flash",
+    format: geminiFormat,
+    cost: { amount: "0.00056", currency: "USD" },
+    costSource: "price_table",
+    refuses: true,
+  },
   // 1200 x 0.10 + 80 x 0.30 = 144 per million; Mistral's wire format has no refusal
-  { kind: "provider_d", model: "mistral-small-latest", format: mistralFormat, cost: { amount: "0.000144", currency: "USD" }, costSource: "price_table", refuses: false },
+  {
+    kind: "provider_d",
+    model: "mistral-small-latest",
+    format: mistralFormat,
+    cost: { amount: "0.000144", currency: "USD" },
+    costSource: "price_table",
+    refuses: false,
+  },
   // OpenRouter's own figure wins over the table (which would say 0.000228)
-  { kind: "router", model: "openai/gpt-4o-mini", format: () => openrouterFormat(0.0002313), cost: { amount: "0.0002313", currency: "USD" }, costSource: "provider", refuses: true },
+  {
+    kind: "router",
+    model: "openai/gpt-4o-mini",
+    format: () => openrouterFormat(0.0002313),
+    cost: { amount: "0.0002313", currency: "USD" },
+    costSource: "provider",
+    refuses: true,
+  },
   { kind: "compatible_api", model: "llama3.2-vision", format: compatibleFormat, cost: undefined, costSource: "unknown", refuses: true },
 ];
 

@@ -38,14 +38,17 @@ describe("SVC_AI_* configuration", () => {
   });
 
   test("the key is not in the error that names a missing variable", () => {
-    expect(() => load({ SVC_AI_PROVIDER: "provider_a", SVC_AI_API_KEY: "sk-secret-123" })).toThrow(expect.not.objectContaining({ message: expect.stringContaining("sk-secret-123") }));
+    expect(() => load({ SVC_AI_PROVIDER: "provider_a", SVC_AI_API_KEY: "sk-secret-123" })).toThrow(
+      expect.not.objectContaining({ message: expect.stringContaining("sk-secret-123") }),
+    );
   });
 });
 
 describe("price table", () => {
   test("dated, and every price a plain decimal string", () => {
     expect(PRICE_TABLE.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    for (const models of Object.values(PRICE_TABLE.models)) for (const p of Object.values(models)) expect([p.input, p.output].join(" ")).toMatch(/^\d+\.\d+ \d+\.\d+$/);
+    for (const models of Object.values(PRICE_TABLE.models))
+      for (const p of Object.values(models)) expect([p.input, p.output].join(" ")).toMatch(/^\d+\.\d+ \d+\.\d+$/);
   });
 
   test("decimal arithmetic: sums floats would get wrong come out exact", () => {

@@ -19,7 +19,10 @@ function message(model: unknown, content: Record<string, unknown>[], stop: strin
   };
 }
 
-const jsonTool = (body: Record<string, unknown>) => asArray(body.tools).map(asRecord).find((t) => t.name === "json");
+const jsonTool = (body: Record<string, unknown>) =>
+  asArray(body.tools)
+    .map(asRecord)
+    .find((t) => t.name === "json");
 
 /** The answer where this request asked for it: the forced json tool's input, or text. */
 function answer(body: Record<string, unknown>, textOut: string): Record<string, unknown> {
@@ -68,6 +71,9 @@ export const anthropicFormat = (): WireFormat => ({
   },
   error: (status) => ({
     type: "error",
-    error: { type: status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error", message: status === 429 ? "Number of requests has exceeded your rate limit" : "Internal server error" },
+    error: {
+      type: status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error",
+      message: status === 429 ? "Number of requests has exceeded your rate limit" : "Internal server error",
+    },
   }),
 });

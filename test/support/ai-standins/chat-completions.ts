@@ -69,7 +69,11 @@ export function chatCompletions(o: ChatOptions): WireFormat {
       }
     },
     error: (status) => ({
-      error: { message: status === 429 ? "Rate limit reached for requests" : "The server had an error", type: status === 429 ? "rate_limit_error" : "server_error", code: null },
+      error: {
+        message: status === 429 ? "Rate limit reached for requests" : "The server had an error",
+        type: status === 429 ? "rate_limit_error" : "server_error",
+        code: null,
+      },
     }),
   };
 }
