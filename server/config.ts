@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { providerKindSchema, type ProviderKind } from "../shared/ai.js";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -45,6 +46,14 @@ const envSchema = z.object({
   SVC_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   SVC_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   SVC_S3_FORCE_PATH_STYLE: flag,
+  SVC_AI_PROVIDER: providerKindSchema.optional(),
+  SVC_AI_MODEL: z.string().min(1).max(200).optional(),
+  SVC_AI_API_KEY: z.string().min(1).optional(),
+  SVC_AI_BASE_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "SVC_AI_BASE_URL must be an http:// or https:// URL")
+    .optional(),
 });
 
 /** S3-compatible object storage for uploaded files (SVC_S3_*), shared by every replica. */
@@ -57,6 +66,15 @@ export interface S3Config {
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   /** bucket in the path (http://host/bucket/key), as most self-hosted S3-compatible servers want. */
   forcePathStyle: boolean;
+}
+
+/** The instance's own AI provider (SVC_AI_*): pays for calls as paidBy scope `instance`. Trusted: no address guard. */
+export interface InstanceAiConfig {
+  kind: ProviderKind;
+  model: string;
+  /** A secret: never logged, never returned. */
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
 }
 
 /** An OpenID provider people may sign in with (spec "Ways to sign in": OIDC, social sign-in). */
@@ -100,6 +118,8 @@ export interface Config {
   oauthAllowLoopbackClients: boolean;
   /** Where uploaded files live: this bucket when set, otherwise dataDir/files on this machine's disk. */
   s3: S3Config | undefined;
+  /** SVC_AI_*; unset: the instance pays for no AI calls (accounts and users may bring their own). */
+  ai: InstanceAiConfig | undefined;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -114,6 +134,18 @@ function loadSecret(given: string | undefined, dataDir: string): string {
     writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
     return secret;
   }
+}
+
+function instanceAi(e: z.infer<typeof envSchema>): InstanceAiConfig | undefined {
+  const fail = (names: string, why: string) => new Error(`Invalid configuration:\n  ${names}: ${why}`);
+  if (!e.SVC_AI_PROVIDER) {
+    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL) throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
+    return undefined;
+  }
+  if (!e.SVC_AI_MODEL) throw fail("SVC_AI_MODEL", "needed with SVC_AI_PROVIDER");
+  if (e.SVC_AI_PROVIDER === "compatible_api" && !e.SVC_AI_BASE_URL) throw fail("SVC_AI_BASE_URL", "needed with SVC_AI_PROVIDER=compatible_api");
+  if (e.SVC_AI_PROVIDER !== "compatible_api" && !e.SVC_AI_API_KEY) throw fail("SVC_AI_API_KEY", `needed with SVC_AI_PROVIDER=${e.SVC_AI_PROVIDER}`);
+  return { kind: e.SVC_AI_PROVIDER, model: e.SVC_AI_MODEL, apiKey: e.SVC_AI_API_KEY, baseUrl: e.SVC_AI_BASE_URL };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -153,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         forcePathStyle: e.SVC_S3_FORCE_PATH_STYLE,
       }
     : undefined;
+  const ai = instanceAi(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -175,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     electricUrl: e.SVC_ELECTRIC_URL ? new URL(e.SVC_ELECTRIC_URL) : undefined,
     electricSecret: e.SVC_ELECTRIC_SECRET,
     s3,
+    ai,
     ...overrides,
   };
 }

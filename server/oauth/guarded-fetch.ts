@@ -51,8 +51,8 @@ export function checkClientIdUrl(raw: string, policy: AddressPolicy): URL {
   return url;
 }
 
-/** Resolves once; every answer must be allowed, and the first is the one connected to. */
-async function checkedAddress(url: URL, opts: GuardOptions): Promise<{ address: string; family: number }> {
+/** Resolves once; every answer must be allowed, and the first is the one connected to. Also used by server/ai/guarded-fetch.ts. */
+export async function checkedAddress(url: URL, opts: GuardOptions): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const answers = isIP(host) ? [{ address: host, family: isIP(host) }] : await (opts.resolve ?? systemResolve)(host).catch(() => []);
   if (!answers.length) throw new GuardRefusal("the host name does not resolve");
