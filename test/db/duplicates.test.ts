@@ -68,6 +68,10 @@ test("merging a duplicate folds the new thing into the other; keeping both is ne
   expect(inboxItemSchema.parse(res.body.item)).toMatchObject({ status: "merged" });
   expect((await as.admin.get(`/api/v1/things/${a.id}`)).body).toMatchObject({ name: "Ladder", colour: "grey" });
   expect((await as.admin.get(`/api/v1/things/${b.id}`)).status).toBe(404);
+  // The merged-away thing's history is the other's now: its creation is listed there.
+  const history = (await as.admin.get(`/api/v1/things/${a.id}/history?limit=50`)).body.items as { action: string; entity: { id: string } }[];
+  expect(history.filter((e) => e.entity.id === b.id).map((e) => e.action)).toEqual(expect.arrayContaining(["thing.created"]));
+  expect(history.find((e) => e.action === "thing.merged")).toMatchObject({ entity: { id: a.id }, mergedFrom: { id: b.id } });
 
   // Keep both: accepted, and the same pair does not come back when one of them changes.
   const c = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Ladder (third)", serial: "L-9" })).body;

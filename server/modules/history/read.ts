@@ -2,10 +2,10 @@
  * History entries in the spec's shape. Values never leave the server raw: the diff says which
  * fields changed, summary lines show old and new values only for fields the reader may see.
  */
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { HistoryEntry } from "../../../shared/history.js";
 import { locationAccess } from "../../access/location.js";
-import type { Tx } from "../../db/client.js";
+import { rows, uuidArray, type Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
@@ -102,7 +102,9 @@ export async function entityHistory(
   q: { limit: number; cursor?: string | undefined; kind?: string | undefined },
   reader: Reader,
 ): Promise<{ items: HistoryEntry[]; next_cursor: string | null }> {
-  const where: SQL[] = [eq(historyEntries.entityType, entity.type), eq(historyEntries.entityId, entity.id)];
+  const where: SQL[] = [eq(historyEntries.entityType, entity.type), sql`${historyEntries.entityId} = ANY(${await historyOf(tx, entity)})`];
+  // A merged-away thing's own "merged into this one" line repeats the merge entry here: left out.
+  where.push(sql`NOT (${historyEntries.entityId} <> ${entity.id}::uuid AND ${historyEntries.summaryKey} = 'thing.merged_away')`);
   if (q.kind) where.push(inArray(historyEntries.action, ACTIONS[q.kind] ?? []));
   if (q.cursor) where.push(afterTimeId(q.cursor, historyEntries.at, historyEntries.id, "desc"));
   const found = await tx
@@ -115,6 +117,27 @@ export async function entityHistory(
   const page = pageFrom(found, q.limit, (r) => [r.key, r.e.id]);
   const now = new Date();
   return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now)), next_cursor: page.next_cursor };
+}
+
+/**
+ * The entities whose history is this one's: a thing keeps the history of every thing merged into
+ * it (and of those merged into them), so a merge loses no entry; anything else only its own.
+ */
+async function historyOf(tx: Tx, entity: { type: string; id: string }): Promise<SQL> {
+  if (entity.type !== "thing") return uuidArray([entity.id]);
+  const found = await rows<{ id: string }>(
+    tx,
+    sql`
+    WITH RECURSIVE merged(id) AS (
+      SELECT ${entity.id}::uuid
+      UNION
+      SELECT (h.summary_params->>'mergedFromId')::uuid
+      FROM history_entries h JOIN merged m ON h.entity_type = 'thing' AND h.entity_id = m.id
+      WHERE h.action = 'thing.merged' AND h.summary_params ? 'mergedFromId'
+    )
+    SELECT id FROM merged`,
+  );
+  return uuidArray(found.map((r) => r.id));
 }
 
 /** The location of a visible history event, or 404. */
