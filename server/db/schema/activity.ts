@@ -66,7 +66,10 @@ export const inboxItems = pgTable(
     resolvedBy: uuid("resolved_by").references(() => users.id, { onDelete: "set null" }),
     ...syncedColumns(),
   },
-  (t) => [index("inbox_location_status_idx").on(t.locationId, t.status, t.createdAt)],
+  (t) => [
+    index("inbox_location_status_idx").on(t.locationId, t.status, t.createdAt),
+    index("inbox_duplicate_thing_idx").on(t.thingId).where(sql`${t.kind} = 'duplicate'`),
+  ],
 );
 
 /**

@@ -99,6 +99,13 @@ export const things = pgTable(
     index("things_place_idx").on(t.placeId),
     index("things_container_idx").on(t.containerId),
     index("things_type_idx").on(t.typeId),
+    // Duplicate look-ups (server/modules/duplicates/raise.ts, migration 0021).
+    index("things_serial_idx")
+      .on(t.locationId, sql`lower(btrim(${t.serial}))`)
+      .where(sql`${t.deletedAt} is null and ${t.serial} is not null`),
+    index("things_brand_model_idx")
+      .on(t.locationId, t.brandId, sql`lower(btrim(${t.model}))`)
+      .where(sql`${t.deletedAt} is null and ${t.brandId} is not null`),
     check("things_one_parent", sql`(${t.placeId} is null) <> (${t.containerId} is null)`),
     check("things_quantity_positive", sql`${t.quantity} > 0`),
   ],

@@ -28,23 +28,31 @@ export async function raiseDuplicates(ctx: CommandContext, thingIds: readonly st
   if (!thingIds.length) return;
   const found = await rows<Pair>(
     ctx.tx,
-    sql`SELECT DISTINCT ON (t.id) t.id AS thing_id, t.location_id, o.id AS other_id,
-          CASE WHEN lower(btrim(t.serial)) = lower(btrim(o.serial)) THEN 'serial' ELSE 'brand_model_place' END AS reason
-        FROM things t
-        JOIN things o ON o.location_id = t.location_id AND o.id <> t.id AND o.deleted_at IS NULL
-          AND (
-            (nullif(btrim(t.serial), '') IS NOT NULL AND lower(btrim(o.serial)) = lower(btrim(t.serial)))
-            OR (t.brand_id IS NOT NULL AND nullif(btrim(t.model), '') IS NOT NULL
-                AND o.brand_id = t.brand_id AND lower(btrim(o.model)) = lower(btrim(t.model))
-                AND o.place_id IS NOT DISTINCT FROM t.place_id AND o.container_id IS NOT DISTINCT FROM t.container_id)
-          )
-        WHERE t.id = ANY(${uuidArray(thingIds)}) AND t.deleted_at IS NULL
-          AND NOT EXISTS (
-            SELECT 1 FROM inbox_items i
-            WHERE i.kind = 'duplicate' AND i.deleted_at IS NULL
-              AND ((i.thing_id = t.id AND i.payload->'duplicate'->>'otherId' = o.id::text)
-                OR (i.thing_id = o.id AND i.payload->'duplicate'->>'otherId' = t.id::text)))
-        ORDER BY t.id, (lower(btrim(t.serial)) = lower(btrim(o.serial))) DESC NULLS LAST, o.created_at, o.id`,
+    // Two probes (migration 0021 indexes each), never an OR that would scan the whole location.
+    sql`WITH t AS (
+          SELECT id, location_id, serial, brand_id, model, place_id, container_id FROM things
+          WHERE id = ANY(${uuidArray(thingIds)}) AND deleted_at IS NULL
+            AND (nullif(btrim(serial), '') IS NOT NULL OR (brand_id IS NOT NULL AND nullif(btrim(model), '') IS NOT NULL))
+        ), pairs AS (
+          SELECT t.id AS thing_id, t.location_id, o.id AS other_id, 'serial' AS reason, 0 AS rank, o.created_at
+          FROM t JOIN things o ON o.location_id = t.location_id AND lower(btrim(o.serial)) = lower(btrim(t.serial))
+            AND o.deleted_at IS NULL AND o.serial IS NOT NULL AND o.id <> t.id
+          WHERE nullif(btrim(t.serial), '') IS NOT NULL
+          UNION ALL
+          SELECT t.id, t.location_id, o.id, 'brand_model_place', 1, o.created_at
+          FROM t JOIN things o ON o.location_id = t.location_id AND o.brand_id = t.brand_id AND lower(btrim(o.model)) = lower(btrim(t.model))
+            AND o.deleted_at IS NULL AND o.id <> t.id
+            AND o.place_id IS NOT DISTINCT FROM t.place_id AND o.container_id IS NOT DISTINCT FROM t.container_id
+          WHERE t.brand_id IS NOT NULL AND nullif(btrim(t.model), '') IS NOT NULL
+        )
+        SELECT DISTINCT ON (p.thing_id) p.thing_id, p.location_id, p.other_id, p.reason
+        FROM pairs p
+        WHERE NOT EXISTS (
+          SELECT 1 FROM inbox_items i
+          WHERE i.kind = 'duplicate' AND i.deleted_at IS NULL
+            AND ((i.thing_id = p.thing_id AND i.payload->'duplicate'->>'otherId' = p.other_id::text)
+              OR (i.thing_id = p.other_id AND i.payload->'duplicate'->>'otherId' = p.thing_id::text)))
+        ORDER BY p.thing_id, p.rank, p.created_at, p.other_id`,
   );
   // Two new things of one batch that match each other make one item, about the later one (ids are time-ordered v7).
   const seen = new Set<string>();
