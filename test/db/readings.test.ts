@@ -129,7 +129,7 @@ describe("plausibility", () => {
       takenAt: day(1),
       reason: "backwards",
       neighbours: { before: { value: "100.5", takenAt: day(0) } },
-      proofThumbUrl: `/api/v1/files/${proof}`,
+      proofThumbUrl: `/api/v1/files/${proof}/thumb`,
     });
     const m = (await as.member.get(`/api/v1/meters/${meter.id}`)).body;
     expect(m.needsReview).toBe(1);

@@ -163,6 +163,15 @@ describe("on the disk store", () => {
     expect((await get(svc, as.member, `/api/v1/files/${up.body.id}/thumb`)).status).toBe(404);
   });
 
+  test("an image that cannot be decoded has a thumbUrl that answers 404, every time, and nothing is stored", async ({ svc, loc, as }) => {
+    const before = (await diskThumbs(svc)).length;
+    const up = await upload(svc, as.member, loc, Buffer.concat([Buffer.from("GIF89a"), Buffer.alloc(64, 7)]));
+    expect(up.body).toMatchObject({ mime: "image/gif", thumbUrl: `/api/v1/files/${up.body.id}/thumb` });
+    for (let i = 0; i < 2; i++) expect((await get(svc, as.member, up.body.thumbUrl!)).status).toBe(404);
+    expect((await get(svc, as.member, up.body.url)).status).toBe(200);
+    expect(await diskThumbs(svc)).toHaveLength(before);
+  });
+
   test("a meter proof's thumbUrl is the thumbnail", async ({ svc, loc, as }) => {
     const up = await upload(svc, as.member, loc, await phonePhoto(200));
     const thing = await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Meter cupboard" });

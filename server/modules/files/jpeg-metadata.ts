@@ -37,7 +37,7 @@ function kept(marker: number, b: Buffer, payloadAt: number): boolean {
 }
 
 /** The orientation (1-8) in an EXIF APP1 payload, or null when there is none or it cannot be read. */
-export function exifOrientation(payload: Buffer): number | null {
+function exifOrientation(payload: Buffer): number | null {
   if (!startsWith(payload, 0, "Exif\0\0") || payload.length < 14) return null;
   const tiff = payload.subarray(6);
   const order = tiff.subarray(0, 2).toString("latin1");

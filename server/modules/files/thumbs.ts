@@ -43,9 +43,22 @@ async function readAll(stream: Readable): Promise<Buffer> {
 /** Makings under way in this process, by stored name, so concurrent first requests make it once. */
 const making = new Map<string, Promise<boolean>>();
 
+/**
+ * Blobs this process found no thumbnail can be made of, so that asking again (a list showing a HEIC
+ * photo on every visit) does not read the whole blob and fail to decode it each time. Bounded: when
+ * full it starts over, which costs one more failed try per blob.
+ */
+const unmakeable = new Set<string>();
+const UNMAKEABLE_MAX = 10_000;
+
 async function make(store: BlobStore, sha256: string, name: string): Promise<boolean> {
+  if (unmakeable.has(sha256)) return false;
   const thumb = await makeThumbnail(await readAll(await store.open(sha256)));
-  if (!thumb) return false;
+  if (!thumb) {
+    if (unmakeable.size >= UNMAKEABLE_MAX) unmakeable.clear();
+    unmakeable.add(sha256);
+    return false;
+  }
   await store.putDerived(name, thumb);
   return true;
 }
