@@ -10,7 +10,7 @@ import { stripJpegMetadata } from "../../server/modules/files/jpeg-metadata.js";
 const GPS = { IFD0: { Make: "TestCam" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "51/1 30/1 0/1", GPSMapDatum: "WGS-84" } };
 
 async function photo(opts: { progressive?: boolean; orientation?: number } = {}) {
-  let s = sharp({ create: { width: 96, height: 64, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({
+  let s = sharp({ create: { width: 96, height: 64, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({
     progressive: !!opts.progressive,
   });
   if (opts.orientation) s = s.withMetadata({ orientation: opts.orientation });
