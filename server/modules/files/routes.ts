@@ -13,7 +13,7 @@ import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/cl
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { S3BlobStore } from "./s3-storage.js";
-import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps } from "./service.js";
+import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps, type Served } from "./service.js";
 import { DiskBlobStore } from "./storage.js";
 
 const readRaw = express.raw({ type: () => true, limit: MAX_FILE_BYTES });
@@ -22,7 +22,7 @@ const readRaw = express.raw({ type: () => true, limit: MAX_FILE_BYTES });
  * Sends stored bytes with the size and kind of the stored bytes, not of the record: a wrong length
  * would spill bytes into the next answer on a kept-alive connection, or leave this one hanging.
  */
-async function send(res: express.Response, { stored, open }: Awaited<ReturnType<typeof openFile>>): Promise<undefined> {
+async function send(res: express.Response, { stored, open }: Served): Promise<undefined> {
   res.setHeader("content-type", stored.mime ?? "application/octet-stream");
   res.setHeader("content-length", String(stored.size));
   // A file's bytes (and so its thumbnail) never change under its id; private because it is per-user data.

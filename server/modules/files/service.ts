@@ -51,7 +51,8 @@ export async function uploadFile(deps: FileDeps, actor: Actor, locationId: strin
   );
 }
 
-interface Served {
+/** Stored bytes to send: their size and kind as stored, and a stream of them. */
+export interface Served {
   stored: StoredBlob;
   open: () => Promise<Readable>;
 }
