@@ -28,9 +28,10 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { deny
 // WorkboxPlugin type refuses under exactOptionalPropertyTypes; the runtime contract is the same.
 const expiration = new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 86400 }) as unknown as WorkboxPlugin;
 
-// A file's bytes never change under its id, so a cached photo is always right.
+// A file's bytes never change under its id, and neither does its thumbnail, so a cached photo or
+// thumbnail (/api/v1/files/{id} and /api/v1/files/{id}/thumb) is always right.
 registerRoute(
-  ({ url, request }) => url.origin === self.location.origin && request.method === "GET" && /^\/api\/v1\/files\/[^/]+/.test(url.pathname),
+  ({ url, request }) => url.origin === self.location.origin && request.method === "GET" && /^\/api\/v1\/files\/[^/]+(\/thumb)?$/.test(url.pathname),
   new CacheFirst({ cacheName: "files", plugins: [expiration] }),
 );
 

@@ -51,8 +51,8 @@ test("a capture may carry photos uploaded before it; one not uploaded yet drops 
   const ok = await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id, name: "Shelf photo", photoFileIds: [photo.body.id] } })]);
   expect(ok.body.results[0].status).toBe("applied");
   const drafts = (await as.admin.get(`/api/v1/inbox?locationId=${loc}&kind=draft`)).body.items as { thing: { id: string; photos: { fileId: string }[] } }[];
-  expect((await as.member.get(`/api/v1/things/${id}`)).body.thumbUrl).toBe(`/api/v1/files/${String(photo.body.id)}`);
-  expect(drafts.find((d) => d.thing.id === id)?.thing.photos).toEqual([{ fileId: photo.body.id, thumbUrl: `/api/v1/files/${String(photo.body.id)}` }]);
+  expect((await as.member.get(`/api/v1/things/${id}`)).body.thumbUrl).toBe(`/api/v1/files/${String(photo.body.id)}/thumb`);
+  expect(drafts.find((d) => d.thing.id === id)?.thing.photos).toEqual([{ fileId: photo.body.id, thumbUrl: `/api/v1/files/${String(photo.body.id)}/thumb` }]);
   const missing = await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id: uuidv7(), photoFileIds: [uuidv7()] } })]);
   expect(missing.body.results[0]).toMatchObject({ status: "dropped", reason: "not_found" });
 });

@@ -80,7 +80,7 @@ describe("reading capture", () => {
     const own = await fileIn(svc, loc);
     const ok = await read(as.member, meter.id, "1", day(0), { fileId: own });
     expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ fileId: own, thumbUrl: `/api/v1/files/${own}` });
+    expect(ok.body).toMatchObject({ fileId: own, thumbUrl: `/api/v1/files/${own}/thumb` });
   });
 
   test("a pushed reading of a meter of another location, or of a deleted meter, is dropped not_found", async ({ loc, as }) => {
@@ -129,7 +129,7 @@ describe("plausibility", () => {
       takenAt: day(1),
       reason: "backwards",
       neighbours: { before: { value: "100.5", takenAt: day(0) } },
-      proofThumbUrl: `/api/v1/files/${proof}`,
+      proofThumbUrl: `/api/v1/files/${proof}/thumb`,
     });
     const m = (await as.member.get(`/api/v1/meters/${meter.id}`)).body;
     expect(m.needsReview).toBe(1);
@@ -256,7 +256,7 @@ describe("paging", () => {
     const p1 = await as.viewer.get(`/api/v1/meters/${meter.id}/proofs?limit=2`);
     expect(p1.status).toBe(200);
     expect(p1.body.items.map((p: unknown) => proofSchema.parse(p).value)).toEqual(["40", "20"]);
-    expect(p1.body.items[0]).toMatchObject({ fileId: proofs[2], thumbUrl: `/api/v1/files/${proofs[2]}`, by: { displayName: expect.any(String) } });
+    expect(p1.body.items[0]).toMatchObject({ fileId: proofs[2], thumbUrl: `/api/v1/files/${proofs[2]}/thumb`, by: { displayName: expect.any(String) } });
     const p2 = await as.viewer.get(`/api/v1/meters/${meter.id}/proofs?limit=2&cursor=${p1.body.next_cursor}`);
     expect(p2.body).toMatchObject({ items: [{ value: "0", fileId: proofs[0] }], next_cursor: null });
 

@@ -1,8 +1,10 @@
 /**
  * A reading's photo proof: the photo this device took (db.blobs, so it shows with no network and
- * before its upload), or the server's copy of a proof taken elsewhere.
+ * before its upload), or the server's thumbnail of a proof taken elsewhere (it is shown 64 px wide,
+ * so the original is never fetched for it).
  */
 import { useEffect, useState } from "react";
+import { thumbUrl } from "../../../shared/files.js";
 import { useLive } from "../data.js";
 import { useReady } from "../session.js";
 
@@ -20,8 +22,8 @@ export function ReadingProof({ fileId, url, alt }: { fileId: string | null; url?
   }, [blob]);
   // Wait for the device's answer (and its copy's URL) first: a proof taken here must not ask the server.
   if (blob === undefined || (blob && !local) || (!fileId && !url)) return null;
-  const src = local ?? url ?? `/api/v1/files/${fileId}`;
-  if (broken && !local) return null;
+  const src = local ?? url ?? (fileId ? thumbUrl(fileId) : null);
+  if (!src || (broken && !local)) return null;
   return (
     <img
       className="proof"

@@ -1,14 +1,15 @@
 /** Reads of file records: the response shape and one record. */
 import { eq } from "drizzle-orm";
-import type { FileRecord } from "../../../shared/files.js";
+import { fileUrl, THUMBNAIL_MIMES, thumbUrl, type FileRecord } from "../../../shared/files.js";
 import type { Tx } from "../../db/client.js";
 import { files } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 
-/** Where a file is downloaded; every record that shows a photo or a proof links it through this. */
-export const fileUrl = (id: string): string => `/api/v1/files/${id}`;
-/** No thumbnails are made yet: a thumbnail is the original, which clients scale. */
-export const thumbUrl = fileUrl;
+/**
+ * The one pair of URL helpers (shared with the app): things, inbox items and meter proofs link a
+ * photo's thumbnail through `thumbUrl`, made on its first request (./thumbs.ts).
+ */
+export { fileUrl, thumbUrl };
 
 export const fileOut = (f: typeof files.$inferSelect): FileRecord => ({
   id: f.id,
@@ -16,7 +17,7 @@ export const fileOut = (f: typeof files.$inferSelect): FileRecord => ({
   mime: f.mime as FileRecord["mime"],
   size: f.size,
   url: fileUrl(f.id),
-  thumbUrl: thumbUrl(f.id),
+  thumbUrl: (THUMBNAIL_MIMES as readonly string[]).includes(f.mime) ? thumbUrl(f.id) : null,
 });
 
 /** A visible, live file record, or 404 whether it is absent, deleted or in a location the actor cannot see. */

@@ -1,21 +1,37 @@
 /**
  * POST /api/v1/files (raw bytes of a photo or receipt page; the device may name the id it made
- * offline) and GET /api/v1/files/:id. Uploads happen before the ops that refer to the file.
+ * offline), GET /api/v1/files/:id and GET /api/v1/files/:id/thumb. Uploads happen before the ops
+ * that refer to the file.
  */
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import express from "express";
 import { z } from "zod";
-import { fileSchema, fileUploadQuery, MAX_FILE_BYTES } from "../../../shared/files.js";
+import { fileSchema, fileUploadQuery, MAX_FILE_BYTES, THUMB_MAX_PX } from "../../../shared/files.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { S3BlobStore } from "./s3-storage.js";
-import { mayUpload, openFile, uploadFile, type FileDeps } from "./service.js";
+import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps, type Served } from "./service.js";
 import { DiskBlobStore } from "./storage.js";
 
 const readRaw = express.raw({ type: () => true, limit: MAX_FILE_BYTES });
+
+/**
+ * Sends stored bytes with the size and kind of the stored bytes, not of the record: a wrong length
+ * would spill bytes into the next answer on a kept-alive connection, or leave this one hanging.
+ */
+async function send(res: express.Response, { stored, open }: Served): Promise<undefined> {
+  res.setHeader("content-type", stored.mime ?? "application/octet-stream");
+  res.setHeader("content-length", String(stored.size));
+  // A file's bytes (and so its thumbnail) never change under its id; private because it is per-user data.
+  res.setHeader("cache-control", "private, max-age=31536000, immutable");
+  res.setHeader("x-content-type-options", "nosniff");
+  res.setHeader("content-security-policy", "default-src 'none'; sandbox");
+  await pipeline(await open(), res);
+  return undefined;
+}
 
 export function fileRoutes(deps: RouteDeps): RouteDef[] {
   const { config } = deps;
@@ -52,19 +68,16 @@ export function fileRoutes(deps: RouteDeps): RouteDef[] {
       tag: "files",
       params: z.object({ id: uuidSchema }),
       response: z.unknown(),
-      async handler({ res, actor, params }) {
-        // Size and kind of the stored bytes, not of the record: a wrong length would spill bytes
-        // into the next answer on a kept-alive connection, or leave this one hanging.
-        const { stored, open } = await openFile(service, actor, params.id);
-        res.setHeader("content-type", stored.mime ?? "application/octet-stream");
-        res.setHeader("content-length", String(stored.size));
-        // Content-addressed, so it never changes; private because it is per-user data.
-        res.setHeader("cache-control", "private, max-age=31536000, immutable");
-        res.setHeader("x-content-type-options", "nosniff");
-        res.setHeader("content-security-policy", "default-src 'none'; sandbox");
-        await pipeline(await open(), res);
-        return undefined;
-      },
+      handler: async ({ res, actor, params }) => send(res, await openFile(service, actor, params.id)),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/files/:id/thumb",
+      summary: `A photo's thumbnail (WebP, at most ${THUMB_MAX_PX} px on the long side, no metadata); 404 for a PDF`,
+      tag: "files",
+      params: z.object({ id: uuidSchema }),
+      response: z.unknown(),
+      handler: async ({ res, actor, params }) => send(res, await openThumbnail(service, actor, params.id)),
     }),
   ] as RouteDef[];
 }

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import type * as Sdk from "@aws-sdk/client-s3";
 import type { S3Config } from "../../config.js";
-import { isSha256, sniffMime, SNIFF_BYTES, type BlobStore, type StoredBlob } from "./storage.js";
+import { isBlobName, isSha256, sniffMime, SNIFF_BYTES, type BlobStore, type StoredBlob } from "./storage.js";
 
 export class ObjectStorageError extends Error {}
 
@@ -86,13 +86,32 @@ export class S3BlobStore implements BlobStore {
     return sha256;
   }
 
+  /** One PUT, no HEAD first: it is only called for what is not stored yet, and a second write of the same bytes is harmless. */
+  async putDerived(name: string, bytes: Buffer): Promise<void> {
+    if (!isBlobName(name) || isSha256(name)) throw new ObjectStorageError("Object storage: not a derived name.");
+    const { sdk, client } = await this.loaded;
+    try {
+      await client.send(
+        new sdk.PutObjectCommand({
+          Bucket: this.config.bucket,
+          Key: name,
+          Body: bytes,
+          ContentLength: bytes.length,
+          ContentType: sniffMime(bytes) ?? "application/octet-stream",
+        }),
+      );
+    } catch (err) {
+      throw failure("put", err);
+    }
+  }
+
   /** One ranged GET: the first bytes give the kind, its Content-Range the whole object's size. */
-  async describe(sha256: string): Promise<StoredBlob | null> {
-    if (!isSha256(sha256)) return null;
+  async describe(name: string): Promise<StoredBlob | null> {
+    if (!isBlobName(name)) return null;
     const { sdk, client } = await this.loaded;
     let got: Sdk.GetObjectCommandOutput;
     try {
-      got = await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: sha256, Range: `bytes=0-${SNIFF_BYTES - 1}` }));
+      got = await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: name, Range: `bytes=0-${SNIFF_BYTES - 1}` }));
     } catch (err) {
       if (statusOf(err) === 404) return null;
       // Only an empty object has no first byte to send.
@@ -107,10 +126,11 @@ export class S3BlobStore implements BlobStore {
     return { size, mime: sniffMime(head) };
   }
 
-  async open(sha256: string): Promise<Readable> {
+  async open(name: string): Promise<Readable> {
+    if (!isBlobName(name)) throw new ObjectStorageError("Object storage: not a blob name.");
     const { sdk, client } = await this.loaded;
     try {
-      return bodyOf(await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: sha256 })));
+      return bodyOf(await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: name })));
     } catch (err) {
       throw err instanceof ObjectStorageError ? err : failure("get", err);
     }

@@ -4,7 +4,7 @@
  */
 import type { Readable } from "node:stream";
 import { v7 as uuidv7 } from "uuid";
-import type { FileRecord } from "../../../shared/files.js";
+import { THUMBNAIL_MIMES, type FileRecord } from "../../../shared/files.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
@@ -13,8 +13,10 @@ import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../../
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
+import { stripJpegMetadata } from "./jpeg-metadata.js";
 import { fileOut, findFile } from "./read.js";
 import { sniffMime, type BlobStore, type StoredBlob } from "./storage.js";
+import { thumbnailOf } from "./thumbs.js";
 
 export interface FileDeps extends ServiceDeps {
   store: BlobStore;
@@ -29,11 +31,16 @@ export async function mayUpload({ db }: FileDeps, actor: Actor, locationId: stri
   if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot add files here.`);
 }
 
-/** Stores the bytes (by their kind, decided from the bytes) and records them in one transaction. */
-export async function uploadFile(deps: FileDeps, actor: Actor, locationId: string, id: string | undefined, bytes: Buffer): Promise<Written<FileRecord>> {
-  if (!bytes.length) throw new ValidationError("The upload is empty.");
-  const mime = sniffMime(bytes);
+/**
+ * Stores the bytes (by their kind, decided from the bytes) and records them in one transaction. A
+ * JPEG is stored without its metadata (./jpeg-metadata.ts: no GPS on disk, in the bucket or in a
+ * download); the same upload again stores the same blob, so a retry still answers the same file.
+ */
+export async function uploadFile(deps: FileDeps, actor: Actor, locationId: string, id: string | undefined, uploaded: Buffer): Promise<Written<FileRecord>> {
+  if (!uploaded.length) throw new ValidationError("The upload is empty.");
+  const mime = sniffMime(uploaded);
   if (!mime) throw new AppError(415, "unsupported_media_type", "Only JPEG, PNG, WebP, GIF, HEIC, AVIF images and PDF pages can be uploaded.");
+  const bytes = mime === "image/jpeg" ? stripJpegMetadata(uploaded) : uploaded;
   const sha256 = await deps.store.put(bytes);
   const fileId = id ?? uuidv7();
   return writeOne(
@@ -44,10 +51,29 @@ export async function uploadFile(deps: FileDeps, actor: Actor, locationId: strin
   );
 }
 
+/** Stored bytes to send: their size and kind as stored, and a stream of them. */
+export interface Served {
+  stored: StoredBlob;
+  open: () => Promise<Readable>;
+}
+
 /** The stored bytes of a visible file: their size and kind as stored, and a stream of them. */
-export async function openFile({ db, store }: FileDeps, actor: Actor, id: string): Promise<{ stored: StoredBlob; open: () => Promise<Readable> }> {
+export async function openFile({ db, store }: FileDeps, actor: Actor, id: string): Promise<Served> {
   const f = await withActor(db, actor, (tx) => findFile(tx, id));
   const stored = await store.describe(f.sha256);
   if (!stored) throw new NotFoundError("file");
   return { stored, open: () => store.open(f.sha256) };
+}
+
+/**
+ * The thumbnail of a visible file (the same check as its bytes: 404 unless the actor sees it),
+ * made on its first request (./thumbs.ts); 404 for a file no thumbnail is made of (a PDF, or an
+ * image sharp cannot read).
+ */
+export async function openThumbnail({ db, store }: FileDeps, actor: Actor, id: string): Promise<Served> {
+  const f = await withActor(db, actor, (tx) => findFile(tx, id));
+  if (!(THUMBNAIL_MIMES as readonly string[]).includes(f.mime)) throw new NotFoundError("thumbnail");
+  const thumb = await thumbnailOf(store, f.sha256);
+  if (!thumb) throw new NotFoundError("thumbnail");
+  return { stored: thumb.stored, open: () => store.open(thumb.name) };
 }

@@ -20,18 +20,34 @@ export interface StoredBlob {
 
 /**
  * Content-addressed bytes: a blob's name is the hex sha256 of its bytes, so storing the same
- * photo twice keeps it once, and a name never stands for other bytes.
+ * photo twice keeps it once, and a name never stands for other bytes. Bytes made from a blob (a
+ * thumbnail) are stored next to it under a derived name (`derivedName`), which holds the same
+ * promise because the recipe is part of the name.
  */
 export interface BlobStore {
   /** Stores the bytes (unless already there) and answers their sha256. */
   put(bytes: Buffer): Promise<string>;
-  /** Size and kind of the stored bytes, or null when nothing is stored under this hash. */
-  describe(sha256: string): Promise<StoredBlob | null>;
+  /** Stores bytes made from a blob under their derived name (the same bytes written twice are harmless). */
+  putDerived(name: string, bytes: Buffer): Promise<void>;
+  /** Size and kind of the stored bytes, or null when nothing is stored under this hash or derived name. */
+  describe(name: string): Promise<StoredBlob | null>;
   /** The stored bytes, from the first one. */
-  open(sha256: string): Promise<Readable>;
+  open(name: string): Promise<Readable>;
 }
 
 export const isSha256 = (s: string) => /^[0-9a-f]{64}$/.test(s);
+
+/**
+ * The name of what `recipe` (e.g. "thumb-320.webp") makes of the blob `sha256`. A changed recipe
+ * must get a new recipe name, so an old name never stands for other bytes.
+ */
+export function derivedName(sha256: string, recipe: string): string {
+  if (!isSha256(sha256) || !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(recipe)) throw new Error("Not a blob hash and recipe name.");
+  return `${sha256}.${recipe}`;
+}
+
+/** A blob hash, or a derived name: no separators, so it never leaves the store's folder or bucket. */
+export const isBlobName = (s: string) => /^[0-9a-f]{64}(\.[a-z0-9-]+)*$/.test(s);
 
 /** How many first bytes `sniffMime` looks at. */
 export const SNIFF_BYTES = 64;
@@ -59,8 +75,9 @@ export function sniffMime(b: Buffer): Mime | null {
 export class DiskBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
-  private pathOf(sha256: string): string {
-    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  /** A blob and what is made of it share a folder, by the blob's first hex digits. */
+  private pathOf(name: string): string {
+    return path.join(this.root, name.slice(0, 2), name.slice(2, 4), name);
   }
 
   async put(bytes: Buffer): Promise<string> {
@@ -72,22 +89,32 @@ export class DiskBlobStore implements BlobStore {
     } catch {
       /* not stored yet */
     }
+    await this.write(target, bytes);
+    return sha256;
+  }
+
+  async putDerived(name: string, bytes: Buffer): Promise<void> {
+    if (!isBlobName(name) || isSha256(name)) throw new Error("Not a derived name.");
+    await this.write(this.pathOf(name), bytes);
+  }
+
+  /** Writes to a temporary name and renames into place: two writers of the same bytes both succeed. */
+  private async write(target: string, bytes: Buffer): Promise<void> {
     await mkdir(path.dirname(target), { recursive: true });
     const tmp = `${target}.${randomUUID()}.tmp`;
     await writeFile(tmp, bytes, { mode: 0o600 });
     await rename(tmp, target);
-    return sha256;
   }
 
   /**
    * What is really stored under this hash: its size and, from its first bytes, its kind. Serving
    * answers with these, never with what a record claims, so the headers always match the bytes.
    */
-  async describe(sha256: string): Promise<StoredBlob | null> {
-    if (!isSha256(sha256)) return null;
+  async describe(name: string): Promise<StoredBlob | null> {
+    if (!isBlobName(name)) return null;
     let handle;
     try {
-      handle = await open(this.pathOf(sha256), "r");
+      handle = await open(this.pathOf(name), "r");
     } catch {
       return null;
     }
@@ -101,7 +128,8 @@ export class DiskBlobStore implements BlobStore {
     }
   }
 
-  async open(sha256: string): Promise<Readable> {
-    return createReadStream(this.pathOf(sha256));
+  async open(name: string): Promise<Readable> {
+    if (!isBlobName(name)) throw new Error("Not a blob name.");
+    return createReadStream(this.pathOf(name));
   }
 }
