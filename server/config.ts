@@ -54,7 +54,10 @@ const envSchema = z.object({
     .string()
     .regex(/^B[A-Za-z0-9_-]{86}$/, "SVC_VAPID_PUBLIC_KEY must be a base64url P-256 public key (as web-push generate-vapid-keys prints)")
     .optional(),
-  SVC_VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "SVC_VAPID_PRIVATE_KEY must be a base64url 32-byte key").optional(),
+  SVC_VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "SVC_VAPID_PRIVATE_KEY must be a base64url 32-byte key")
+    .optional(),
   SVC_VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:|https:\/\/)/, "SVC_VAPID_SUBJECT must be a mailto: or https:// URL")
@@ -224,7 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     s3,
     vapid: {
       ...(overrides.vapid ?? loadVapidKeys(e, dataDir)),
-      subject: e.SVC_VAPID_SUBJECT ?? (publicUrl.protocol === "https:" ? publicUrl.origin : `mailto:${e.SVC_MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? `no-reply@${publicUrl.hostname}`}`),
+      subject:
+        e.SVC_VAPID_SUBJECT ??
+        (publicUrl.protocol === "https:" ? publicUrl.origin : `mailto:${e.SVC_MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? `no-reply@${publicUrl.hostname}`}`),
     },
     pushAllowLoopback: e.SVC_PUSH_ALLOW_LOOPBACK,
     pushBurstMs: e.SVC_PUSH_BURST_SECONDS * 1000,

@@ -77,7 +77,9 @@ describe("web push", () => {
         const registration = await navigator.serviceWorker.ready;
         return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
       });
-    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: message.title, body: "2 new items to review", tag: `inbox-${locationId}`, data: { url: message.url } }]);
+    await expect
+      .poll(shown, { timeout: 10_000 })
+      .toEqual([{ title: message.title, body: "2 new items to review", tag: `inbox-${locationId}`, data: { url: message.url } }]);
 
     // The notification's URL opens the inbox at the first captured item.
     expect(message.url).toMatch(new RegExp(`^/l/${locationId}/inbox#item-`));

@@ -566,7 +566,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       const ua = createECDH("prime256v1");
       ua.generateKeys();
       const keys = { p256dh: ua.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") };
-      ids.pushSubscription = (await ok(owner.post("/api/v1/me/push-subscriptions", { endpoint: `https://93.184.215.14/push/${name}-${++n}`, keys }), "push subscription")).id;
+      ids.pushSubscription = (
+        await ok(owner.post("/api/v1/me/push-subscriptions", { endpoint: `https://93.184.215.14/push/${name}-${++n}`, keys }), "push subscription")
+      ).id;
     },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;

@@ -38,7 +38,9 @@ export const pushPending = pgTable(
     locationId: uuid("location_id").notNull(),
     kind: text("kind").notNull(),
     createdBy: uuid("created_by"),
-    createdAt: ts("created_at").notNull().default(sql`clock_timestamp()`),
+    createdAt: ts("created_at")
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (t) => [index("push_pending_location_idx").on(t.locationId, t.createdAt)],
 );

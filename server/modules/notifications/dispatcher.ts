@@ -9,17 +9,17 @@
  *   that), counted per person without the drafts they captured themselves.
  * - A sync drop goes at once, and only to the person whose op was dropped.
  */
+import { eq } from "drizzle-orm";
 import type { Logger } from "pino";
-import type { PushLang } from "../../../shared/push.js";
+import type { PushLang, PushMessage } from "../../../shared/push.js";
 import type { Config } from "../../config.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, uuidArray, type Db } from "../../db/client.js";
+import { pushSubscriptions } from "../../db/schema/index.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";
 import { pushGuard } from "./guard.js";
 import { burstMessage, dropMessage } from "./messages.js";
 import { sendPush, type SendOutcome } from "./send.js";
-import { forgetSubscription } from "./service.js";
-import type { PushMessage } from "../../../shared/push.js";
 
 export interface DispatchDeps {
   db: Db;
@@ -126,7 +126,11 @@ async function plan(db: Db, claimed: Claimed[]): Promise<Outgoing[]> {
   const owners = await subscriptionsOf(db, [...new Set(drops.map((d) => d.created_by!))]);
   for (const d of drops)
     for (const s of owners.filter((o) => o.user_id === d.created_by))
-      out.push({ subscriptionId: s.id, target: s, message: dropMessage(s.lang, { locationId: d.location_id, itemId: d.item_id, entityName: open.get(d.item_id) ?? null }) });
+      out.push({
+        subscriptionId: s.id,
+        target: s,
+        message: dropMessage(s.lang, { locationId: d.location_id, itemId: d.item_id, entityName: open.get(d.item_id) ?? null }),
+      });
   return out;
 }
 
@@ -150,7 +154,8 @@ export async function dispatchPush(deps: DispatchDeps, now: Date = new Date()): 
       if (sent.outcome === "sent") result.sent++;
       else if (sent.outcome === "gone") {
         result.gone++;
-        await forgetSubscription(deps.db, next.subscriptionId);
+        // The browser dropped the subscription (RFC 8030 7.3): never send to it again.
+        await deps.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, next.subscriptionId));
       } else {
         result.failed++;
         // The subscription id only: endpoints are capability URLs and keys are secrets.

@@ -37,7 +37,9 @@ export function dropMessage(lang: PushLang, d: { locationId: string; itemId: str
     };
   return {
     title: "A change was not saved",
-    body: name ? `Your change to “${name}” could not be saved. Open the inbox to see why.` : "One of your changes could not be saved. Open the inbox to see why.",
+    body: name
+      ? `Your change to “${name}” could not be saved. Open the inbox to see why.`
+      : "One of your changes could not be saved. Open the inbox to see why.",
     url: inboxPath(d.locationId, d.itemId),
     tag: `drop-${d.itemId}`,
   };

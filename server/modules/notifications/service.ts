@@ -54,8 +54,3 @@ export async function unsubscribe(db: Db, actor: Actor, id: string): Promise<voi
     .returning({ id: pushSubscriptions.id });
   if (!gone.length) throw new NotFoundError("push subscription");
 }
-
-/** A push service answered 404 or 410: the browser dropped the subscription. */
-export async function forgetSubscription(db: Db, id: string): Promise<void> {
-  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
-}
