@@ -1,13 +1,14 @@
 /**
- * A push notification reaches a second device's service worker (issue "inbox-ai"): a member's
- * captures make one notification for the owner, which the server encrypts to the in-process push
+ * A push notification reaches a second device's service worker (issue "inbox-ai"): the owner turns
+ * notifications on in Settings, a member's captures make one notification for the owner, which the server encrypts to the in-process push
  * service (VAPID checked, RFC 8291 decrypted there); headless Chromium has no push service of its
  * own, so the decrypted message is handed to the owner's service worker over CDP
  * (ServiceWorker.deliverPushMessage), and the worker must show it as a notification.
  */
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memberships } from "../../server/db/schema/index.js";
+import { eq } from "drizzle-orm";
+import { memberships, pushSubscriptions } from "../../server/db/schema/index.js";
 import { startPushDispatcher } from "../../server/modules/notifications/dispatcher.js";
 import { op, push } from "../support/push.js";
 import { startPushService, type PushServiceStandIn } from "../support/push-service.js";
@@ -34,18 +35,41 @@ describe("web push", () => {
     await serviceWorkerReady(page);
     const locationId = await locationIdOf(page);
 
-    await goTo(page, "Settings");
-    await page.getByRole("group", { name: "Notifications" }).waitFor();
-    await page.getByText("Notifications are off for this device.").waitFor();
-    await screenshot(page, "settings-notifications");
-
-    // The owner's subscription, as the app would record it, with keys the stand-in can decrypt for.
+    // The owner turns notifications on in Settings. Headless Chromium's PushManager.subscribe has no
+    // push service to register with ("Registration failed"), so the page's PushManager answers with
+    // the stand-in's subscription instead: endpoint and keys the stand-in can decrypt for.
     const subscriber = pushService.subscriber();
-    const recorded = await context.request.post("/api/v1/me/push-subscriptions", {
-      data: { endpoint: subscriber.endpoint, keys: subscriber.keys, label: "Phone" },
-      headers: { origin: svc.url },
-    });
-    expect(recorded.status()).toBe(201);
+    await page.addInitScript(
+      (sub) => {
+        let current: unknown = null;
+        const w = window as unknown as { appServerKey?: string };
+        PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+          const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+          w.appServerKey = btoa(String.fromCharCode(...key))
+            .replace(/\+/g, "-")
+            .replace(/\//g, "_")
+            .replace(/=+$/, "");
+          current = {
+            endpoint: sub.endpoint,
+            toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
+            unsubscribe: async () => ((current = null), true),
+          };
+          return current as PushSubscription;
+        };
+        PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+      },
+      { endpoint: subscriber.endpoint, keys: subscriber.keys },
+    );
+    await page.reload();
+    await goTo(page, "Settings");
+    const setting = page.getByRole("group", { name: "Notifications" });
+    await setting.getByText("Notifications are off for this device.").waitFor();
+    await setting.getByRole("button", { name: "Turn on notifications" }).click();
+    await setting.getByText("Notifications are on for this device.").waitFor();
+    await screenshot(page, "settings-notifications");
+    expect(await page.evaluate(() => (window as unknown as { appServerKey?: string }).appServerKey)).toBe(svc.config.vapid.publicKey);
+    const subscribed = () => svc.database.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, subscriber.endpoint));
+    expect(await subscribed()).toMatchObject([{ lang: "en", p256dh: subscriber.keys.p256dh }]);
 
     const member = await svc.signedIn("Mo Member");
     await svc.database.db.insert(memberships).values({ id: uuidv7(), locationId, userId: member.userId, role: "member" });
@@ -87,5 +111,14 @@ describe("web push", () => {
     const target = page.locator(`[id="${message.url.split("#")[1]}"] article`);
     await target.waitFor();
     await expect.poll(() => target.getAttribute("aria-label")).toMatch(/Crate 1/);
+
+    // Turning it off removes this device's subscription from the server and the browser.
+    await goTo(page, "Settings");
+    await setting.getByRole("button", { name: "Turn on notifications" }).waitFor();
+    // (After the reload above the page's PushManager stand-in starts empty: turn on, then off.)
+    await setting.getByRole("button", { name: "Turn on notifications" }).click();
+    await setting.getByRole("button", { name: "Turn off notifications" }).click();
+    await setting.getByText("Notifications are off for this device.").waitFor();
+    expect(await subscribed()).toEqual([]);
   });
 });
