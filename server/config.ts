@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import webpush from "web-push";
 import { z } from "zod";
 import { providerKindSchema, type ProviderKind } from "../shared/ai.js";
 
@@ -54,6 +55,22 @@ const envSchema = z.object({
     .url()
     .regex(/^https?:\/\//, "SVC_AI_BASE_URL must be an http:// or https:// URL")
     .optional(),
+  // Tests only: web push endpoints on loopback over http (the in-process push-service stand-in).
+  // Never set in production: it lets a subscription make the server call its own host.
+  SVC_PUSH_ALLOW_LOOPBACK: flag,
+  SVC_PUSH_BURST_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  SVC_VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^B[A-Za-z0-9_-]{86}$/, "SVC_VAPID_PUBLIC_KEY must be a base64url P-256 public key (as web-push generate-vapid-keys prints)")
+    .optional(),
+  SVC_VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "SVC_VAPID_PRIVATE_KEY must be a base64url 32-byte key")
+    .optional(),
+  SVC_VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, "SVC_VAPID_SUBJECT must be a mailto: or https:// URL")
+    .optional(),
 });
 
 /** S3-compatible object storage for uploaded files (SVC_S3_*), shared by every replica. */
@@ -84,6 +101,14 @@ export interface OAuthProviderConfig {
   clientId: string;
   clientSecret: string | undefined;
   prompt?: "select_account";
+}
+
+/** The server's VAPID identity (RFC 8292): push services know our notifications by this key. */
+export interface VapidConfig {
+  publicKey: string;
+  privateKey: string;
+  /** A contact for the push service's operator: mailto: or https:. */
+  subject: string;
 }
 
 export interface Config {
@@ -120,6 +145,12 @@ export interface Config {
   s3: S3Config | undefined;
   /** SVC_AI_*; unset: the instance pays for no AI calls (accounts and users may bring their own). */
   ai: InstanceAiConfig | undefined;
+  /** Web push: the VAPID keys (SVC_VAPID_*, else generated once into dataDir/vapid.json). */
+  vapid: VapidConfig;
+  /** Tests only (SVC_PUSH_ALLOW_LOOPBACK): push endpoints may be loopback over http. Never in production. */
+  pushAllowLoopback: boolean;
+  /** New inbox items of a location within this quiet time make one notification, not one each. */
+  pushBurstMs: number;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -146,6 +177,25 @@ function instanceAi(e: z.infer<typeof envSchema>): InstanceAiConfig | undefined 
   if (e.SVC_AI_PROVIDER === "compatible_api" && !e.SVC_AI_BASE_URL) throw fail("SVC_AI_BASE_URL", "needed with SVC_AI_PROVIDER=compatible_api");
   if (e.SVC_AI_PROVIDER !== "compatible_api" && !e.SVC_AI_API_KEY) throw fail("SVC_AI_API_KEY", `needed with SVC_AI_PROVIDER=${e.SVC_AI_PROVIDER}`);
   return { kind: e.SVC_AI_PROVIDER, model: e.SVC_AI_MODEL, apiKey: e.SVC_AI_API_KEY, baseUrl: e.SVC_AI_BASE_URL };
+}
+
+/** VAPID keys: both from the environment, else a pair generated once and kept in the data directory. */
+function loadVapidKeys(e: z.infer<typeof envSchema>, dataDir: string): { publicKey: string; privateKey: string } {
+  if (e.SVC_VAPID_PUBLIC_KEY && e.SVC_VAPID_PRIVATE_KEY) return { publicKey: e.SVC_VAPID_PUBLIC_KEY, privateKey: e.SVC_VAPID_PRIVATE_KEY };
+  if (e.SVC_VAPID_PUBLIC_KEY || e.SVC_VAPID_PRIVATE_KEY)
+    throw new Error("Invalid configuration:\n  SVC_VAPID_PUBLIC_KEY, SVC_VAPID_PRIVATE_KEY: set both or neither");
+  const file = path.join(dataDir, "vapid.json");
+  try {
+    const kept = JSON.parse(readFileSync(file, "utf8")) as { publicKey?: unknown; privateKey?: unknown };
+    if (typeof kept.publicKey === "string" && typeof kept.privateKey === "string") return { publicKey: kept.publicKey, privateKey: kept.privateKey };
+    throw new Error(`Invalid ${file}: remove it to have new VAPID keys made (subscribed devices must then subscribe again)`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const keys = webpush.generateVAPIDKeys();
+  writeFileSync(file, JSON.stringify(keys), { mode: 0o600, flag: "wx" });
+  return keys;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -209,6 +259,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     electricSecret: e.SVC_ELECTRIC_SECRET,
     s3,
     ai,
+    vapid: {
+      ...(overrides.vapid ?? loadVapidKeys(e, dataDir)),
+      subject:
+        e.SVC_VAPID_SUBJECT ??
+        (publicUrl.protocol === "https:" ? publicUrl.origin : `mailto:${e.SVC_MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? `no-reply@${publicUrl.hostname}`}`),
+    },
+    pushAllowLoopback: e.SVC_PUSH_ALLOW_LOOPBACK,
+    pushBurstMs: e.SVC_PUSH_BURST_SECONDS * 1000,
     ...overrides,
   };
 }

@@ -23,6 +23,7 @@ import { secretRoutes } from "./modules/secrets/routes.js";
 import { boxCheckRoutes } from "./modules/box-checks/routes.js";
 import { codeRoutes } from "./modules/codes/routes.js";
 import { meterRoutes } from "./modules/meters/routes.js";
+import { notificationRoutes } from "./modules/notifications/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -48,6 +49,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...boxCheckRoutes(deps),
     ...codeRoutes(deps),
     ...meterRoutes(deps),
+    ...notificationRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

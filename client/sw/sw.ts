@@ -1,8 +1,9 @@
 /**
  * The service worker: precaches the app (Workbox injectManifest fills __WB_MANIFEST at build time)
  * so that after one online visit it opens with no network; answers every client route with the
- * cached app shell; keeps photos from the server for offline viewing; and, where the browser has
- * Background Sync, pushes the outbox when the network returns even if no tab is open.
+ * cached app shell; keeps photos from the server for offline viewing; where the browser has
+ * Background Sync, pushes the outbox when the network returns even if no tab is open; and shows
+ * the server's web push notifications, opening their item when tapped.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
@@ -62,4 +63,56 @@ interface SyncEvent extends ExtendableEvent {
 self.addEventListener("sync", (event: Event) => {
   const e = event as SyncEvent;
   if (e.tag === "outbox") e.waitUntil(drainOutbox());
+});
+
+/** What the server sends (shared/push.ts PushMessage), checked by hand to keep zod out of the worker. */
+interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
+function pushMessageOf(data: PushMessageData | null): PushMessage | null {
+  try {
+    const m = data?.json() as Partial<PushMessage> | undefined;
+    if (!m || typeof m.title !== "string" || typeof m.body !== "string" || typeof m.tag !== "string") return null;
+    // Only a path of this app is ever opened, whatever a message says.
+    if (typeof m.url !== "string" || !m.url.startsWith("/") || m.url.startsWith("//")) return null;
+    return m as PushMessage;
+  } catch {
+    return null;
+  }
+}
+
+self.addEventListener("push", (event: PushEvent) => {
+  const message = pushMessageOf(event.data);
+  if (!message) return;
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: message.body,
+      tag: message.tag,
+      data: { url: message.url },
+      icon: "/icon.svg",
+    }),
+  );
+});
+
+/** Tapping a notification opens its item: in an open window of the app if there is one, else a new one. */
+self.addEventListener("notificationclick", (event: NotificationEvent) => {
+  event.notification.close();
+  const path = (event.notification.data as { url?: unknown } | null)?.url;
+  const url = new URL(typeof path === "string" && path.startsWith("/") && !path.startsWith("//") ? path : "/", self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) {
+        const focused = await open.focus();
+        await focused.navigate(url).catch(() => self.clients.openWindow(url));
+        return;
+      }
+      await self.clients.openWindow(url);
+    })(),
+  );
 });

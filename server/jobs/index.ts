@@ -2,6 +2,7 @@
 import type { Services } from "../services.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
 import { startNudges } from "../modules/meters/nudges.js";
+import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
 
 const HOUR = 3600_000;
 
@@ -19,8 +20,10 @@ export function startJobs(services: Services): () => void {
   const timer = setInterval(() => void repair(), HOUR);
   timer.unref();
   const stopNudges = startNudges(services);
+  const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
   return () => {
     clearInterval(timer);
     stopNudges();
+    stopPush();
   };
 }

@@ -1,12 +1,13 @@
 /**
- * Fetching a client metadata document without becoming a proxy into our own network
- * (research/auth-notes.md 4.7; CIMD "security considerations"). The URL must be https with a path
- * and no credentials or fragment; the host name is resolved once and refused if any answer is a
- * special-use address; the connection goes to exactly the checked address (SNI and Host stay the
- * host name), follows no redirects, and stops at a size and a time cap.
+ * Outgoing requests to URLs someone else gave us (OAuth client metadata documents, web push
+ * endpoints) without becoming a proxy into our own network (research/auth-notes.md 4.7; CIMD
+ * "security considerations"). The URL must be https with no credentials or fragment; the host name
+ * is resolved once and refused if any answer is a special-use address; the connection goes to
+ * exactly the checked address (SNI and Host stay the host name), follows no redirects, and stops at
+ * a size and a time cap. This is the one guard: every outgoing fetch of a foreign URL goes through it.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
-import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { isPublicAddress, type AddressPolicy } from "./address-policy.js";
@@ -24,16 +25,19 @@ export interface GuardOptions extends AddressPolicy {
 }
 
 export class GuardRefusal extends Error {
-  constructor(readonly reason: string) {
-    super(`Client metadata fetch refused: ${reason}`);
+  constructor(
+    readonly reason: string,
+    what = "Client metadata fetch",
+  ) {
+    super(`${what} refused: ${reason}`);
     this.name = "GuardRefusal";
   }
 }
 
 const systemResolve: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-/** The checks on the URL itself, before any network traffic. */
-export function checkClientIdUrl(raw: string, policy: AddressPolicy): URL {
+/** The checks on any outgoing URL itself, before any network traffic. */
+export function checkOutgoingUrl(raw: string, policy: AddressPolicy): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -44,6 +48,12 @@ export function checkClientIdUrl(raw: string, policy: AddressPolicy): URL {
   if (url.protocol !== "https:" && !loopbackHttp) throw new GuardRefusal("https only");
   if (url.username || url.password) throw new GuardRefusal("credentials in the URL");
   if (url.hash || raw.includes("#")) throw new GuardRefusal("fragment in the URL");
+  return url;
+}
+
+/** A client_id URL: an outgoing URL with a path, written exactly as it names itself. */
+export function checkClientIdUrl(raw: string, policy: AddressPolicy): URL {
+  const url = checkOutgoingUrl(raw, policy);
   if (url.pathname === "/" || url.pathname === "") throw new GuardRefusal("a path is required");
   // new URL() resolves dot-segments, default ports and letter case; a client_id that needed any of
   // that is not exactly the URL the document must name as its client_id.
@@ -67,6 +77,65 @@ function loopbackOnlyHttp(url: URL, answers: { address: string }[], opts: GuardO
   return !answers.every((a) => isPublicAddress(a.address, opts) && !isPublicAddress(a.address, { allowLoopback: false }));
 }
 
+export interface OutgoingRequest {
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * Sends one request to a URL that passed checkOutgoingUrl (or a stricter check), connecting only to
+ * the address the guard allowed. Any status is answered (redirects are not followed); a body past
+ * MAX_DOCUMENT_BYTES, a timeout or a network failure is a GuardRefusal.
+ */
+export async function guardedRequest(url: URL, out: OutgoingRequest, opts: GuardOptions): Promise<GuardedResponse> {
+  const target = await checkedAddress(url, opts);
+  // Every connection attempt gets the checked address, whatever name it asks for.
+  const pinned: LookupFunction = (_host, options, cb) => {
+    if (options.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+    else cb(null, target.address, target.family);
+  };
+  const options: RequestOptions & { servername?: string; ca?: string | Buffer } = {
+    method: out.method,
+    lookup: pinned,
+    headers: { ...out.headers, ...(out.body ? { "content-length": String(out.body.length) } : {}) },
+    timeout: FETCH_TIMEOUT_MS,
+    ...(url.protocol === "https:" ? { servername: url.hostname.replace(/^\[|\]$/g, "") } : {}),
+    ...(opts.ca ? { ca: opts.ca } : {}),
+  };
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<GuardedResponse>((resolve, reject) => {
+    const deadline = setTimeout(() => req.destroy(new GuardRefusal("timed out")), FETCH_TIMEOUT_MS);
+    const fail = (err: unknown) => {
+      clearTimeout(deadline);
+      reject(err instanceof GuardRefusal ? err : new GuardRefusal("the request failed"));
+    };
+    const req = send(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_DOCUMENT_BYTES) req.destroy(new GuardRefusal("the answer is too large"));
+        else chunks.push(chunk);
+      });
+      res.on("error", fail);
+      res.on("end", () => {
+        clearTimeout(deadline);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on("timeout", () => req.destroy(new GuardRefusal("timed out")));
+    req.on("error", fail);
+    req.end(out.body);
+  });
+}
+
 export interface FetchedDocument {
   body: unknown;
   /** Seconds from Cache-Control max-age, if the server gave one. */
@@ -75,51 +144,19 @@ export interface FetchedDocument {
 
 export async function guardedFetchJson(raw: string, opts: GuardOptions): Promise<FetchedDocument> {
   const url = checkClientIdUrl(raw, opts);
-  const target = await checkedAddress(url, opts);
-  // Every connection attempt gets the checked address, whatever name it asks for.
-  const pinned: LookupFunction = (_host, options, cb) => {
-    if (options.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
-    else cb(null, target.address, target.family);
-  };
-  const options: RequestOptions & { servername?: string; ca?: string | Buffer } = {
-    method: "GET",
-    lookup: pinned,
-    headers: { accept: "application/json", "user-agent": "inventory-service/cimd" },
-    timeout: FETCH_TIMEOUT_MS,
-    ...(url.protocol === "https:" ? { servername: url.hostname.replace(/^\[|\]$/g, "") } : {}),
-    ...(opts.ca ? { ca: opts.ca } : {}),
-  };
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise<FetchedDocument>((resolve, reject) => {
-    const deadline = setTimeout(() => req.destroy(new GuardRefusal("timed out")), FETCH_TIMEOUT_MS);
-    const fail = (err: unknown) => {
-      clearTimeout(deadline);
-      reject(err instanceof GuardRefusal ? err : new GuardRefusal("the document could not be fetched"));
-    };
-    const req = send(url, options, (res) => {
-      if (res.statusCode !== 200) return (res.resume(), req.destroy(), fail(new GuardRefusal(`status ${res.statusCode ?? 0} (redirects are not followed)`)));
-      if (!/^application\/json\b/i.test(res.headers["content-type"] ?? ""))
-        return (res.resume(), req.destroy(), fail(new GuardRefusal("not application/json")));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_DOCUMENT_BYTES) req.destroy(new GuardRefusal("the document is too large"));
-        else chunks.push(chunk);
-      });
-      res.on("error", fail);
-      res.on("end", () => {
-        clearTimeout(deadline);
-        try {
-          const maxAge = /max-age=(\d+)/i.exec(res.headers["cache-control"] ?? "");
-          resolve({ body: JSON.parse(Buffer.concat(chunks).toString("utf8")), maxAge: maxAge ? Number(maxAge[1]) : null });
-        } catch {
-          reject(new GuardRefusal("the document is not JSON"));
-        }
-      });
-    });
-    req.on("timeout", () => req.destroy(new GuardRefusal("timed out")));
-    req.on("error", fail);
-    req.end();
-  });
+  const res = await guardedRequest(url, { method: "GET", headers: { accept: "application/json", "user-agent": "inventory-service/cimd" } }, opts).catch(
+    (err: unknown) => {
+      if (err instanceof GuardRefusal && err.reason === "the answer is too large") throw new GuardRefusal("the document is too large");
+      if (err instanceof GuardRefusal && err.reason === "the request failed") throw new GuardRefusal("the document could not be fetched");
+      throw err;
+    },
+  );
+  if (res.status !== 200) throw new GuardRefusal(`status ${res.status} (redirects are not followed)`);
+  if (!/^application\/json\b/i.test(res.headers["content-type"] ?? "")) throw new GuardRefusal("not application/json");
+  const maxAge = /max-age=(\d+)/i.exec(res.headers["cache-control"] ?? "");
+  try {
+    return { body: JSON.parse(res.body.toString("utf8")), maxAge: maxAge ? Number(maxAge[1]) : null };
+  } catch {
+    throw new GuardRefusal("the document is not JSON");
+  }
 }

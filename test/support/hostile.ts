@@ -4,6 +4,7 @@
  * refused request wrote nothing, the kinds of id the routes take, and a tenant holding a real row
  * of each kind.
  */
+import { createECDH, randomBytes } from "node:crypto";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import fc from "fast-check";
 import { v7 as uuidv7 } from "uuid";
@@ -234,6 +235,7 @@ export const ID_KINDS = [
   "code",
   "meter",
   "reading",
+  "pushSubscription",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -267,6 +269,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   "label-sheets": "labelSheet",
   codes: "code",
   meters: "meter",
+  "push-subscriptions": "pushSubscription",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -558,6 +561,15 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       ids.memberUser = m.userId;
       scope.userIds.push(m.userId);
     },
+    pushSubscription: async () => {
+      // A public address literal: the guard lets it through without DNS, and nothing is sent to it here.
+      const ua = createECDH("prime256v1");
+      ua.generateKeys();
+      const keys = { p256dh: ua.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") };
+      ids.pushSubscription = (
+        await ok(owner.post("/api/v1/me/push-subscriptions", { endpoint: `https://93.184.215.14/push/${name}-${++n}`, keys }), "push subscription")
+      ).id;
+    },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
@@ -589,6 +601,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "meter",
     "reading",
     "labelSheet",
+    "pushSubscription",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -610,7 +623,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM managed_accounts WHERE user_id = ${ids.managedUser}) AS "managedUser",
         EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template,
         EXISTS (SELECT 1 FROM meters m JOIN things t ON t.id = m.thing_id WHERE m.id = ${ids.meter} AND m.deleted_at IS NULL AND t.deleted_at IS NULL) AS meter,
-        EXISTS (SELECT 1 FROM readings r JOIN meters m ON m.id = r.meter_id WHERE r.id = ${ids.reading} AND m.deleted_at IS NULL) AS reading`,
+        EXISTS (SELECT 1 FROM readings r JOIN meters m ON m.id = r.meter_id WHERE r.id = ${ids.reading} AND m.deleted_at IS NULL) AS reading,
+        EXISTS (SELECT 1 FROM push_subscriptions WHERE id = ${ids.pushSubscription}) AS "pushSubscription"`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {

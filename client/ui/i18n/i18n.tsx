@@ -8,16 +8,17 @@ import { ar } from "./ar.js";
 import { en } from "./en.js";
 import { fieldAr, fieldEn } from "./field.js";
 import { metersAr, metersEn } from "./meters.js";
+import { notificationsAr, notificationsEn } from "./notifications.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
-export type MessageKey = keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn;
+export type MessageKey = keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn },
-  ar: { ...ar, ...metersAr, ...fieldAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr },
 };
 
 export interface I18n {

@@ -1,9 +1,10 @@
 /**
  * The inbox of a location: captured drafts to accept, dismiss or merge into an existing thing,
- * possible duplicates to keep or merge, readings and label claims to decide, and changes that did not apply (sync_drop: what, why, by whom, and re-apply). Review actions are ops
+ * possible duplicates to keep or merge, readings and label claims to decide, and changes that did
+ * not apply (sync_drop: what, why, by whom, and re-apply). Review actions are ops
  * like any other, so a reviewer can clear the inbox with no signal.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { InboxRow, ThingRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
 import { reapply } from "../../sync/reapply.js";
@@ -14,6 +15,7 @@ import { ClaimItem } from "../parts/ClaimItem.js";
 import { DuplicateItem } from "../parts/DuplicateItem.js";
 import { ReadingItem } from "../parts/ReadingItem.js";
 import { Shell } from "../parts/Shell.js";
+import { useLocation } from "../router.js";
 import { useReady } from "../session.js";
 import { thingName } from "../names.js";
 import { useLocationScreen } from "./use-location.js";
@@ -129,6 +131,12 @@ function DraftItem({ item, things, canEdit }: { item: InboxRow; things: Map<stri
 export function InboxScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const data = useLocationScreen(locationId);
+  const { hash } = useLocation();
+  const loaded = !!data;
+  // A notification opens one item: bring its card into view once the list is there.
+  useEffect(() => {
+    if (loaded && /^#item-[0-9a-f-]{36}$/.test(hash)) document.getElementById(hash.slice(1))?.firstElementChild?.scrollIntoView({ block: "center" });
+  }, [loaded, hash]);
   if (!data) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
   const things = new Map(data.things.map((th) => [th.id, th]));
   const items = [...data.inbox].sort((a, b) => b.capturedAt.localeCompare(a.capturedAt));
@@ -137,23 +145,26 @@ export function InboxScreen({ locationId }: { locationId: string }) {
       <h1>{t("inbox.title")}</h1>
       {items.length ? (
         <div className="cards">
-          {items.map((item) =>
-            item.kind === "sync_drop" ? (
-              <DropItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
-            ) : item.kind === "draft" ? (
-              <DraftItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
-            ) : item.kind === "label_claim" ? (
-              <ClaimItem key={item.id} item={item} canEdit={data.canEdit} />
-            ) : item.kind === "duplicate" ? (
-              <DuplicateItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
-            ) : item.kind === "reading" ? (
-              <ReadingItem key={item.id} item={item} canEdit={data.canEdit} />
-            ) : (
-              <article key={item.id} className="card">
-                <h2>{t("inbox.kind.other")}</h2>
-              </article>
-            ),
-          )}
+          {items.map((item) => (
+            // The anchor a notification opens (/l/{loc}/inbox#item-{id}); display: contents keeps the card layout.
+            <div key={item.id} id={`item-${item.id}`} className="anchor">
+              {item.kind === "sync_drop" ? (
+                <DropItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
+              ) : item.kind === "draft" ? (
+                <DraftItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
+              ) : item.kind === "label_claim" ? (
+                <ClaimItem key={item.id} item={item} canEdit={data.canEdit} />
+              ) : item.kind === "duplicate" ? (
+                <DuplicateItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
+              ) : item.kind === "reading" ? (
+                <ReadingItem key={item.id} item={item} canEdit={data.canEdit} />
+              ) : (
+                <article key={item.id} className="card">
+                  <h2>{t("inbox.kind.other")}</h2>
+                </article>
+              )}
+            </div>
+          ))}
         </div>
       ) : (
         <p>{t("inbox.none")}</p>

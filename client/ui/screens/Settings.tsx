@@ -1,8 +1,10 @@
-/** Language, digits and signing out (with a warning when changes have not reached the server). */
+/** Language, digits, notifications and signing out (with a warning when changes have not reached the server). */
 import { signOut } from "../../auth/auth-api.js";
 import { useI18n, type Digits, type Lang } from "../i18n/i18n.js";
 import { useOutbox } from "../data.js";
+import { NotificationSetting } from "../parts/NotificationSetting.js";
 import { Shell } from "../parts/Shell.js";
+import { disablePush } from "../push.js";
 import { Link, navigate } from "../router.js";
 import { useReady, useSession } from "../session.js";
 
@@ -44,12 +46,16 @@ export function SettingsScreen() {
           </label>
         ))}
       </fieldset>
+      <NotificationSetting />
       <button
         type="button"
         className="danger"
         onClick={() => {
           if (unsynced && !window.confirm(t("auth.signOutUnsynced", { count: unsynced }))) return;
-          void signOut()
+          // This device stops receiving the account's notifications before the session ends.
+          void disablePush()
+            .catch(() => undefined)
+            .then(() => signOut())
             .catch(() => undefined)
             .then(signOutLocally)
             .then(() => navigate("/sign-in", { replace: true }));

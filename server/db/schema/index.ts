@@ -7,3 +7,4 @@ export * from "./managed-accounts.js";
 export * from "./tokens.js";
 export * from "./oauth.js";
 export * from "./field-work.js";
+export * from "./push.js";

@@ -1,7 +1,7 @@
 /**
  * Nudges: a meter with nudgeDays whose latest counting reading is older than that gets one
- * `reading` inbox item (reason "overdue") in its location, where its members see it. Web push does
- * not exist yet: until it does, the inbox is the channel. `nudged_for` holds the takenAt of the
+ * `reading` inbox item (reason "overdue") in its location, where its members see it; like every new
+ * inbox item it reaches subscribed reviewers by web push (server/modules/notifications). `nudged_for` holds the takenAt of the
  * reading a nudge was about, so each stale reading nudges once and never twice; a newer reading
  * changes the latest takenAt and so re-arms the meter.
  */

@@ -19,8 +19,9 @@ export interface E2e {
   close(): Promise<void>;
 }
 
-export async function startE2e(): Promise<E2e> {
-  const svc = await startService({ SVC_CLIENT_DIR: CLIENT_DIR });
+/** `env`: configuration a file needs on top of the defaults (e.g. the web push test settings). */
+export async function startE2e(env: Record<string, string> = {}): Promise<E2e> {
+  const svc = await startService({ SVC_CLIENT_DIR: CLIENT_DIR, ...env });
   const browser = await launchBrowser();
   const contexts: BrowserContext[] = [];
   return {
