@@ -68,7 +68,9 @@ export const inboxItems = pgTable(
   },
   (t) => [
     index("inbox_location_status_idx").on(t.locationId, t.status, t.createdAt),
-    index("inbox_duplicate_thing_idx").on(t.thingId).where(sql`${t.kind} = 'duplicate'`),
+    index("inbox_duplicate_thing_idx")
+      .on(t.thingId)
+      .where(sql`${t.kind} = 'duplicate'`),
   ],
 );
 
