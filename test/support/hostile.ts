@@ -82,6 +82,12 @@ export type Snapshot = Record<string, string | number | null>;
  */
 const LIMIT_TABLES = new Set(["rate_limits", "auth_rate_limits"]);
 /**
+ * Queues a background job drains whenever it runs: `push_pending` is filled by a trigger on
+ * inbox_items (which the snapshot covers) and emptied by the push dispatcher between any two
+ * snapshots, so its state says nothing about what a request wrote.
+ */
+const BACKGROUND_TABLES = new Set(["push_pending"]);
+/**
  * Columns a request writes whatever its answer: a session's last sighting (server/auth/sessions.ts)
  * and its re-authentication stamp, set once the password is proven even when the change that came
  * with it is then refused (server/auth/reauth.ts).
@@ -103,7 +109,7 @@ async function publicTables(db: Db): Promise<TableInfo[]> {
   );
   const byTable = new Map<string, string[]>();
   for (const r of found) (byTable.get(r.table_name) ?? byTable.set(r.table_name, []).get(r.table_name)!).push(r.column_name);
-  return [...byTable].map(([name, columns]) => ({ name, columns })).filter((t) => !LIMIT_TABLES.has(t.name));
+  return [...byTable].map(([name, columns]) => ({ name, columns })).filter((t) => !LIMIT_TABLES.has(t.name) && !BACKGROUND_TABLES.has(t.name));
 }
 
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
