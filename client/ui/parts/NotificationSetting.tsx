@@ -30,7 +30,7 @@ export function NotificationSetting() {
   };
 
   return (
-    <fieldset aria-busy={busy}>
+    <fieldset className="notifications" aria-busy={busy}>
       <legend>{t("notifications.title")}</legend>
       <p>{t("notifications.explain")}</p>
       {state === "unsupported" ? <p>{t("notifications.unsupported")}</p> : null}
