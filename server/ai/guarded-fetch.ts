@@ -6,11 +6,9 @@
  * answer handed back as a web Response for the AI SDK. The instance's own SVC_AI_BASE_URL is
  * trusted and does not come through here.
  */
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
+import type { IncomingMessage, RequestOptions } from "node:http";
 import { Readable, Transform } from "node:stream";
-import { checkedAddress, GuardRefusal, type GuardOptions } from "../oauth/guarded-fetch.js";
+import { checkedAddress, GuardRefusal, pinnedTo, requestFor, type GuardOptions } from "../oauth/guarded-fetch.js";
 import type { FetchFunction } from "./providers.js";
 
 /** Far above any structured answer; stops a hostile server from streaming forever. */
@@ -57,21 +55,10 @@ export function guardedAiFetch(opts: GuardOptions): FetchFunction {
     const request = input instanceof Request ? new Request(input, init) : new Request(url, init);
     const target = await checkedAddress(url, opts);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const pinned: LookupFunction = (_host, options, cb) => {
-      if (options.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
-      else cb(null, target.address, target.family);
-    };
     const headers: Record<string, string> = {};
     request.headers.forEach((value, key) => (headers[key] = value));
-    const options: RequestOptions & { servername?: string; ca?: string | Buffer } = {
-      method: request.method,
-      headers,
-      lookup: pinned,
-      signal: request.signal,
-      ...(url.protocol === "https:" ? { servername: url.hostname.replace(/^\[|\]$/g, "") } : {}),
-      ...(opts.ca ? { ca: opts.ca } : {}),
-    };
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const options: RequestOptions = { method: request.method, headers, signal: request.signal, ...pinnedTo(url, target, opts) };
+    const send = requestFor(url);
     return new Promise<Response>((resolve, reject) => {
       const req = send(url, options, (res) => resolve(toResponse(res)));
       req.on("error", reject);

@@ -90,26 +90,43 @@ export interface GuardedResponse {
 }
 
 /**
+ * Connection options that reach only `target`, the address checkedAddress allowed: every lookup a
+ * connection makes answers it, whatever name it asks for (no second resolution to rebind), while
+ * TLS still verifies the URL's own host name. Used by guardedRequest and server/ai/guarded-fetch.ts.
+ */
+export function pinnedTo(
+  url: URL,
+  target: { address: string; family: number },
+  opts: GuardOptions,
+): RequestOptions & { servername?: string; ca?: string | Buffer } {
+  const lookup: LookupFunction = (_host, options, cb) => {
+    if (options.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+    else cb(null, target.address, target.family);
+  };
+  return {
+    lookup,
+    ...(url.protocol === "https:" ? { servername: url.hostname.replace(/^\[|\]$/g, "") } : {}),
+    ...(opts.ca ? { ca: opts.ca } : {}),
+  };
+}
+
+/** node:https for https URLs, node:http for the loopback http the test settings allow. */
+export const requestFor = (url: URL) => (url.protocol === "https:" ? httpsRequest : httpRequest);
+
+/**
  * Sends one request to a URL that passed checkOutgoingUrl (or a stricter check), connecting only to
  * the address the guard allowed. Any status is answered (redirects are not followed); a body past
  * MAX_DOCUMENT_BYTES, a timeout or a network failure is a GuardRefusal.
  */
 export async function guardedRequest(url: URL, out: OutgoingRequest, opts: GuardOptions): Promise<GuardedResponse> {
   const target = await checkedAddress(url, opts);
-  // Every connection attempt gets the checked address, whatever name it asks for.
-  const pinned: LookupFunction = (_host, options, cb) => {
-    if (options.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
-    else cb(null, target.address, target.family);
-  };
-  const options: RequestOptions & { servername?: string; ca?: string | Buffer } = {
+  const options: RequestOptions = {
     method: out.method,
-    lookup: pinned,
     headers: { ...out.headers, ...(out.body ? { "content-length": String(out.body.length) } : {}) },
     timeout: FETCH_TIMEOUT_MS,
-    ...(url.protocol === "https:" ? { servername: url.hostname.replace(/^\[|\]$/g, "") } : {}),
-    ...(opts.ca ? { ca: opts.ca } : {}),
+    ...pinnedTo(url, target, opts),
   };
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const send = requestFor(url);
   return new Promise<GuardedResponse>((resolve, reject) => {
     const deadline = setTimeout(() => req.destroy(new GuardRefusal("timed out")), FETCH_TIMEOUT_MS);
     const fail = (err: unknown) => {
