@@ -28,6 +28,17 @@ test("a second thing with the same serial raises one duplicate item naming the f
   expect((await duplicates()).filter((i) => i.thing?.id === first.id)).toHaveLength(0);
 });
 
+test("two matching things pushed in one batch raise one item, about the later one", async ({ loc, as, duplicates }) => {
+  const [first, second] = [uuidv7(), uuidv7()];
+  const res = await push(as.member, [
+    op({ name: "thing.create", locationId: loc, args: { id: first, name: "Lamp", serial: "BATCH-1" } }),
+    op({ name: "thing.create", locationId: loc, args: { id: second, name: "Lamp 2", serial: "BATCH-1" } }),
+  ]);
+  expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(["applied", "applied"]);
+  const raised = (await duplicates()).filter((i) => i.thing?.id === first || i.thing?.id === second);
+  expect(raised.map((i) => [i.thing!.id, i.duplicate!.other.id])).toEqual([[second, first]]);
+});
+
 test("same brand and model in the same place is a duplicate; in another place it is not", async ({ loc, as, duplicates }) => {
   const brand = (await as.admin.post(`/api/v1/locations/${loc}/brands`, { name: `Acme ${uuidv7().slice(-6)}` })).body;
   const shed = (await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Shed" })).body;
