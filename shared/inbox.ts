@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
 import { inboxClaimSchema } from "./codes.js";
+import { fieldStatusSchema, inboxExtractionSchema } from "./extractions.js";
 import { inboxReadingSchema } from "./meters.js";
 import { thingSummarySchema } from "./things.js";
 
@@ -47,9 +48,10 @@ export const inboxItemSchema = z
           .object({ id: uuidSchema, name: z.string(), model: z.string().nullable(), colour: z.string().nullable(), serial: z.string().nullable() })
           .optional(),
         photos: z.array(z.object({ fileId: uuidSchema, thumbUrl: z.string().nullable() })).optional(),
-        fieldStatus: z.record(z.string(), z.object({ state: z.enum(["manual", "extracted", "confirmed"]), confidence: z.number().optional() })).optional(),
+        fieldStatus: fieldStatusSchema.optional(),
       })
       .optional(),
+    extraction: inboxExtractionSchema.optional(),
     syncDrop: syncDropSchema.optional(),
     reading: inboxReadingSchema.optional(),
     claim: inboxClaimSchema.optional(),

@@ -7,6 +7,7 @@
  * (client/db/rows.ts): a column added to a synced table fails the build until both sides know it.
  */
 import type { FieldKind } from "../shared/fields.js";
+import type { FieldStatus, InboxExtraction } from "../shared/extractions.js";
 import type { BoxCheckSplit } from "../shared/box-checks.js";
 import type { InboxClaim } from "../shared/codes.js";
 import type { InboxKind, InboxStatus, SyncDrop } from "../shared/inbox.js";
@@ -42,6 +43,8 @@ export type InboxPayload = {
   claim?: InboxClaim;
   /** A `duplicate` item: the item's thing looks like this other one (server/modules/duplicates/). */
   duplicate?: { otherId: string; reason: "serial" | "brand_model_place" };
+  /** A `draft` (or `receipt`) item: the latest extraction of its thing, kept current by the pipeline (server/modules/extractions/). */
+  extraction?: InboxExtraction;
 };
 
 export type LocationShapeRow = SyncedRow & {
@@ -131,6 +134,8 @@ export type ThingShapeRow = SyncedRow & {
   colour: string | null;
   serial: string | null;
   fields: FieldValues;
+  /** What each field's value is known from, and the AI's suggestions waiting for a person. */
+  fieldStatus: FieldStatus;
   shortCode: string | null;
   isContainer: boolean;
   coverFileId: string | null;

@@ -58,6 +58,7 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }, templates
     colour: create.colour ?? null,
     serial: create.serial ?? null,
     fields: create.fields ?? {},
+    fieldStatus: {},
     shortCode: null,
     isContainer: create.isContainer ?? false,
     coverFileId: null,

@@ -8,3 +8,4 @@ export * from "./tokens.js";
 export * from "./oauth.js";
 export * from "./field-work.js";
 export * from "./push.js";
+export * from "./ai.js";

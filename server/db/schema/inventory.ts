@@ -1,4 +1,5 @@
 /** Places, things, files and the secret field values of things and places. */
+import type { FieldStatus } from "../../../shared/extractions.js";
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { CONDITIONS, LIFECYCLES } from "../../../shared/things.js";
@@ -80,6 +81,8 @@ export const things = pgTable(
     colour: text("colour"),
     serial: text("serial"),
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),
+    /** What each field's value is known from, with suggestions waiting for a person (shared/extractions.ts). */
+    fieldStatus: jsonb("field_status").$type<FieldStatus>().notNull().default({}),
     /** Given by the database on insert and registered in `codes`, which keeps codes unique (migration 0019). */
     shortCode: text("short_code"),
     isContainer: boolean("is_container").notNull().default(false),

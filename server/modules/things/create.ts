@@ -126,6 +126,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         model: args.model ?? null,
         colour: args.colour ?? null,
         serial: args.serial ?? null,
+        fieldStatus: {},
         fields: Object.fromEntries(Object.entries(split.plain ?? {}).filter(([, v]) => v !== null)),
         shortCode: null,
         isContainer: args.isContainer ?? type.containerByDefault,
