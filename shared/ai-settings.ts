@@ -57,7 +57,12 @@ export const aiSettingsOverviewSchema = z.object({
 export type AiSettingsOverview = z.infer<typeof aiSettingsOverviewSchema>;
 
 /** `GET /api/v1/locations/{id}/ai-costs?month=YYYY-MM` (owners and admins). */
-export const aiCostQuerySchema = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be YYYY-MM").optional() });
+export const aiCostQuerySchema = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be YYYY-MM")
+    .optional(),
+});
 export const aiCostLineSchema = z.object({
   scope: paidByScopeSchema,
   label: z.string(),

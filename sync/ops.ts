@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { boxCheckRecordArgs } from "../shared/box-checks.js";
 import { codeClaimArgs } from "../shared/codes.js";
+import { fieldConfirmArgs, suggestionAcceptArgs } from "../shared/extractions.js";
 import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { meterCreateArgs, meterDeleteArgs, meterUpdateArgs, readingCaptureArgs } from "../shared/meters.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
@@ -31,6 +32,9 @@ export const opArgs = {
   "thing.move": thingMoveArgs,
   "thing.delete": thingDeleteArgs,
   "thing.capture": thingCaptureArgs,
+  // Answers to AI suggestions (server/modules/extractions/): a reviewer on a phone, offline too.
+  "thing.suggestion.accept": suggestionAcceptArgs,
+  "thing.field.confirm": fieldConfirmArgs,
   // Reviewers clear the inbox offline too.
   "inbox.accept": inboxActArgs,
   "inbox.dismiss": inboxActArgs,
