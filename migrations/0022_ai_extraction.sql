@@ -96,9 +96,12 @@ ALTER TABLE "extractions" ADD CONSTRAINT "extractions_thing_id_things_id_fk" FOR
 ALTER TABLE "extractions" ADD CONSTRAINT "extractions_call_id_ai_calls_id_fk" FOREIGN KEY ("call_id") REFERENCES "public"."ai_calls"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "extractions_thing_idx" ON "extractions" USING btree ("thing_id", "created_at");--> statement-breakpoint
 CREATE INDEX "extractions_due_idx" ON "extractions" USING btree ("run_after") WHERE "status" IN ('queued', 'waiting_provider', 'paused_budget', 'running');--> statement-breakpoint
--- Readers of a location read its extractions and calls (the thing page, history); only the
--- service's own authority writes them (the pipeline runs outside any person's request).
+-- Readers of a location read its extractions and calls (the thing page, history). A capture or a
+-- re-run queues an extraction in the person's own transaction (members and up, as any write);
+-- calls and everything after the queueing are the pipeline's, with the service's own authority.
 GRANT SELECT ON extractions, ai_calls TO app_role;
+--> statement-breakpoint
+GRANT INSERT, UPDATE ON extractions TO app_role;
 --> statement-breakpoint
 DO $$
 DECLARE t text;
@@ -107,4 +110,6 @@ BEGIN
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
     EXECUTE format('CREATE POLICY %I ON %I FOR SELECT TO app_role USING (location_id = ANY ((SELECT app_readable_locations())::uuid[]))', t || '_read', t);
   END LOOP;
+  CREATE POLICY extractions_insert ON extractions FOR INSERT TO app_role WITH CHECK (location_id = ANY ((SELECT app_writable_locations())::uuid[]));
+  CREATE POLICY extractions_update ON extractions FOR UPDATE TO app_role USING (location_id = ANY ((SELECT app_writable_locations())::uuid[])) WITH CHECK (location_id = ANY ((SELECT app_writable_locations())::uuid[]));
 END $$;

@@ -55,6 +55,11 @@ const envSchema = z.object({
     .url()
     .regex(/^https?:\/\//, "SVC_AI_BASE_URL must be an http:// or https:// URL")
     .optional(),
+  // Tests only: AI base URLs a person enters may be loopback over http (the in-process provider
+  // stand-ins). Never in production: it lets a person make the server call its own host.
+  SVC_AI_ALLOW_LOOPBACK: flag,
+  // How long a worker holds an extraction it claimed; a run whose worker died is taken again after it.
+  SVC_AI_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   // Tests only: web push endpoints on loopback over http (the in-process push-service stand-in).
   // Never set in production: it lets a subscription make the server call its own host.
   SVC_PUSH_ALLOW_LOOPBACK: flag,
@@ -147,6 +152,10 @@ export interface Config {
   ai: InstanceAiConfig | undefined;
   /** Web push: the VAPID keys (SVC_VAPID_*, else generated once into dataDir/vapid.json). */
   vapid: VapidConfig;
+  /** Tests only (SVC_AI_ALLOW_LOOPBACK): a person's AI base URL may be loopback over http. Never in production. */
+  aiAllowLoopback: boolean;
+  /** SVC_AI_LEASE_SECONDS: an extraction's claim; longer than a call's deadline (60 s) plus its bookkeeping. */
+  aiLeaseMs: number;
   /** Tests only (SVC_PUSH_ALLOW_LOOPBACK): push endpoints may be loopback over http. Never in production. */
   pushAllowLoopback: boolean;
   /** New inbox items of a location within this quiet time make one notification, not one each. */
@@ -265,6 +274,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         e.SVC_VAPID_SUBJECT ??
         (publicUrl.protocol === "https:" ? publicUrl.origin : `mailto:${e.SVC_MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? `no-reply@${publicUrl.hostname}`}`),
     },
+    aiAllowLoopback: e.SVC_AI_ALLOW_LOOPBACK,
+    aiLeaseMs: e.SVC_AI_LEASE_SECONDS * 1000,
     pushAllowLoopback: e.SVC_PUSH_ALLOW_LOOPBACK,
     pushBurstMs: e.SVC_PUSH_BURST_SECONDS * 1000,
     ...overrides,

@@ -39,8 +39,8 @@ async function main() {
       logger.error("shutdown took longer than 10 s: exiting anyway");
       process.exit(1);
     }, 10_000).unref();
-    stopJobs();
-    stopServing(server, services.notifier)
+    stopJobs()
+      .then(() => stopServing(server, services.notifier))
       .then(() => database.close())
       .then(
         () => process.exit(0),

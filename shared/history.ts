@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { aiCallWithTaskSchema } from "./ai.js";
 
 export const diffEntrySchema = z.object({ class: z.string(), changed: z.boolean(), hidden: z.boolean() });
 
@@ -26,7 +27,7 @@ export const summaryLineSchema = z.object({
   text: z.string(),
 });
 
-/** History entry exactly as the spec shows it (aiCall comes with the AI issue). */
+/** History entry exactly as the spec shows it. */
 export const historyEntrySchema = z
   .object({
     id: uuidSchema,
@@ -42,6 +43,7 @@ export const historyEntrySchema = z
     summaryLines: z.array(summaryLineSchema).optional(),
     movedInFromElsewhere: z.boolean().optional(),
     mergedFrom: z.object({ id: uuidSchema, name: z.string().nullable() }).optional(),
+    aiCall: aiCallWithTaskSchema.optional(),
   })
   .meta({ id: "HistoryEntry" });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

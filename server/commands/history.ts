@@ -32,6 +32,8 @@ export interface HistoryDraft {
   undoable: boolean;
   undoOfEventId?: string;
   movedInFromElsewhere?: boolean;
+  /** The AI call whose answer this event applied (server/modules/extractions/calls.ts, StoredCall). */
+  aiCall?: unknown;
 }
 
 export type HistoryRow = typeof historyEntries.$inferInsert;
@@ -39,15 +41,18 @@ export type HistoryRow = typeof historyEntries.$inferInsert;
 /** Values as JSON sees them: equal primitives at once, objects (custom fields) compared deeply. */
 const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && isDeepStrictEqual(a, b));
 
+/** What a history row needs of its context (a job writes history without running a command). */
+export type HistoryContext = Pick<CommandContext, "actor" | "now" | "undoWindowMs">;
+
 /** End of the undo window of the batch's events (one Date for all of them). */
-const undoEnds = new WeakMap<CommandContext, Date>();
-function undoableUntil(ctx: CommandContext): Date {
+const undoEnds = new WeakMap<HistoryContext, Date>();
+function undoableUntil(ctx: HistoryContext): Date {
   let end = undoEnds.get(ctx);
   if (!end) undoEnds.set(ctx, (end = new Date(ctx.now.getTime() + ctx.undoWindowMs)));
   return end;
 }
 
-export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & { id: string } {
+export function historyRow(ctx: HistoryContext, d: HistoryDraft): HistoryRow & { id: string } {
   const diff: Record<string, { class: string; changed: boolean; hidden: boolean }> = {};
   // The keys of `before`, then those only in `after`.
   const note = (key: string) => {
@@ -78,7 +83,7 @@ export function historyRow(ctx: CommandContext, d: HistoryDraft): HistoryRow & {
     undoneByEventId: null,
     undoOfEventId: d.undoOfEventId ?? null,
     movedInFromElsewhere: d.movedInFromElsewhere ?? null,
-    aiCall: null,
+    aiCall: d.aiCall ?? null,
   };
 }
 

@@ -3,10 +3,13 @@ import type { Services } from "../services.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
 import { startNudges } from "../modules/meters/nudges.js";
 import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
+import { startExtractionWorker } from "../modules/extractions/worker.js";
+import { blobStoreOf } from "../modules/files/blob-store.js";
 
 const HOUR = 3600_000;
 
-export function startJobs(services: Services): () => void {
+/** Starts them; the answer stops them (and resolves once the extraction worker handed its runs back). */
+export function startJobs(services: Services): () => Promise<void> {
   const { database, logger } = services;
   const repair = async () => {
     try {
@@ -21,9 +24,11 @@ export function startJobs(services: Services): () => void {
   timer.unref();
   const stopNudges = startNudges(services);
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
-  return () => {
+  const extractions = startExtractionWorker({ db: database.db, config: services.config, store: blobStoreOf(services.config), logger });
+  return async () => {
     clearInterval(timer);
     stopNudges();
     stopPush();
+    await extractions.stop();
   };
 }

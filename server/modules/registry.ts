@@ -16,6 +16,7 @@ import { typeFieldArchive, typeFieldCreate, typeFieldUpdate } from "./registries
 import { brandCreate, placeKindCreate, placeKindUpdate, tagCreate } from "./registries/kind-commands.js";
 import { typeCreate, typeUpdate } from "./registries/type-commands.js";
 import { thingCapture } from "./things/capture.js";
+import { fieldConfirm, suggestionAccept } from "./extractions/commands.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
 import { templateCreate, templateDelete, templateUpdate } from "./templates/commands.js";
@@ -36,6 +37,8 @@ export const commandRegistry = commandRegistryOf([
   thingMove,
   thingDelete,
   thingCapture,
+  suggestionAccept,
+  fieldConfirm,
   historyUndo,
   memberUpdate,
   memberRemove,

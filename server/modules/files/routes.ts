@@ -3,7 +3,6 @@
  * offline), GET /api/v1/files/:id and GET /api/v1/files/:id/thumb. Uploads happen before the ops
  * that refer to the file.
  */
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import express from "express";
 import { z } from "zod";
@@ -12,9 +11,8 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
-import { S3BlobStore } from "./s3-storage.js";
+import { blobStoreOf } from "./blob-store.js";
 import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps, type Served } from "./service.js";
-import { DiskBlobStore } from "./storage.js";
 
 const readRaw = express.raw({ type: () => true, limit: MAX_FILE_BYTES });
 
@@ -35,11 +33,7 @@ async function send(res: express.Response, { stored, open }: Served): Promise<un
 
 export function fileRoutes(deps: RouteDeps): RouteDef[] {
   const { config } = deps;
-  // S3-compatible storage when configured (shared by replicas), otherwise this machine's disk.
-  const service: FileDeps = {
-    ...serviceDeps(deps),
-    store: config.s3 ? new S3BlobStore(config.s3) : new DiskBlobStore(path.join(config.dataDir, "files")),
-  };
+  const service: FileDeps = { ...serviceDeps(deps), store: blobStoreOf(config) };
   return [
     defineWrite({
       method: "post",

@@ -9,6 +9,7 @@ import { rows, uuidArray, type Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { storedCallOut } from "../extractions/calls.js";
 
 type Event = typeof historyEntries.$inferSelect;
 
@@ -37,6 +38,9 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "meter.updated": (p) => `Changed the meter ${p.name || "?"}`,
   "meter.deleted": (p) => `Deleted the meter ${p.name || "?"}`,
   "code.claimed": (p) => `${p.name || "This"} now answers to the label ${p.code || "?"}`,
+  "thing.extracted": (p) => `Filled ${p.fields || "fields"} of ${p.name || "a thing"} from its photos`,
+  "thing.suggestion_accepted": (p) => `Used the suggested ${p.field || "value"} for ${p.name || "a thing"}`,
+  "thing.field_confirmed": (p) => `Confirmed the ${p.field || "value"} read from a photo of ${p.name || "a thing"}`,
   "code.released": (p) => `${p.name || "This"} gave up a label and answers to ${p.code || "its other code"}`,
 };
 
@@ -52,6 +56,8 @@ const show = (v: unknown): string => {
 
 export interface Reader {
   seesMoney: boolean;
+  /** Whose `paidBy.mine` an AI call shows (null: nobody's). */
+  userId?: string | null;
 }
 
 export function historyOut(e: Event, actorName: string | null, reader: Reader, now: Date): HistoryEntry {
@@ -82,6 +88,7 @@ export function historyOut(e: Event, actorName: string | null, reader: Reader, n
     summaryParams: e.summaryParams,
     summaryLines: lines,
     ...(e.movedInFromElsewhere !== null ? { movedInFromElsewhere: e.movedInFromElsewhere } : {}),
+    ...(e.aiCall ? { aiCall: storedCallOut(e.aiCall, reader.userId ?? null)! } : {}),
     ...(e.action === "thing.merged" && e.summaryParams.mergedFromId
       ? { mergedFrom: { id: e.summaryParams.mergedFromId, name: e.summaryParams.mergedFromName || null } }
       : {}),

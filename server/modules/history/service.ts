@@ -23,7 +23,7 @@ export function thingHistory(
 ): Promise<{ items: HistoryEntry[]; next_cursor: string | null }> {
   return withActor(db, actor, async (tx) => {
     const thing = await findThing(tx, thingId, { includeDeleted: true });
-    const reader = await locationAccess(tx, thing.locationId);
+    const reader = { ...(await locationAccess(tx, thing.locationId)), userId: actor.userId };
     return entityHistory(tx, { type: "thing", id: thing.id }, query, reader);
   });
 }

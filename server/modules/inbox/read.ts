@@ -31,6 +31,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
   const thingRows = thingIds.length ? await tx.select().from(things).where(inArray(things.id, thingIds)) : [];
   const thingById = new Map((await summaries(tx, thingRows)).map((t) => [t.id, t]));
   const live = new Set(thingRows.filter((t) => !t.deletedAt).map((t) => t.id));
+  const statusOf = new Map(thingRows.map((t) => [t.id, t.fieldStatus]));
   const undoIds = rowsIn.map((r) => r.undoEventId).filter((x): x is string => !!x);
   const undoable = new Map(
     undoIds.length
@@ -52,6 +53,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       reading?: InboxItem["reading"];
       claim?: InboxItem["claim"];
       duplicate?: { otherId: string; reason: NonNullable<InboxItem["duplicate"]>["reason"] };
+      extraction?: InboxItem["extraction"];
     };
     // The other thing of a duplicate, as the reader sees it now (gone if it was deleted since).
     const other = p.duplicate && live.has(p.duplicate.otherId) ? thingById.get(p.duplicate.otherId) : undefined;
@@ -71,7 +73,18 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
         placePath: (p.placePath ?? []).map(({ id, name, kind, isUnplaced }) => ({ id, name, kind, isUnplaced })),
         count: counts.get(r.batchId) ?? 1,
       },
-      ...(thing ? { thing: { ...thing, photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: thumbUrl(f.fileId) })) } } : {}),
+      ...(thing
+        ? {
+            thing: {
+              ...thing,
+              photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: thumbUrl(f.fileId) })),
+              // What the AI filled in or suggests (server/modules/extractions/); an absent field is a person's own.
+              fieldStatus: statusOf.get(thing.id) ?? {},
+            },
+          }
+        : {}),
+      // The latest extraction of the item's thing, kept current by the pipeline.
+      ...(p.extraction ? { extraction: p.extraction } : {}),
       ...(p.syncDrop ? { syncDrop: p.syncDrop } : {}),
       // Written in the spec's shape by the meters and codes modules when they make the item.
       ...(p.reading ? { reading: p.reading } : {}),

@@ -11,6 +11,7 @@ import { files, inboxItems } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { thingCreate } from "./create.js";
 import { thingPaths } from "./paths.js";
+import { queueExtractions } from "../extractions/queue.js";
 
 /** A capture may start from a template and carry tags, as thing.create does (its rules apply). */
 const templateAndTags = (a: ThingCaptureArgs) => ({ ...(a.templateId ? { templateId: a.templateId } : {}), ...(a.tagIds ? { tagIds: a.tagIds } : {}) });
@@ -62,6 +63,21 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
       ctx.tx,
       appliedOps.map((o) => o.args.id),
     );
+    // Photos are read by the AI pipeline (server/modules/extractions/): queued with the capture, so
+    // the run exists exactly when the capture does; with no provider it ends as `no_provider`.
+    const withPhotos = appliedOps.filter((o) => o.args.photoFileIds?.length);
+    const queued = await queueExtractions(
+      ctx.tx,
+      withPhotos.map(({ input, args }) => ({
+        locationId: input.locationId,
+        thingId: args.id,
+        mode: "thing" as const,
+        fileIds: args.photoFileIds!,
+        requestedBy: ctx.actor.userId,
+      })),
+      ctx.now,
+    );
+    const extractionIds = new Map(withPhotos.map((o, i) => [o.args.id, queued[i]!]));
     await bulkInsert(
       ctx.tx,
       inboxItems,
@@ -75,7 +91,11 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
             batchId: args.batchId ?? args.id,
             capturedAt: input.at ? new Date(input.at) : ctx.now,
             createdBy: ctx.actor.userId,
-            payload: { photos: (args.photoFileIds ?? []).map((fileId) => ({ fileId })), placePath: paths.get(args.id) ?? [] },
+            payload: {
+              photos: (args.photoFileIds ?? []).map((fileId) => ({ fileId })),
+              placePath: paths.get(args.id) ?? [],
+              ...(args.photoFileIds?.length ? { extraction: { id: extractionIds.get(args.id)!, status: "queued" } } : {}),
+            },
           },
           ctx.now,
         ),

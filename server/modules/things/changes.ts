@@ -24,6 +24,8 @@ export interface ThingChange {
   movedInFromElsewhere?: boolean;
   /** Secret fields written (`fields.<key>`): hidden in the diff; their old values are gone, so the change cannot be undone. */
   secretKeys?: Record<string, boolean>;
+  /** The AI call whose answer the change applied (an accepted suggestion). */
+  aiCall?: unknown;
 }
 
 /** Records `next` (already carrying its new rowVersion) in place of `before`; answers the event id. */
@@ -48,5 +50,6 @@ export function changeThing(changes: SegmentChanges, before: ThingTarget, next: 
     undoable: c.undoOfEventId === undefined && !Object.keys(c.secretKeys ?? {}).length,
     ...(c.undoOfEventId !== undefined ? { undoOfEventId: c.undoOfEventId } : {}),
     ...(c.movedInFromElsewhere ? { movedInFromElsewhere: true } : {}),
+    ...(c.aiCall ? { aiCall: c.aiCall } : {}),
   });
 }

@@ -1,6 +1,7 @@
 /** Commands on existing things: update, move, delete. Each runs set-based over a segment of ops (thing.create is in create.ts). */
 import { and, isNull } from "drizzle-orm";
 import { thingDeleteArgs, thingMoveArgs, thingUpdateArgs, type ThingPatch } from "../../../shared/things.js";
+import type { FieldStatus } from "../../../shared/extractions.js";
 import { idIn } from "../../commands/bulk.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets, type Targets } from "../../commands/targets.js";
@@ -38,6 +39,12 @@ function patchValues(patch: ThingPatch): Record<string, unknown> {
   return out;
 }
 
+/** The field status without `keys`: their values are a person's own now (an absent entry reads `manual`). */
+function personalValues(status: FieldStatus, keys: string[]): FieldStatus {
+  if (!keys.some((k) => k in status)) return status;
+  return Object.fromEntries(Object.entries(status).filter(([k]) => !keys.includes(k)));
+}
+
 export const thingUpdate = defineCommand({
   name: "thing.update",
   args: thingUpdateArgs,
@@ -45,7 +52,7 @@ export const thingUpdate = defineCommand({
   target: (a) => a.id,
   refs: (a) => [a.patch.typeId, a.patch.brandId, ...(a.patch.tagIds ?? [])],
   async run(ctx, ops) {
-    const targets = await lockThings(ctx, ops, patchedColumns(ops));
+    const targets = await lockThings(ctx, ops, [...patchedColumns(ops), "fieldStatus"]);
     const refs = await loadRefs(ctx.tx, {
       locationIds: ops.map((o) => o.input.locationId),
       brandIds: ops.map((o) => o.args.patch.brandId),
@@ -98,6 +105,8 @@ export const thingUpdate = defineCommand({
         continue;
       }
       const next = writeValues(target, values);
+      // A person's value: what the AI read or suggested for these fields no longer applies.
+      next.fieldStatus = personalValues(target.fieldStatus ?? {}, keys);
       next.rowVersion = target.rowVersion + 1;
       next.updatedAt = ctx.now;
       targets.set(next);
@@ -110,6 +119,7 @@ export const thingUpdate = defineCommand({
           keys,
           classes: fieldClasses(refs, typeId, keys),
           secretKeys: secretHistoryKeys(split.secret),
+          touches: ["fieldStatus"],
         }),
       );
     }

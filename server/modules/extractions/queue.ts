@@ -1,0 +1,97 @@
+/**
+ * Extractions are their own durable queue (migrations/0022): a run is a row made in the
+ * transaction that captured the photos, so it exists exactly when the capture does, and survives
+ * any restart. Workers claim due runs with a lease under FOR UPDATE SKIP LOCKED (replicas never
+ * take the same run); a run whose worker died is `running` with a lease in the past and is
+ * claimed again. pg-boss was the design's first choice; it was not used because its current
+ * releases need Node 22, and because a job sent from inside a command's transaction on the
+ * embedded database would need its own way into that transaction, while the run's row already
+ * is the job (see the issue note).
+ */
+import { v7 as uuidv7 } from "uuid";
+import type { ExtractionMode } from "../../../shared/extractions.js";
+import { rows, sql, uuidArray, type Db, type Queryable } from "../../db/client.js";
+import { asSystem } from "../../db/actor.js";
+
+export interface NewExtraction {
+  id?: string;
+  locationId: string;
+  thingId: string;
+  mode: ExtractionMode;
+  fileIds: string[];
+  requestedBy: string | null;
+}
+
+/**
+ * Queues runs (in the caller's transaction, which must have the service's authority or have
+ * checked the person may write the thing). An unfinished older run of the same thing is
+ * superseded: it will not be sent, or its answer will not be applied.
+ */
+export async function queueExtractions(q: Queryable, runs: NewExtraction[], now: Date): Promise<string[]> {
+  if (!runs.length) return [];
+  const made = runs.map((r) => ({ ...r, id: r.id ?? uuidv7() }));
+  await q.execute(
+    sql`UPDATE extractions SET status = 'superseded', status_reason = 'newer_extraction', lease_until = NULL, updated_at = ${now.toISOString()}::timestamptz
+        WHERE thing_id = ANY(${uuidArray(made.map((r) => r.thingId))}) AND status IN ('queued', 'running', 'waiting_provider', 'paused_budget')`,
+  );
+  const values = made.map((r) => ({ id: r.id, l: r.locationId, t: r.thingId, m: r.mode, f: `{${r.fileIds.join(",")}}`, b: r.requestedBy }));
+  await q.execute(
+    sql`INSERT INTO extractions (id, location_id, thing_id, mode, status, file_ids, requested_by, run_after, created_at, updated_at)
+        SELECT v.id, v.l, v.t, v.m, 'queued', v.f::uuid[], v.b, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS v(id uuid, l uuid, t uuid, m text, f text, b uuid)`,
+  );
+  // An open draft or receipt item shows its thing's latest run (capture writes it into the new item itself).
+  const shown = made.map((r) => ({ t: r.thingId, x: { id: r.id, status: "queued" } }));
+  await q.execute(
+    sql`UPDATE inbox_items i SET payload = i.payload || jsonb_build_object('extraction', v.x)
+        FROM jsonb_to_recordset(${JSON.stringify(shown)}::jsonb) AS v(t uuid, x jsonb)
+        WHERE i.thing_id = v.t AND i.kind IN ('draft', 'receipt') AND i.status = 'open' AND i.deleted_at IS NULL`,
+  );
+  return made.map((r) => r.id);
+}
+
+export interface Claimed {
+  id: string;
+  location_id: string;
+  thing_id: string;
+  mode: ExtractionMode;
+  attempt: number;
+  file_ids: string[];
+  requested_by: string | null;
+}
+
+/**
+ * Claims up to `limit` due runs for `leaseMs`: queued ones, retries whose backoff ended, budget
+ * pauses whose month ended, and running ones whose worker's lease ran out. Each claim counts an
+ * attempt, so a run that keeps killing its worker ends as failed instead of looping.
+ */
+export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number): Promise<Claimed[]> {
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + leaseMs).toISOString();
+  return asSystem(db, (tx) =>
+    rows<Claimed>(
+      tx,
+      sql`WITH due AS (
+            SELECT id FROM extractions
+            WHERE (status IN ('queued', 'waiting_provider', 'paused_budget') AND run_after <= ${at}::timestamptz)
+               OR (status = 'running' AND lease_until < ${at}::timestamptz)
+            ORDER BY run_after, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          UPDATE extractions e SET status = 'running', lease_until = ${until}::timestamptz, attempt = e.attempt + 1,
+            paused_until = NULL, updated_at = ${at}::timestamptz
+          FROM due WHERE e.id = due.id
+          RETURNING e.id::text AS id, e.location_id::text AS location_id, e.thing_id::text AS thing_id, e.mode, e.attempt,
+            e.file_ids::text[] AS file_ids, e.requested_by::text AS requested_by`,
+    ),
+  );
+}
+
+/** Hands unfinished claims back at shutdown, so the next worker need not wait for their leases. */
+export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await asSystem(db, (tx) =>
+    tx.execute(
+      sql`UPDATE extractions SET status = 'queued', lease_until = NULL, attempt = greatest(attempt - 1, 0)
+          WHERE id = ANY(${uuidArray(ids)}) AND status = 'running'`,
+    ),
+  );
+}

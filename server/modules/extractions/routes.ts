@@ -1,0 +1,36 @@
+/** /api/v1/things/:id/extractions: a thing's AI readings of its photos, and asking for another. */
+import { z } from "zod";
+import { extractionRecordSchema, extractionStartBody } from "../../../shared/extractions.js";
+import { uuidSchema } from "../../../shared/ids.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { listExtractions, startExtraction } from "./service.js";
+
+const byId = z.object({ id: uuidSchema });
+
+export function extractionRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/things/:id/extractions",
+      summary: "The thing's extractions (AI readings of its photos), newest first, each with its AI call record",
+      tag: "extractions",
+      params: byId,
+      response: z.object({ items: z.array(extractionRecordSchema) }),
+      handler: ({ actor, params }) => listExtractions(service, actor, params.id),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/things/:id/extractions",
+      summary:
+        "Read the thing's photos again (members and above): queues a new extraction, superseding an unfinished one; the latest run's photos unless `fileIds` names others",
+      tag: "extractions",
+      status: 201,
+      params: byId,
+      body: extractionStartBody,
+      response: extractionRecordSchema,
+      handler: ({ actor, params, body }) => startExtraction(service, actor, params.id, body),
+    }),
+  ] as RouteDef[];
+}

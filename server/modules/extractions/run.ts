@@ -1,0 +1,200 @@
+/**
+ * One claimed extraction, start to end: who pays, whether their month allows it, the photos, the
+ * call, and what its answer does. Every end is a status (shared/extractions.ts):
+ * - no provider for the scope that would pay: `no_provider` (nothing sent, nothing recorded);
+ * - the payer's budget would be passed: `paused_budget` until the month ends (a `not_sent` call
+ *   is recorded, so the cost summary shows what was held back);
+ * - the provider failed, limited or timed out: `waiting_provider`, tried again with backoff, then `failed`;
+ * - it refused, cut off, or answered off-schema: `failed`, the outcome as the reason;
+ * - it answered: `succeeded`, and the values apply (apply.ts).
+ * A run superseded while its call was in flight records the call (it was paid for) and applies nothing.
+ */
+import type { Logger } from "pino";
+import sharp from "sharp";
+import { eq, sql } from "drizzle-orm";
+import type { InboxExtraction } from "../../../shared/extractions.js";
+import { estimateCost, laterOrUnknown, releaseBudget, reserveBudget, settleBudget } from "../../ai/budget.js";
+import { DEFAULT_MAX_OUTPUT_TOKENS, extractStructured, notSent, type ExtractImage } from "../../ai/extract.js";
+import { guardedAiFetch } from "../../ai/guarded-fetch.js";
+import { resolvePayer } from "../../ai/payer.js";
+import type { Payer } from "../../ai/paying.js";
+import type { Config } from "../../config.js";
+import { asSystem } from "../../db/actor.js";
+import { rows, type Db, type Tx } from "../../db/client.js";
+import { extractions, files, things, types } from "../../db/schema/index.js";
+import type { BlobStore } from "../files/storage.js";
+import { loadRefs } from "../things/refs.js";
+import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "./answer.js";
+import { applyAnswer } from "./apply.js";
+import { EXTRACT_TASK, recordCall, type StoredCall } from "./calls.js";
+import type { Claimed } from "./queue.js";
+
+export interface RunDeps {
+  db: Db;
+  config: Pick<Config, "ai" | "aiAllowLoopback">;
+  store: BlobStore;
+  logger: Logger;
+  /** Stops calls in flight (shutdown). */
+  signal?: AbortSignal;
+}
+
+/** Provider errors are tried this many times in all before the run fails. */
+export const MAX_ATTEMPTS = 5;
+/** Backoff after the nth failed attempt when the provider did not say: 30 s, 2 min, 8 min, 32 min. */
+const backoffMs = (attempt: number) => 30_000 * 4 ** (attempt - 1);
+/** Photos are sent at most this large (longest side): enough to read a label, a fraction of the tokens. */
+const MAX_SIDE = 1568;
+const RETRIED = new Set(["rate_limited", "provider_error", "timeout"]);
+
+interface Loaded {
+  thing: typeof things.$inferSelect;
+  typeName: string;
+  photos: { id: string; sha256: string; mime: string }[];
+}
+
+async function load(tx: Tx, run: Claimed): Promise<Loaded | null> {
+  const [thing] = await tx.select().from(things).where(eq(things.id, run.thing_id));
+  if (!thing || thing.deletedAt) return null;
+  const [type] = await tx.select({ name: types.name }).from(types).where(eq(types.id, thing.typeId));
+  const found = await tx
+    .select({ id: files.id, sha256: files.sha256, mime: files.mime, locationId: files.locationId, deletedAt: files.deletedAt })
+    .from(files)
+    .where(sql`${files.id} = ANY(${`{${run.file_ids.join(",")}}`}::uuid[])`);
+  const byId = new Map(found.filter((f) => f.locationId === thing.locationId && !f.deletedAt).map((f) => [f.id, f]));
+  const photos = run.file_ids.flatMap((id) => (byId.get(id) ? [byId.get(id)!] : []));
+  return { thing, typeName: type?.name ?? "thing", photos };
+}
+
+async function imageOf(store: BlobStore, photo: { sha256: string; mime: string }): Promise<ExtractImage | null> {
+  const chunks: Buffer[] = [];
+  for await (const c of await store.open(photo.sha256)) chunks.push(c as Buffer);
+  const original = Buffer.concat(chunks);
+  try {
+    const bytes = await sharp(original).rotate().resize(MAX_SIDE, MAX_SIDE, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer();
+    return { bytes, mime: "image/jpeg" };
+  } catch {
+    // A kind sharp cannot read here (HEIC without its codec): sent as it is if the providers take it.
+    return ["image/jpeg", "image/png", "image/webp"].includes(photo.mime) ? { bytes: original, mime: photo.mime } : null;
+  }
+}
+
+/** Sets the run's status (if it is still this worker's claim) and mirrors it on the thing's open draft or receipt item. */
+async function settle(
+  tx: Tx,
+  run: Claimed,
+  to: { status: InboxExtraction["status"]; reason?: string | null; runAfter?: Date; pausedUntil?: Date; call?: StoredCall; applied?: string[]; model?: string },
+  now: Date,
+): Promise<boolean> {
+  const [updated] = await rows<{ id: string }>(
+    tx,
+    sql`UPDATE extractions SET status = ${to.status}, status_reason = ${to.reason ?? null}, lease_until = NULL,
+          run_after = ${(to.runAfter ?? now).toISOString()}::timestamptz, paused_until = ${to.pausedUntil?.toISOString() ?? null}::timestamptz,
+          call_id = coalesce(${to.call?.id ?? null}::uuid, call_id), model = coalesce(${to.model ?? null}, model),
+          applied = ${`{${(to.applied ?? []).join(",")}}`}::text[], updated_at = ${now.toISOString()}::timestamptz
+        WHERE id = ${run.id} AND status = 'running' AND attempt = ${run.attempt} RETURNING id::text AS id`,
+  );
+  if (!updated) return false;
+  const shown: InboxExtraction = {
+    id: run.id,
+    status: to.status,
+    ...(to.reason ? { statusReason: to.reason } : {}),
+    ...(to.pausedUntil ? { pausedUntil: to.pausedUntil.toISOString() } : {}),
+    ...(to.call ? { call: { ...withoutOwner(to.call) } } : {}),
+  };
+  // Not a person's change: the item's rowVersion stays, so a reviewer's offline accept still applies.
+  await tx.execute(
+    sql`UPDATE inbox_items SET payload = payload || jsonb_build_object('extraction', ${JSON.stringify(shown)}::jsonb), updated_at = ${now.toISOString()}::timestamptz
+        WHERE thing_id = ${run.thing_id} AND kind IN ('draft', 'receipt') AND status = 'open' AND deleted_at IS NULL`,
+  );
+  return true;
+}
+
+function withoutOwner(call: StoredCall) {
+  const { paidByUserId: _owner, task: _task, ...record } = call;
+  return record;
+}
+
+export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date = () => new Date()): Promise<void> {
+  const { db } = deps;
+  const loaded = await asSystem(db, (tx) => load(tx, run));
+  if (!loaded) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "thing_deleted" }, now())));
+  if (!loaded.photos.length) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "no_photos" }, now())));
+  const payer = await resolvePayer(db, deps.config, { locationId: run.location_id, requestedBy: run.requested_by });
+  if (!payer) return void (await asSystem(db, (tx) => settle(tx, run, { status: "no_provider" }, now())));
+  const estimate = estimateCost(payer.provider, loaded.photos.length, DEFAULT_MAX_OUTPUT_TOKENS);
+  const reserved = await reserveBudget(db, payer, estimate, now());
+  const facts = { locationId: run.location_id, thingId: run.thing_id, extractionId: run.id, task: EXTRACT_TASK[run.mode], requestedBy: run.requested_by };
+  if (!reserved.ok) {
+    const record = notSent({ provider: payer.provider, paidBy: payer.paidBy, images: loaded.photos.length }, "over_budget");
+    await asSystem(db, async (tx) => {
+      const call = await recordCall(tx, record, payer, facts, now());
+      await settle(tx, run, { status: "paused_budget", reason: "over_budget", pausedUntil: reserved.pausedUntil, runAfter: reserved.pausedUntil, call }, now());
+    });
+    return;
+  }
+  let sentCall = false;
+  try {
+    const images = (await Promise.all(loaded.photos.map((p) => imageOf(deps.store, p)))).filter((x): x is ExtractImage => x !== null);
+    if (!images.length) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "unreadable_photos" }, now())));
+    const refs = await asSystem(db, (tx) => loadRefs(tx, { locationIds: [run.location_id] }));
+    const fields = askedFields(refs.fieldsOf(loaded.thing.typeId));
+    sentCall = true;
+    const result = await extractStructured({
+      provider: payer.provider,
+      paidBy: payer.paidBy,
+      schema: answerSchema(fields),
+      system: SYSTEM_PROMPT,
+      prompt: promptFor(loaded.typeName, images.length),
+      images,
+      ...(payer.guarded ? { fetch: guardedAiFetch({ allowLoopback: deps.config.aiAllowLoopback }) } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    const record = laterOrUnknown(result.record);
+    await asSystem(db, async (tx) => {
+      const call = await recordCall(tx, record, payer, facts, now());
+      await settleBudget(tx, reserved.reservation, record.cost ?? null);
+      await finish(tx, run, payer, call, result.object, result.retryAfterSeconds, loaded, refs, fields, now());
+    });
+  } catch (err) {
+    if (!sentCall) await releaseBudget(db, reserved.reservation);
+    throw err;
+  }
+}
+
+async function finish(
+  tx: Tx,
+  run: Claimed,
+  payer: Payer,
+  call: StoredCall,
+  object: Record<string, unknown> | null,
+  retryAfterSeconds: number | null,
+  loaded: Loaded,
+  refs: Awaited<ReturnType<typeof loadRefs>>,
+  fields: ReturnType<typeof askedFields>,
+  now: Date,
+): Promise<void> {
+  const model = payer.provider.model;
+  // Locked so a newer run (which supersedes this one) or a person's op waits for this to finish.
+  const [current] = await tx.select().from(extractions).where(eq(extractions.id, run.id)).for("update");
+  // A claim taken over after this worker's lease ended (attempt counts claims) is no longer this one's.
+  if (!current || current.status !== "running" || current.attempt !== run.attempt) return;
+  if (call.outcome === "ok" && object) {
+    const [thing] = await tx.select().from(things).where(eq(things.id, run.thing_id)).for("update");
+    if (!thing || thing.deletedAt) return void (await settle(tx, run, { status: "failed", reason: "thing_deleted", call, model }, now));
+    const found = readAnswer(fields, object, loaded.photos.length);
+    const { applied } = await applyAnswer(tx, thing, refs, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) }, call, now);
+    await settle(tx, run, { status: "succeeded", call, applied, model }, now);
+    return;
+  }
+  if (RETRIED.has(call.outcome) && call.errorCode !== "cancelled" && run.attempt < MAX_ATTEMPTS) {
+    const wait = retryAfterSeconds !== null ? Math.min(retryAfterSeconds * 1000, 3600_000) : backoffMs(run.attempt);
+    await settle(tx, run, { status: "waiting_provider", reason: call.outcome, runAfter: new Date(now.getTime() + wait), call, model }, now);
+    return;
+  }
+  if (call.errorCode === "cancelled") {
+    // Shutdown stopped the call: the run goes back to the queue as it was.
+    await tx.execute(sql`UPDATE extractions SET status = 'queued', lease_until = NULL, call_id = ${call.id} WHERE id = ${run.id} AND status = 'running'`);
+    return;
+  }
+  await settle(tx, run, { status: "failed", reason: call.errorCode ? `${call.outcome}:${call.errorCode}` : call.outcome, call, model }, now);
+}
