@@ -32,6 +32,24 @@ describe("a possible duplicate in the inbox", () => {
     await card.getByRole("link", { name: "Drill", exact: true }).waitFor();
     await screenshot(page, "inbox-duplicate-phone");
 
+    // Arabic on a 360 px phone: the notifications block and the card read right to left, nothing spills sideways.
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await goTo(page, "Settings");
+    await page.getByRole("radio", { name: "العربية" }).check();
+    await page.getByRole("group", { name: "الإشعارات" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    expect(await fits()).toBeLessThanOrEqual(0);
+    await page.goto(`/l/${loc}/inbox`);
+    const arabic = page.getByRole("article", { name: "تكرار محتمل: Yellow drill" });
+    await arabic.getByText("الرقم التسلسلي نفسه").waitFor();
+    await arabic.getByRole("button", { name: "ادمجه في Drill" }).waitFor();
+    expect(await fits()).toBeLessThanOrEqual(0);
+    await screenshot(page, "inbox-duplicate-arabic-360");
+    await page.goto("/settings");
+    await page.getByRole("radio", { name: "English" }).check();
+    await goTo(page, "Inbox");
+
     await context.setOffline(true);
     await card.getByRole("button", { name: "Merge into Drill" }).click();
     await card.waitFor({ state: "detached" });
