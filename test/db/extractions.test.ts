@@ -220,3 +220,52 @@ test("a worker that died mid-run: the run is claimed again once its lease ends, 
   const filled = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM history_entries WHERE entity_id = ${thingId} AND action = 'thing.extracted'`);
   expect(filled[0]!.n).toBe(1);
 });
+
+test("custom fields: asked for and filled (a secret one never sent); a money value hidden from viewers in the inbox", async () => {
+  const type = await as.admin.post(`/api/v1/locations/${loc}/types`, { name: "Appliance" });
+  for (const f of [
+    { key: "price", label: "Price paid", kind: "money" },
+    { key: "voltage", label: "Voltage", kind: "number", unit: "V" },
+    { key: "wifi_password", label: "Wi-Fi password", kind: "text", secret: true },
+  ])
+    expect((await as.owner.post(`/api/v1/types/${type.body.id}/fields`, f)).status).toBe(201);
+  const fileId = await upload(as.member);
+  const thingId = uuidv7();
+  const captured = await push(as.member, [
+    op({ name: "thing.capture", locationId: loc, args: { id: thingId, name: "Fridge", typeId: type.body.id, photoFileIds: [fileId] } }),
+  ]);
+  expect(captured.body.results[0].status).toBe("applied");
+  standin.next({
+    do: "ok",
+    object: {
+      ...DRILL,
+      name: none,
+      model: none,
+      colour: none,
+      custom: { price: { value: { amount: "499.00", currency: "EUR" }, confidence: 0.6, photo: 1 }, voltage: { value: 230, confidence: 0.9, photo: 1 } },
+    },
+  });
+  const before = standin.received.length;
+  await worker.drain();
+  const schema = JSON.stringify(openaiFormat().schemaOf(standin.received[before]!.body));
+  expect(schema).toContain("Price paid");
+  expect(schema).toContain("voltage");
+  expect(schema).not.toContain("wifi_password");
+  const thing = (await as.member.get(`/api/v1/things/${thingId}`)).body;
+  expect(thing.fields).toMatchObject({ price: { amount: "499.00", currency: "EUR" }, voltage: 230 });
+  const seen = async (c: Client) => {
+    const items = (await c.get(`/api/v1/inbox?locationId=${loc}&kind=draft&limit=200`)).body.items as {
+      thing?: { id: string; fieldStatus: Record<string, unknown> };
+    }[];
+    return items.find((i) => i.thing?.id === thingId)!.thing!.fieldStatus;
+  };
+  expect(Object.keys(await seen(as.admin)).sort()).toEqual(["fields.price", "fields.voltage"]);
+  expect(Object.keys(await seen(as.viewer))).toEqual(["fields.voltage"]);
+  // The same in the things shape a viewer's device syncs.
+  const shaped = async (c: Client) => {
+    const messages = (await c.get(`/api/v1/sync/shape/things?offset=-1`)).body as { value?: { id: string; field_status: string } }[];
+    return Object.keys(JSON.parse(messages.find((m) => m.value?.id === thingId)!.value!.field_status) as object).sort();
+  };
+  expect(await shaped(as.admin)).toEqual(["fields.price", "fields.voltage"]);
+  expect(await shaped(as.viewer)).toEqual(["fields.voltage"]);
+});

@@ -2,7 +2,8 @@
 import { thumbUrl } from "../files/read.js";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { InboxItem } from "../../../shared/inbox.js";
-import type { Tx } from "../../db/client.js";
+import { rows, type Tx } from "../../db/client.js";
+import { locationAccess } from "../../access/location.js";
 import { historyEntries, inboxItems, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
@@ -32,6 +33,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
   const thingById = new Map((await summaries(tx, thingRows)).map((t) => [t.id, t]));
   const live = new Set(thingRows.filter((t) => !t.deletedAt).map((t) => t.id));
   const statusOf = new Map(thingRows.map((t) => [t.id, t.fieldStatus]));
+  const moneyKeys = await hiddenMoneyKeys(tx, [...new Set(thingRows.map((t) => t.locationId))]);
   const undoIds = rowsIn.map((r) => r.undoEventId).filter((x): x is string => !!x);
   const undoable = new Map(
     undoIds.length
@@ -79,7 +81,7 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
               ...thing,
               photos: (p.photos ?? []).map((f) => ({ fileId: f.fileId, thumbUrl: thumbUrl(f.fileId) })),
               // What the AI filled in or suggests (server/modules/extractions/); an absent field is a person's own.
-              fieldStatus: statusOf.get(thing.id) ?? {},
+              fieldStatus: withoutKeys(statusOf.get(thing.id) ?? {}, moneyKeys.get(r.locationId)),
             },
           }
         : {}),
@@ -93,6 +95,28 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       ...(until && r.undoEventId ? { undo: { eventId: r.undoEventId, until } } : {}),
     };
   });
+}
+
+/**
+ * For each of these locations where the reader may not see money: the status keys of its money
+ * fields (`fields.<key>`). What the AI read for a money field is as much money as its value.
+ */
+async function hiddenMoneyKeys(tx: Tx, locationIds: string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (const loc of locationIds) {
+    if ((await locationAccess(tx, loc)).seesMoney) continue;
+    const found = await rows<{ key: string }>(
+      tx,
+      sql`SELECT 'fields.' || f.key AS key FROM type_fields f JOIN locations l ON l.account_id = f.account_id WHERE l.id = ${loc} AND f.kind = 'money'`,
+    );
+    out.set(loc, new Set(found.map((f) => f.key)));
+  }
+  return out;
+}
+
+function withoutKeys<T>(map: Record<string, T>, keys: Set<string> | undefined): Record<string, T> {
+  if (!keys?.size) return map;
+  return Object.fromEntries(Object.entries(map).filter(([k]) => !keys.has(k)));
 }
 
 /** A visible, live inbox item, or 404 whether it is absent, deleted or in a location the actor cannot see. */

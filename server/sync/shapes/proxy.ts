@@ -49,10 +49,12 @@ export async function proxyShape(db: Db, config: Config, actor: Actor, shape: Sh
   url.searchParams.set("table", shape.table);
   url.searchParams.set("where", upstreamWhere(shape, actor, scope));
   // Electric cannot drop keys inside a jsonb column, so where money must stay hidden the custom
-  // fields of things and places, and the payload of templates (which holds such fields), are left out
+  // fields of things and places (and what the AI read for them), and the payload of templates (which holds such fields), are left out
   // altogether in proxy mode.
   const withMoney = (c: { name: string }) =>
-    ((shape.name === "things" || shape.name === "places") && c.name === "fields") || (shape.name === "templates" && c.name === "payload");
+    ((shape.name === "things" || shape.name === "places") && c.name === "fields") ||
+    (shape.name === "things" && c.name === "field_status") ||
+    (shape.name === "templates" && c.name === "payload");
   const columns = shape.columns.filter((c) => !(withMoney(c) && moneyHidden.length));
   url.searchParams.set("columns", columns.map((c) => `"${c.name}"`).join(","));
   if (config.electricSecret) url.searchParams.set("secret", config.electricSecret);

@@ -21,6 +21,11 @@ function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
       const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
       expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.fields - coalesce((SELECT array_agg(f.key) FROM type_fields f JOIN locations l ON l.account_id = f.account_id WHERE l.id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.fields::text END`;
     }
+    // What the AI read for a money field is as much money as the field's value (shared/extractions.ts).
+    if (shape.table === "things" && c.name === "field_status" && moneyHidden.length) {
+      const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
+      expr = `CASE WHEN r.location_id = ANY(${hidden}) THEN (r.field_status - coalesce((SELECT array_agg('fields.' || f.key) FROM type_fields f JOIN locations l ON l.account_id = f.account_id WHERE l.id = r.location_id AND f.kind = 'money'), '{}'::text[]))::text ELSE r.field_status::text END`;
+    }
     // A template is the account's: its money fields go where the actor hides money in any location of that account.
     if (shape.table === "templates" && c.name === "payload" && moneyHidden.length) expr = templatePayloadExpr(moneyHidden);
     return `'${c.name}', ${expr}`;
