@@ -23,12 +23,13 @@ const asText = (v: unknown): string | null => (v === null || v === undefined ? n
 /** The thing with `value` in the field named by a field key. */
 export function withFieldValue<T extends ThingRow>(thing: T, field: string, value: unknown): T {
   if (isTextColumn(field)) return { ...thing, [field]: asText(value) };
-  if (field === "quantity") return value === null || value === undefined ? thing : { ...thing, quantity: String(value) };
+  // A quantity is a decimal (the server's numeric); anything else is left to the server to refuse.
+  if (field === "quantity") return typeof value === "string" || typeof value === "number" ? { ...thing, quantity: String(value) } : thing;
   if (field.startsWith("fields.")) {
     const key = field.slice("fields.".length);
     const fields = { ...thing.fields };
     if (value === null || value === undefined) delete fields[key];
-    else fields[key] = value as (typeof fields)[string];
+    else fields[key] = value;
     return { ...thing, fields };
   }
   return thing;

@@ -53,7 +53,10 @@ function reasonText(reason: string, t: I18n["t"]): string {
 }
 
 /** What an extraction is doing, in a sentence ("Paused: the AI budget is used up until 1 Dec 2026, 00:00."). */
-export function extractionStatusText(ex: { status: ExtractionStatus; statusReason?: string | null; pausedUntil?: string | null }, f: AiFmt): string {
+export function extractionStatusText(
+  ex: { status: ExtractionStatus; statusReason?: string | null | undefined; pausedUntil?: string | null | undefined },
+  f: AiFmt,
+): string {
   switch (ex.status) {
     case "failed":
       return ex.statusReason ? f.t("ai.status.failed", { reason: reasonText(ex.statusReason, f.t) }) : f.t("ai.status.failedPlain");
@@ -109,7 +112,7 @@ export function fieldKeyLabel(key: string, defs: readonly SuggestedFieldDef[], t
 /** A field's value (current or suggested) as text: custom fields as their kind reads, quantity as a number. */
 export function fieldKeyValue(key: string, value: unknown, defs: readonly SuggestedFieldDef[], f: Pick<I18n, "t" | "num" | "lang" | "digits">): string {
   if (value === null || value === undefined || value === "") return "";
-  if (key === "quantity") return decimalText(String(value), f);
+  if (key === "quantity" && (typeof value === "string" || typeof value === "number")) return decimalText(String(value), f);
   if (key.startsWith("fields.")) {
     const def = defs.find((d) => d.key === key.slice("fields.".length));
     if (def) return formatFieldValue(def, value, f);
