@@ -15,6 +15,12 @@ import { decimalText } from "./parts/MeterFormat.js";
 
 export type AiFmt = Pick<I18n, "t" | "num" | "lang" | "digits" | "dateTime">;
 
+/**
+ * A name from elsewhere (a model, a payer's label) isolated from the sentence around it, so
+ * "gpt-4o-mini" keeps its order inside an Arabic line (Unicode FSI … PDI, as <bdi> does).
+ */
+export const isolate = (s: string) => `\u2068${s}\u2069`;
+
 const locale = (f: Pick<I18n, "lang" | "digits">) => (f.lang === "ar" ? `ar-u-nu-${f.digits}` : "en");
 
 /**
@@ -49,7 +55,7 @@ export const providerName = (kind: ProviderKind, t: I18n["t"]) => t(`ai.provider
 /** A reason a server gave (an outcome code, or its own short text) in words where we know it. */
 function reasonText(reason: string, t: I18n["t"]): string {
   const key = `ai.outcome.${reason}` as MessageKey;
-  return t(key) === key ? reason : t(key);
+  return t(key) === key ? isolate(reason) : t(key);
 }
 
 /** What an extraction is doing, in a sentence ("Paused: the AI budget is used up until 1 Dec 2026, 00:00."). */
@@ -78,11 +84,11 @@ export function aiCallParts(call: AiCallRecord & { task?: string }, f: Pick<I18n
     const key = `ai.task.${call.task}` as MessageKey;
     if (t(key) !== key) parts.push(t(key));
   }
-  parts.push(t("ai.model", { model: call.model }), t("ai.tokens", { count: call.tokens }), t("ai.images", { count: call.images }));
+  parts.push(t("ai.model", { model: isolate(call.model) }), t("ai.tokens", { count: call.tokens }), t("ai.images", { count: call.images }));
   // A cost when there is one; otherwise why not ("priced later", "cost unknown", "not sent").
   parts.push(call.cost ? t("ai.cost", { cost: aiMoney(call.cost, f) }) : t(`ai.costSource.${call.costSource}`));
   if (call.outcome !== "ok") parts.push(t("ai.ended", { outcome: outcomeText(call.outcome, t) }));
-  parts.push(call.paidBy.mine ? t("ai.paidByYou") : t("ai.paidBy", { name: call.paidBy.label }));
+  parts.push(call.paidBy.mine ? t("ai.paidByYou") : t("ai.paidBy", { name: isolate(call.paidBy.label) }));
   return parts;
 }
 

@@ -1,6 +1,6 @@
 /** Strings of AI extraction (suggestions, photo readings, call costs) and AI settings, English and Arabic side by side. */
 export const aiEn = {
-  "ai.statusTitle": "Reading the photos",
+  "ai.statusTitle": "From the photos (AI)",
   "ai.status.queued": "Waiting to read the photos.",
   "ai.status.running": "Reading the photos…",
   "ai.status.succeeded": "The photos were read.",
@@ -40,7 +40,6 @@ export const aiEn = {
   "ai.extractions": "Photo readings",
   "ai.extractionsOffline": "The list of photo readings needs a connection.",
   "ai.extractionsNone": "The photos have not been read yet.",
-  "ai.attempt": "Try {n}",
   "ai.applied": "Used for: {fields}",
   "ai.task.extract_thing": "Reading the photos",
   "ai.task.extract_receipt": "Reading a receipt",
@@ -111,7 +110,7 @@ export const aiEn = {
 } as const;
 
 export const aiAr: Record<keyof typeof aiEn, string> = {
-  "ai.statusTitle": "قراءة الصور",
+  "ai.statusTitle": "من الصور (الذكاء الاصطناعي)",
   "ai.status.queued": "في انتظار قراءة الصور.",
   "ai.status.running": "تجري قراءة الصور…",
   "ai.status.succeeded": "قُرئت الصور.",
@@ -151,7 +150,6 @@ export const aiAr: Record<keyof typeof aiEn, string> = {
   "ai.extractions": "قراءات الصور",
   "ai.extractionsOffline": "تحتاج قائمة قراءات الصور إلى اتصال.",
   "ai.extractionsNone": "لم تُقرأ الصور بعد.",
-  "ai.attempt": "المحاولة {n}",
   "ai.applied": "استُخدمت في: {fields}",
   "ai.task.extract_thing": "قراءة الصور",
   "ai.task.extract_receipt": "قراءة إيصال",

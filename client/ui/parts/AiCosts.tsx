@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import type { AiCostSummary } from "../../../shared/ai-settings.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import { api, ApiError } from "../../sync/api.js";
-import { aiMoney, providerName } from "../ai-format.js";
+import { aiMoney, isolate, providerName } from "../ai-format.js";
 import { useLive, useOnline } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
@@ -33,7 +33,7 @@ function Summary({ summary }: { summary: AiCostSummary }) {
             <span className="meta">({t(`ai.scope.${l.scope}`)})</span>
             <span className="ai-line">
               {[
-                `${providerName(l.providerKind, t)} · ${l.model}`,
+                `${providerName(l.providerKind, t)} · ${isolate(l.model)}`,
                 t("ai.costs.calls", { count: l.calls }),
                 t("ai.tokens", { count: l.tokens }),
                 t("ai.images", { count: l.images }),

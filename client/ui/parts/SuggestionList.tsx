@@ -19,11 +19,14 @@ export function SuggestionList({
   thing,
   defs,
   canEdit,
+  titled = true,
 }: {
   thing: View<ThingRow>;
   /** The custom fields of the thing's type (archived ones too), for labels and values. */
   defs: readonly SuggestedFieldDef[];
   canEdit: boolean;
+  /** false where the section around it already says what this is (the thing page). */
+  titled?: boolean;
 }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -34,7 +37,7 @@ export function SuggestionList({
   const done = () => setNote(t("thing.saved"));
   return (
     <section className="suggestions" aria-label={t("ai.suggestions")}>
-      <h3>{t("ai.suggestions")}</h3>
+      {titled ? <h3>{t("ai.suggestions")}</h3> : null}
       <p className="hint">{t("ai.suggestionsHint")}</p>
       <ul className="suggestion-list">
         {keys.map((key) => {

@@ -8,7 +8,7 @@ import type { ExtractionRecord, InboxExtraction } from "../../../shared/extracti
 import type { ThingRow } from "../../db/rows.js";
 import { api, ApiError } from "../../sync/api.js";
 import type { View } from "../../sync/optimistic.js";
-import { aiCallParts, extractionStatusText, fieldKeyLabel, fieldsToReview, type SuggestedFieldDef } from "../ai-format.js";
+import { aiCallParts, extractionStatusText, fieldKeyLabel, fieldsToReview, isolate, type SuggestedFieldDef } from "../ai-format.js";
 import { useOnline } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
@@ -26,16 +26,14 @@ function ExtractionList({ items, defs }: { items: ExtractionRecord[]; defs: read
   return (
     <ol>
       {items.map((x) => (
-        <li key={x.id} data-extraction={x.id} data-status={x.status}>
-          <span className="meta">
-            {dateTime(x.createdAt)} · {t("ai.attempt", { n: x.attempt })}
-          </span>
+        <li key={x.id} data-extraction={x.id} data-status={x.status} data-attempt={x.attempt}>
+          <span className="meta">{dateTime(x.createdAt)}</span>
           <p>{extractionStatusText(x, i18n)}</p>
           {x.applied.length ? <p className="meta">{t("ai.applied", { fields: x.applied.map((k) => fieldKeyLabel(k, defs, t)).join(", ") })}</p> : null}
           {x.call ? (
             <span className="ai-line">{aiCallParts(x.call, i18n).join(" · ")}</span>
           ) : x.model ? (
-            <span className="ai-line">{t("ai.model", { model: x.model })}</span>
+            <span className="ai-line">{t("ai.model", { model: isolate(x.model) })}</span>
           ) : null}
         </li>
       ))}
@@ -104,7 +102,7 @@ export function ThingExtraction({
     <section aria-labelledby="ai-h" className="thing-ai">
       <h2 id="ai-h">{t("ai.statusTitle")}</h2>
       {latest ? <ExtractionStatus extraction={latest} /> : null}
-      <SuggestionList thing={thing} defs={defs} canEdit={canEdit} />
+      <SuggestionList thing={thing} defs={defs} canEdit={canEdit} titled={false} />
       {canRerun ? (
         <div className="actions">
           <button type="button" onClick={rerun} disabled={busy} aria-disabled={!online}>

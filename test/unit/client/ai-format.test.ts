@@ -21,6 +21,9 @@ import { en } from "../../../client/ui/i18n/en.js";
 import { fieldAr, fieldEn } from "../../../client/ui/i18n/field.js";
 import type { MessageKey } from "../../../client/ui/i18n/i18n.js";
 
+/** The line without the Unicode isolates around names (they only matter to the bidi layout). */
+const plain = (parts: string[]) => parts.map((p) => p.replace(/[\u2068\u2069]/g, ""));
+
 /** The i18n context's formatting without React (the same rules as client/ui/i18n/i18n.tsx). */
 function fmt(lang: "en" | "ar", digits: "latn" | "arab" = "latn"): AiFmt {
   const messages: Record<string, string> = lang === "en" ? { ...en, ...fieldEn, ...aiEn } : { ...ar, ...fieldAr, ...aiAr };
@@ -54,27 +57,35 @@ const call = (over: Partial<AiCallRecord> = {}): AiCallRecord => ({
 
 describe("AI call lines", () => {
   it("shows model, tokens, images, the cost with its decimals, and who paid", () => {
-    expect(aiCallParts({ ...call(), task: "extract_thing" }, fmt("en")).join(" · ")).toBe(
+    expect(plain(aiCallParts({ ...call(), task: "extract_thing" }, fmt("en"))).join(" · ")).toBe(
       "Reading the photos · AI model gpt-4o-mini · tokens: 1,234 · images: 2 · cost $0.0042 · paid by Acme",
     );
   });
 
   it("says why there is no cost, the outcome when it went wrong, and 'you' for one's own key", () => {
-    const later = aiCallParts(call({ cost: undefined, costSource: "price_table_later", paidBy: { scope: "user", label: "Sam", mine: true } }), fmt("en"));
+    const later = plain(
+      aiCallParts(call({ cost: undefined, costSource: "price_table_later", paidBy: { scope: "user", label: "Sam", mine: true } }), fmt("en")),
+    );
     expect(later).toContain("priced later");
     expect(later).toContain("paid by you");
     expect(later.join()).not.toContain("ended");
-    const notSent = aiCallParts(call({ cost: undefined, costSource: "not_sent", outcome: "over_budget", tokens: 0, images: 0 }), fmt("en"));
+    const notSent = plain(aiCallParts(call({ cost: undefined, costSource: "not_sent", outcome: "over_budget", tokens: 0, images: 0 }), fmt("en")));
     expect(notSent).toEqual(["AI model gpt-4o-mini", "tokens: 0", "images: 0", "not sent", "ended: over the budget", "paid by Acme"]);
-    expect(aiCallParts(call({ cost: undefined, costSource: "unknown" }), fmt("en"))).toContain("cost unknown");
+    expect(plain(aiCallParts(call({ cost: undefined, costSource: "unknown" }), fmt("en")))).toContain("cost unknown");
   });
 
   it("an unknown task is left out rather than shown as a code", () => {
-    expect(aiCallParts({ ...call(), task: "something_new" }, fmt("en"))[0]).toBe("AI model gpt-4o-mini");
+    expect(plain(aiCallParts({ ...call(), task: "something_new" }, fmt("en")))[0]).toBe("AI model gpt-4o-mini");
+  });
+
+  it("keeps a model's name and a payer's label apart from the sentence, for right-to-left lines", () => {
+    const parts = aiCallParts(call(), fmt("ar"));
+    expect(parts).toContain("نموذج الذكاء الاصطناعي \u2068gpt-4o-mini\u2069");
+    expect(parts).toContain("دفعها \u2068Acme\u2069");
   });
 
   it("reads in Arabic with eastern digits when the person chose them", () => {
-    const line = aiCallParts(call({ tokens: 1234, images: 3 }), fmt("ar", "arab")).join(" · ");
+    const line = plain(aiCallParts(call({ tokens: 1234, images: 3 }), fmt("ar", "arab"))).join(" · ");
     expect(line).toContain("الرموز: ١٬٢٣٤");
     expect(line).toContain("الصور: ٣");
     expect(line).toContain("٠٫٠٠٤٢");
@@ -101,7 +112,7 @@ describe("extraction status", () => {
       "Paused: the AI budget is used up until <2026-12-01T00:00:00Z>.",
     );
     expect(extractionStatusText({ status: "failed", statusReason: "timeout" }, f)).toBe("Reading the photos failed: the provider took too long.");
-    expect(extractionStatusText({ status: "failed", statusReason: "bad_image" }, f)).toBe("Reading the photos failed: bad_image.");
+    expect(extractionStatusText({ status: "failed", statusReason: "bad_image" }, f)).toBe("Reading the photos failed: \u2068bad_image\u2069.");
     expect(extractionStatusText({ status: "failed", statusReason: null }, f)).toBe("Reading the photos failed.");
     expect(extractionStatusText({ status: "no_provider" }, f)).toMatch(/No AI provider/);
     expect(extractionStatusText({ status: "superseded" }, fmt("ar"))).toBe("حلّت محلها قراءة أحدث.");
