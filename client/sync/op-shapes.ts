@@ -13,6 +13,8 @@ export function shapesOf(op: Op): SyncedTableName[] {
     case "thing.update":
     case "thing.move":
     case "thing.delete":
+    case "thing.suggestion.accept":
+    case "thing.field.confirm":
       return ["things"];
     case "thing.capture":
       return ["things", "inbox"];

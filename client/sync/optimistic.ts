@@ -7,6 +7,7 @@
 import type { Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
+import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -133,6 +134,15 @@ export function applyOp(state: LocalState, op: Op): void {
       return;
     case "thing.delete":
       state.things.delete(op.args.id);
+      return;
+    // Answers to AI suggestions: the value shows at once, offline too (suggestion-ops.ts).
+    case "thing.suggestion.accept": {
+      const { field, extractionId } = op.args;
+      edit(state.things, op.args.id, (t) => ({ ...acceptSuggestion(t, field, extractionId), updatedAt: op.at }));
+      return;
+    }
+    case "thing.field.confirm":
+      edit(state.things, op.args.id, (t) => confirmField(t, op.args.field));
       return;
     case "place.create":
       state.places.set(op.args.id, {

@@ -13,3 +13,13 @@ export function queueThingUpdate(db: InventoryDb, locationId: string, thing: Pic
   const base = thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {};
   return enqueue(db, { name: "thing.update", locationId, args: { id: thing.id, patch }, ...base });
 }
+
+/** "Use this": the suggestion of that extraction becomes the field's value (thing.suggestion.accept). */
+export function queueSuggestionAccept(db: InventoryDb, locationId: string, thingId: string, field: string, extractionId: string): Promise<Op> {
+  return enqueue(db, { name: "thing.suggestion.accept", locationId, args: { id: thingId, field, extractionId } });
+}
+
+/** "Confirm": a person says the value read from a photo is right (thing.field.confirm). */
+export function queueFieldConfirm(db: InventoryDb, locationId: string, thingId: string, field: string): Promise<Op> {
+  return enqueue(db, { name: "thing.field.confirm", locationId, args: { id: thingId, field } });
+}

@@ -4,6 +4,7 @@
  * and sets <html lang dir>, so the layout mirrors through CSS logical properties.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { aiAr, aiEn } from "./ai.js";
 import { ar } from "./ar.js";
 import { en } from "./en.js";
 import { fieldAr, fieldEn } from "./field.js";
@@ -11,14 +12,14 @@ import { metersAr, metersEn } from "./meters.js";
 import { notificationsAr, notificationsEn } from "./notifications.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
-export type MessageKey = keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn;
+export type MessageKey = keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn | keyof typeof aiEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr },
 };
 
 export interface I18n {

@@ -1,18 +1,28 @@
-/** A thing's history, newest first, with undo while its window is open (history needs the network). */
+/**
+ * A thing's history, newest first, with undo while its window is open (history needs the network).
+ * An entry made by an AI call (a suggestion applied) says what the call cost and who paid.
+ */
 import { useEffect, useState } from "react";
+import type { AiCallWithTask } from "../../../shared/ai.js";
 import type { HistoryEntry } from "../../../shared/history.js";
 import { api } from "../../sync/api.js";
+import { aiCallParts } from "../ai-format.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
 import { Notice } from "./Notice.js";
+import "./ai.css";
+
+/** The spec's history entry; `aiCall` comes with the AI pipeline (spec "History entry"). */
+type Entry = HistoryEntry & { aiCall?: AiCallWithTask };
 
 export function History({ thingId, version, canEdit }: { thingId: string; version: number; canEdit: boolean }) {
-  const { t, dateTime } = useI18n();
-  const [items, setItems] = useState<HistoryEntry[] | null>(null);
+  const i18n = useI18n();
+  const { t, dateTime } = i18n;
+  const [items, setItems] = useState<Entry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const load = () =>
-    api<{ items: HistoryEntry[] }>("GET", `/api/v1/things/${thingId}/history`).then(
+    api<{ items: Entry[] }>("GET", `/api/v1/things/${thingId}/history`).then(
       (r) => {
         setItems(r.items);
         setError(null);
@@ -35,6 +45,11 @@ export function History({ thingId, version, canEdit }: { thingId: string; versio
             return (
               <li key={h.id}>
                 <span>{h.summary}</span> <span className="meta">{`${h.actor.displayName} · ${dateTime(h.at)}`}</span>
+                {h.aiCall ? (
+                  <span className="ai-line" data-ai-call="">
+                    {aiCallParts(h.aiCall, i18n).join(" · ")}
+                  </span>
+                ) : null}
                 {undoable ? (
                   <button
                     type="button"

@@ -10,11 +10,15 @@ import { enqueue } from "../../sync/outbox.js";
 import { reapply } from "../../sync/reapply.js";
 import type { MessageKey } from "../i18n/i18n.js";
 import { useI18n } from "../i18n/i18n.js";
+import type { SuggestedFieldDef } from "../ai-format.js";
+import { ExtractionStatus } from "../parts/ExtractionStatus.js";
 import { Notice } from "../parts/Notice.js";
 import { ClaimItem } from "../parts/ClaimItem.js";
 import { DuplicateItem } from "../parts/DuplicateItem.js";
 import { ReadingItem } from "../parts/ReadingItem.js";
 import { Shell } from "../parts/Shell.js";
+import { SuggestionList } from "../parts/SuggestionList.js";
+import { effectiveFields, useRegistries, type Registries } from "../registries.js";
 import { useLocation } from "../router.js";
 import { useReady } from "../session.js";
 import { thingName } from "../names.js";
@@ -73,7 +77,12 @@ function DropItem({ item, things, canEdit }: { item: InboxRow; things: Map<strin
   );
 }
 
-function DraftItem({ item, things, canEdit }: { item: InboxRow; things: Map<string, ThingRow>; canEdit: boolean }) {
+/** The custom fields of a thing's type (archived ones too): how suggestions for them are labelled and read. */
+function fieldDefs(typeId: string | null | undefined, reg: Registries | undefined): SuggestedFieldDef[] {
+  return reg ? effectiveFields(typeId, reg.typesById, reg.fields, true).map((e) => e.field) : [];
+}
+
+function DraftItem({ item, things, canEdit, reg }: { item: InboxRow; things: Map<string, ThingRow>; canEdit: boolean; reg: Registries | undefined }) {
   const { t, dateTime, num } = useI18n();
   const { db } = useReady();
   const [merging, setMerging] = useState(false);
@@ -89,6 +98,8 @@ function DraftItem({ item, things, canEdit }: { item: InboxRow; things: Map<stri
         {t("inbox.kind.draft")} · {dateTime(item.capturedAt)}
         {item.payload.photos?.length ? ` · ${num(item.payload.photos.length)} 📷` : ""}
       </p>
+      {item.payload.extraction ? <ExtractionStatus extraction={item.payload.extraction} /> : null}
+      {thing ? <SuggestionList thing={thing} defs={fieldDefs(thing.typeId, reg)} canEdit={canEdit} /> : null}
       {canEdit ? (
         <div className="actions">
           <button type="button" className="primary" aria-label={`${t("inbox.accept")}: ${name}`} onClick={() => act("inbox.accept")}>
@@ -131,6 +142,8 @@ function DraftItem({ item, things, canEdit }: { item: InboxRow; things: Map<stri
 export function InboxScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const data = useLocationScreen(locationId);
+  const { db } = useReady();
+  const reg = useRegistries(db, locationId);
   const { hash } = useLocation();
   const loaded = !!data;
   // A notification opens one item: bring its card into view once the list is there.
@@ -151,7 +164,7 @@ export function InboxScreen({ locationId }: { locationId: string }) {
               {item.kind === "sync_drop" ? (
                 <DropItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
               ) : item.kind === "draft" ? (
-                <DraftItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
+                <DraftItem key={item.id} item={item} things={things} canEdit={data.canEdit} reg={reg} />
               ) : item.kind === "label_claim" ? (
                 <ClaimItem key={item.id} item={item} canEdit={data.canEdit} />
               ) : item.kind === "duplicate" ? (

@@ -1,7 +1,9 @@
-/** Language, digits, notifications and signing out (with a warning when changes have not reached the server). */
+/** Language, digits, notifications, AI providers and cost, and signing out (with a warning when changes have not reached the server). */
 import { signOut } from "../../auth/auth-api.js";
 import { useI18n, type Digits, type Lang } from "../i18n/i18n.js";
 import { useOutbox } from "../data.js";
+import { AiCosts } from "../parts/AiCosts.js";
+import { AiSettings } from "../parts/AiSettings.js";
 import { NotificationSetting } from "../parts/NotificationSetting.js";
 import { Shell } from "../parts/Shell.js";
 import { disablePush } from "../push.js";
@@ -47,6 +49,9 @@ export function SettingsScreen() {
         ))}
       </fieldset>
       <NotificationSetting />
+      <AiSettings />
+      {/* The cost summary is of one location: the last one opened, as for the types link. */}
+      {lastLocation ? <AiCosts locationId={lastLocation} /> : null}
       <button
         type="button"
         className="danger"

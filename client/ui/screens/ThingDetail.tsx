@@ -15,6 +15,7 @@ import { ThingMeters } from "../parts/MeterList.js";
 import { Notice } from "../parts/Notice.js";
 import { History } from "../parts/ThingHistory.js";
 import { ThingCodeAndChecks } from "../parts/ThingCodeAndChecks.js";
+import { ThingExtraction } from "../parts/ThingExtraction.js";
 import { SaveTemplate, SecretValue, ThingTags } from "../parts/ThingExtras.js";
 import { Shell } from "../parts/Shell.js";
 import { usePeople } from "../people.js";
@@ -183,6 +184,12 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
           );
         })}
       </dl>
+      <ThingExtraction
+        thing={thing}
+        defs={effectiveFields(thing.typeId, reg.typesById, reg.fields, true).map((e) => e.field)}
+        canEdit={data.canEdit}
+        extraction={data.inbox.find((i) => i.thingId === thing.id && i.payload.extraction)?.payload.extraction}
+      />
       <ThingCodeAndChecks locationId={locationId} thing={thing} canEdit={data.canEdit} />
       <Photos thingId={thing.id} />
       <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />

@@ -1,0 +1,58 @@
+/**
+ * Answers to AI suggestions as the device shows them before the server has them (the server's
+ * rule: server/modules/extractions/): accepting puts the suggestion's value in the field, marks it
+ * `confirmed` and clears that field's suggestions; confirming marks an `extracted` value `confirmed`.
+ * Pure functions over a thing row; a suggestion the device does not hold changes nothing (the
+ * server decides, and its row arrives on the things shape).
+ */
+import type { FieldStatus, FieldStatusEntry, Suggestion } from "../../shared/extractions.js";
+import type { ThingRow } from "../db/rows.js";
+
+/** The thing's columns a suggestion can fill (custom fields are `fields.<key>`). */
+const TEXT_COLUMNS = ["name", "description", "model", "serial", "colour"] as const;
+type TextColumn = (typeof TEXT_COLUMNS)[number];
+const isTextColumn = (k: string): k is TextColumn => (TEXT_COLUMNS as readonly string[]).includes(k);
+
+/** The suggestion of one extraction for a field, if the device holds it. */
+export function findSuggestion(status: FieldStatus | undefined, field: string, extractionId: string): Suggestion | undefined {
+  return status?.[field]?.suggestions?.find((s) => s.source.extractionId === extractionId);
+}
+
+const asText = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === "string" ? v : JSON.stringify(v));
+
+/** The thing with `value` in the field named by a field key. */
+export function withFieldValue<T extends ThingRow>(thing: T, field: string, value: unknown): T {
+  if (isTextColumn(field)) return { ...thing, [field]: asText(value) };
+  // A quantity is a decimal (the server's numeric); anything else is left to the server to refuse.
+  if (field === "quantity") return typeof value === "string" || typeof value === "number" ? { ...thing, quantity: String(value) } : thing;
+  if (field.startsWith("fields.")) {
+    const key = field.slice("fields.".length);
+    const fields = { ...thing.fields };
+    if (value === null || value === undefined) delete fields[key];
+    else fields[key] = value;
+    return { ...thing, fields };
+  }
+  return thing;
+}
+
+/** The value a field key names on a thing (a column, or a custom field's stored value). */
+export function fieldValueOf(thing: ThingRow, field: string): unknown {
+  if (field.startsWith("fields.")) return thing.fields[field.slice("fields.".length)];
+  if (isTextColumn(field) || field === "quantity") return thing[field];
+  return undefined;
+}
+
+/** `thing.suggestion.accept` on one thing row; the same row when the suggestion is not on it. */
+export function acceptSuggestion<T extends ThingRow>(thing: T, field: string, extractionId: string): T {
+  const s = findSuggestion(thing.fieldStatus, field, extractionId);
+  if (!s) return thing;
+  const entry: FieldStatusEntry = { state: "confirmed", confidence: s.confidence };
+  return { ...withFieldValue(thing, field, s.value), fieldStatus: { ...thing.fieldStatus, [field]: entry } };
+}
+
+/** `thing.field.confirm` on one thing row: an `extracted` value becomes `confirmed` (its other suggestions stay). */
+export function confirmField<T extends ThingRow>(thing: T, field: string): T {
+  const entry = thing.fieldStatus?.[field];
+  if (entry?.state !== "extracted") return thing;
+  return { ...thing, fieldStatus: { ...thing.fieldStatus, [field]: { ...entry, state: "confirmed" } } };
+}
