@@ -242,6 +242,7 @@ export const ID_KINDS = [
   "meter",
   "reading",
   "pushSubscription",
+  "extraction",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -293,6 +294,7 @@ const FIELD_KINDS: Record<string, IdKind> = {
   brandId: "brand",
   tagIds: "tag",
   photoFileIds: "file",
+  fileIds: "file",
   batchId: "batch",
   thingId: "thing",
   templateId: "template",
@@ -302,6 +304,7 @@ const FIELD_KINDS: Record<string, IdKind> = {
   movedIn: "thing",
   meterId: "meter",
   fileId: "file",
+  extractionId: "extraction",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -566,6 +569,11 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: m.userId, role: "member" });
       ids.memberUser = m.userId;
       scope.userIds.push(m.userId);
+    },
+    extraction: async () => {
+      if (!ids.file) await makers.file!();
+      if (!ids.thing) await makers.thing!();
+      ids.extraction = (await ok(owner.post(`/api/v1/things/${ids.thing}/extractions`, { fileIds: [ids.file] }), "extraction")).id;
     },
     pushSubscription: async () => {
       // A public address literal: the guard lets it through without DNS, and nothing is sent to it here.
