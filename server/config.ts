@@ -8,6 +8,7 @@ import path from "node:path";
 import webpush from "web-push";
 import { z } from "zod";
 import { providerKindSchema, type ProviderKind } from "../shared/ai.js";
+import type { AiBudget } from "../shared/ai-settings.js";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -55,6 +56,14 @@ const envSchema = z.object({
     .url()
     .regex(/^https?:\/\//, "SVC_AI_BASE_URL must be an http:// or https:// URL")
     .optional(),
+  // US dollars, as the price table and the providers' reported costs are.
+  SVC_AI_MONTHLY_BUDGET: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, "SVC_AI_MONTHLY_BUDGET must be a decimal amount in USD, e.g. 25 or 12.50")
+    .optional(),
+  // Tests only: a base URL entered in AI settings may be loopback over http (the provider stand-ins).
+  // Never set in production: it lets a person make the server call its own host.
+  SVC_AI_ALLOW_LOOPBACK: flag,
   // Tests only: web push endpoints on loopback over http (the in-process push-service stand-in).
   // Never set in production: it lets a subscription make the server call its own host.
   SVC_PUSH_ALLOW_LOOPBACK: flag,
@@ -92,6 +101,8 @@ export interface InstanceAiConfig {
   /** A secret: never logged, never returned. */
   apiKey: string | undefined;
   baseUrl: string | undefined;
+  /** SVC_AI_MONTHLY_BUDGET (USD): what the instance spends per calendar month (UTC) at most; unset: no limit. */
+  monthlyBudget?: AiBudget | undefined;
 }
 
 /** An OpenID provider people may sign in with (spec "Ways to sign in": OIDC, social sign-in). */
@@ -145,6 +156,8 @@ export interface Config {
   s3: S3Config | undefined;
   /** SVC_AI_*; unset: the instance pays for no AI calls (accounts and users may bring their own). */
   ai: InstanceAiConfig | undefined;
+  /** Tests only (SVC_AI_ALLOW_LOOPBACK): AI base URLs people enter may be loopback over http. Never in production. */
+  aiAllowLoopback: boolean;
   /** Web push: the VAPID keys (SVC_VAPID_*, else generated once into dataDir/vapid.json). */
   vapid: VapidConfig;
   /** Tests only (SVC_PUSH_ALLOW_LOOPBACK): push endpoints may be loopback over http. Never in production. */
@@ -170,13 +183,14 @@ function loadSecret(given: string | undefined, dataDir: string): string {
 function instanceAi(e: z.infer<typeof envSchema>): InstanceAiConfig | undefined {
   const fail = (names: string, why: string) => new Error(`Invalid configuration:\n  ${names}: ${why}`);
   if (!e.SVC_AI_PROVIDER) {
-    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL) throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
+    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL ?? e.SVC_AI_MONTHLY_BUDGET) throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
     return undefined;
   }
   if (!e.SVC_AI_MODEL) throw fail("SVC_AI_MODEL", "needed with SVC_AI_PROVIDER");
   if (e.SVC_AI_PROVIDER === "compatible_api" && !e.SVC_AI_BASE_URL) throw fail("SVC_AI_BASE_URL", "needed with SVC_AI_PROVIDER=compatible_api");
   if (e.SVC_AI_PROVIDER !== "compatible_api" && !e.SVC_AI_API_KEY) throw fail("SVC_AI_API_KEY", `needed with SVC_AI_PROVIDER=${e.SVC_AI_PROVIDER}`);
-  return { kind: e.SVC_AI_PROVIDER, model: e.SVC_AI_MODEL, apiKey: e.SVC_AI_API_KEY, baseUrl: e.SVC_AI_BASE_URL };
+  const budget = e.SVC_AI_MONTHLY_BUDGET ? { monthlyBudget: { amount: e.SVC_AI_MONTHLY_BUDGET, currency: "USD" } } : {};
+  return { kind: e.SVC_AI_PROVIDER, model: e.SVC_AI_MODEL, apiKey: e.SVC_AI_API_KEY, baseUrl: e.SVC_AI_BASE_URL, ...budget };
 }
 
 /** VAPID keys: both from the environment, else a pair generated once and kept in the data directory. */
@@ -259,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     electricSecret: e.SVC_ELECTRIC_SECRET,
     s3,
     ai,
+    aiAllowLoopback: e.SVC_AI_ALLOW_LOOPBACK,
     vapid: {
       ...(overrides.vapid ?? loadVapidKeys(e, dataDir)),
       subject:
