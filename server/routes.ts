@@ -24,6 +24,7 @@ import { boxCheckRoutes } from "./modules/box-checks/routes.js";
 import { codeRoutes } from "./modules/codes/routes.js";
 import { meterRoutes } from "./modules/meters/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
+import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -50,6 +51,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...codeRoutes(deps),
     ...meterRoutes(deps),
     ...notificationRoutes(deps),
+    ...aiSettingsRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -4,9 +4,9 @@
  * extractions queue on the row and cannot all pass the same check: spent + reserved + estimate
  * must stay within the budget. When the call ends, settleBudget (in the transaction that records
  * the call) drops the reservation and adds the real cost to `spent`; a call never sent gives its
- * reservation back (releaseBudget). Only a call that costs more than its estimate takes a payer
- * past the budget, by what its estimate missed; the per-image figures below are upper bounds so
- * that this stays rare.
+ * reservation back (releaseBudget). As long as estimates are upper bounds (the per-image figures
+ * below are chosen to be), spent never passes the budget; a call that costs more than its estimate
+ * takes the payer past it by what its estimate missed, and the next call is refused.
  *
  * Without an estimate (the table does not know the model, or it prices in another currency than
  * the budget's) nothing can be reserved: the call goes out while spent + reserved is still below the
