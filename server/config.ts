@@ -183,7 +183,8 @@ function loadSecret(given: string | undefined, dataDir: string): string {
 function instanceAi(e: z.infer<typeof envSchema>): InstanceAiConfig | undefined {
   const fail = (names: string, why: string) => new Error(`Invalid configuration:\n  ${names}: ${why}`);
   if (!e.SVC_AI_PROVIDER) {
-    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL ?? e.SVC_AI_MONTHLY_BUDGET) throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
+    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL ?? e.SVC_AI_MONTHLY_BUDGET)
+      throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
     return undefined;
   }
   if (!e.SVC_AI_MODEL) throw fail("SVC_AI_MODEL", "needed with SVC_AI_PROVIDER");

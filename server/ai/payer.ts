@@ -84,11 +84,7 @@ function settingsPayer(row: SettingsRow): Payer {
   };
 }
 
-export async function resolvePayer(
-  db: Queryable,
-  config: Pick<Config, "ai">,
-  who: { locationId: string; requestedBy: string | null },
-): Promise<Payer | null> {
+export async function resolvePayer(db: Queryable, config: Pick<Config, "ai">, who: { locationId: string; requestedBy: string | null }): Promise<Payer | null> {
   if (who.requestedBy) {
     const mine = await userSettings(db, who.requestedBy);
     if (mine?.enabled) return settingsPayer(mine);

@@ -98,7 +98,7 @@ describe("keys in, never out", () => {
 });
 
 describe("the base URL guard", () => {
-  test.for([
+  test.for<[string, string]>([
     ["https://127.0.0.1/v1", "internal"],
     ["https://169.254.169.254/latest", "internal"],
     ["https://[::1]/v1", "internal"],
@@ -140,7 +140,12 @@ describe("who pays", () => {
     });
 
     const ownerKey = secretKey();
-    const acc = await put(env.as.owner, ACCOUNT, { providerKind: "provider_b", model: "claude-sonnet-4-5", apiKey: ownerKey, monthlyBudget: { amount: "12.5", currency: "USD" } });
+    const acc = await put(env.as.owner, ACCOUNT, {
+      providerKind: "provider_b",
+      model: "claude-sonnet-4-5",
+      apiKey: ownerKey,
+      monthlyBudget: { amount: "12.5", currency: "USD" },
+    });
     expect(acc.body).toMatchObject({ scope: "account", hasKey: true, monthlyBudget: { amount: "12.5", currency: "USD" } });
     const [account] = await rows<{ id: string }>(db, sql`SELECT account_id AS id FROM locations WHERE id = ${env.loc}`);
     expect(await resolvePayer(db, instance, who)).toMatchObject({
@@ -155,7 +160,12 @@ describe("who pays", () => {
 
     const mine = secretKey();
     await put(env.as.member, ME, { providerKind: "provider_d", model: "mistral-small-latest", apiKey: mine });
-    expect(await resolvePayer(db, instance, who)).toMatchObject({ payerKey: `user:${env.as.member.userId}`, paidBy: { scope: "user", label: "Member Person" }, provider: { apiKey: mine }, budget: null });
+    expect(await resolvePayer(db, instance, who)).toMatchObject({
+      payerKey: `user:${env.as.member.userId}`,
+      paidBy: { scope: "user", label: "Member Person" },
+      provider: { apiKey: mine },
+      budget: null,
+    });
 
     await put(env.as.member, ME, { providerKind: "provider_d", model: "mistral-small-latest", enabled: false });
     expect((await resolvePayer(db, instance, who))?.paidBy.scope).toBe("account");
@@ -176,7 +186,9 @@ describe("who pays", () => {
     const c = await env.svc.signedIn("Sam Spender");
     await put(c, ME, { providerKind: "provider_a", model: "gpt-4o", apiKey: secretKey(), monthlyBudget: { amount: "3", currency: "USD" } });
     expect((await c.get(ME)).body.user.spentThisMonth).toEqual({ amount: "0", currency: "USD" });
-    await env.svc.database.db.execute(sql`INSERT INTO ai_budget_months (payer_key, month, currency, spent) VALUES (${`user:${c.userId}`}, ${monthOf(new Date())}, 'USD', 1.25)`);
+    await env.svc.database.db.execute(
+      sql`INSERT INTO ai_budget_months (payer_key, month, currency, spent) VALUES (${`user:${c.userId}`}, ${monthOf(new Date())}, 'USD', 1.25)`,
+    );
     expect((await c.get(ME)).body.user.spentThisMonth).toEqual({ amount: "1.25", currency: "USD" });
   });
 });
@@ -205,7 +217,19 @@ describe("personal tokens", () => {
 
 describe("a location's AI costs", () => {
   async function call(db: Parameters<typeof resolvePayer>[0], loc: string, over: Record<string, unknown>) {
-    const c = { scope: "user", label: "Member Person", model: "gpt-4o", kind: "provider_a", tokens: 1000, images: 1, amount: null, currency: null, source: "unknown", month: "2026-03", ...over };
+    const c = {
+      scope: "user",
+      label: "Member Person",
+      model: "gpt-4o",
+      kind: "provider_a",
+      tokens: 1000,
+      images: 1,
+      amount: null,
+      currency: null,
+      source: "unknown",
+      month: "2026-03",
+      ...over,
+    };
     await db.execute(sql`INSERT INTO ai_calls (id, location_id, task, model, provider_kind, tokens, images, cost_amount, cost_currency, cost_source,
                                                paid_by_scope, paid_by_label, payer_key, outcome, month)
                          VALUES (${uuidv7()}, ${loc}, 'extract_thing', ${c.model}, ${c.kind}, ${c.tokens}, ${c.images}, ${c.amount}::numeric, ${c.currency},
@@ -232,9 +256,29 @@ describe("a location's AI costs", () => {
         locationId: env.loc,
         month: "2026-03",
         lines: [
-          { scope: "account", label: "Olive Owner (account)", model: "claude-sonnet-4-5", providerKind: "provider_b", calls: 1, tokens: 1000, images: 1, cost: { amount: "0.2", currency: "USD" }, uncosted: 0 },
+          {
+            scope: "account",
+            label: "Olive Owner (account)",
+            model: "claude-sonnet-4-5",
+            providerKind: "provider_b",
+            calls: 1,
+            tokens: 1000,
+            images: 1,
+            cost: { amount: "0.2", currency: "USD" },
+            uncosted: 0,
+          },
           { scope: "instance", label: "Instance", model: "llava", providerKind: "compatible_api", calls: 1, tokens: 50, images: 1, cost: null, uncosted: 1 },
-          { scope: "user", label: "Member Person", model: "gpt-4o", providerKind: "provider_a", calls: 3, tokens: 1800, images: 4, cost: { amount: "0.0125", currency: "USD" }, uncosted: 1 },
+          {
+            scope: "user",
+            label: "Member Person",
+            model: "gpt-4o",
+            providerKind: "provider_a",
+            calls: 3,
+            tokens: 1800,
+            images: 4,
+            cost: { amount: "0.0125", currency: "USD" },
+            uncosted: 1,
+          },
         ],
         totals: [{ amount: "0.2125", currency: "USD" }],
       });

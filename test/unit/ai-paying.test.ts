@@ -9,7 +9,12 @@ import type { AiCallRecord } from "../../shared/ai.js";
 
 const box = new SecretBox("s".repeat(40));
 const KEY = "sk-entered-SECRET-7781";
-const row: KeyOwner = { settingsId: "0190a000-0000-7000-8000-000000000001", accountId: "0190a000-0000-7000-8000-0000000000aa", providerKind: "provider_a", baseUrl: null };
+const row: KeyOwner = {
+  settingsId: "0190a000-0000-7000-8000-000000000001",
+  accountId: "0190a000-0000-7000-8000-0000000000aa",
+  providerKind: "provider_a",
+  baseUrl: null,
+};
 
 describe("sealed API keys", () => {
   test("sealed, not in clear; opens for its row with the same secret", () => {

@@ -93,7 +93,17 @@ export async function costSummary(q: Queryable, locationId: string, month: strin
       first.images += g.images;
       first.uncosted = g.calls;
     } else {
-      const line: Line = { scope: g.scope, label: g.label, model: g.model, providerKind: g.provider_kind, calls: g.calls, tokens: g.tokens, images: g.images, cost: null, uncosted: g.calls };
+      const line: Line = {
+        scope: g.scope,
+        label: g.label,
+        model: g.model,
+        providerKind: g.provider_kind,
+        calls: g.calls,
+        tokens: g.tokens,
+        images: g.images,
+        cost: null,
+        uncosted: g.calls,
+      };
       lines.set(key, [line]);
     }
   }

@@ -45,13 +45,18 @@ export function aiSettingsRoutes(deps: Pick<RouteDeps, "db" | "config">): RouteD
     defineRoute({
       method: "get",
       path: "/api/v1/me/ai-settings",
-      summary: "Your AI settings, those of the account you own, and the instance's provider: who may pay for extractions. Never a key, only whether one is stored.",
+      summary:
+        "Your AI settings, those of the account you own, and the instance's provider: who may pay for extractions. Never a key, only whether one is stored.",
       tag: "ai-settings",
       response: aiSettingsOverviewSchema,
       handler: ({ actor }) => overview(db, config, actor),
     }),
     ...settingsRoutes("user", "/api/v1/me/ai-settings", "your own (you pay for the extractions you ask for, in any location)"),
-    ...settingsRoutes("account", "/api/v1/me/account/ai-settings", "your owner account's (it pays for extractions in its locations when the person asking has none of their own)"),
+    ...settingsRoutes(
+      "account",
+      "/api/v1/me/account/ai-settings",
+      "your owner account's (it pays for extractions in its locations when the person asking has none of their own)",
+    ),
     defineRoute({
       method: "get",
       path: "/api/v1/locations/:id/ai-costs",

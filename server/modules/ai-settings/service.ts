@@ -79,7 +79,8 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
   if (body.providerKind === "compatible_api" && !baseUrl) throw invalid("baseUrl", "is needed for compatible_api (the address of the server).");
   const budget = body.monthlyBudget ?? null;
   // Prices and reported costs are in the table's currency; a budget in another could never be compared.
-  if (budget && budget.currency !== PRICE_TABLE.currency) throw invalid("monthlyBudget.currency", `must be ${PRICE_TABLE.currency}, the currency AI costs are in.`);
+  if (budget && budget.currency !== PRICE_TABLE.currency)
+    throw invalid("monthlyBudget.currency", `must be ${PRICE_TABLE.currency}, the currency AI costs are in.`);
   const saved = await asSystem(db, async (tx) => {
     const accountId = await ownAccountId(tx, actor.userId);
     // One writer at a time per account: the row is made once, and the key sealed for the row kept.
@@ -93,9 +94,7 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
       const forgotten = body.apiKey === undefined && existing?.api_key_sealed;
       throw invalid(
         "apiKey",
-        forgotten
-          ? "enter the key again: a stored key is kept only for the provider and base URL it was entered for."
-          : "is needed for this provider.",
+        forgotten ? "enter the key again: a stored key is kept only for the provider and base URL it was entered for." : "is needed for this provider.",
       );
     }
     const owner = scope === "user" ? { userId: actor.userId, accountId: null } : { userId: null, accountId };
@@ -122,7 +121,8 @@ export async function deleteSettings(db: Db, actor: Actor, scope: Scope): Promis
 export async function locationCosts(db: Db, actor: Actor, locationId: string, month: string | undefined): Promise<AiCostSummary> {
   return withActor(db, personOnly(actor), async (tx) => {
     const { role } = await locationAccess(tx, locationId);
-    if (!roleAtLeast(role, "admin")) throw new ForbiddenError(`Your role (${role}) cannot see AI costs here; ask an owner or admin.`, { role, needed: "admin" });
+    if (!roleAtLeast(role, "admin"))
+      throw new ForbiddenError(`Your role (${role}) cannot see AI costs here; ask an owner or admin.`, { role, needed: "admin" });
     return costSummary(tx, locationId, month ?? monthOf(new Date()));
   });
 }
