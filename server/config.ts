@@ -8,6 +8,7 @@ import path from "node:path";
 import webpush from "web-push";
 import { z } from "zod";
 import { providerKindSchema, type ProviderKind } from "../shared/ai.js";
+import type { AiBudget } from "../shared/ai-settings.js";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -55,8 +56,13 @@ const envSchema = z.object({
     .url()
     .regex(/^https?:\/\//, "SVC_AI_BASE_URL must be an http:// or https:// URL")
     .optional(),
-  // Tests only: AI base URLs a person enters may be loopback over http (the in-process provider
-  // stand-ins). Never in production: it lets a person make the server call its own host.
+  // US dollars, as the price table and the providers' reported costs are.
+  SVC_AI_MONTHLY_BUDGET: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, "SVC_AI_MONTHLY_BUDGET must be a decimal amount in USD, e.g. 25 or 12.50")
+    .optional(),
+  // Tests only: a base URL entered in AI settings may be loopback over http (the provider stand-ins).
+  // Never set in production: it lets a person make the server call its own host.
   SVC_AI_ALLOW_LOOPBACK: flag,
   // How long a worker holds an extraction it claimed; a run whose worker died is taken again after it.
   SVC_AI_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
@@ -97,6 +103,8 @@ export interface InstanceAiConfig {
   /** A secret: never logged, never returned. */
   apiKey: string | undefined;
   baseUrl: string | undefined;
+  /** SVC_AI_MONTHLY_BUDGET (USD): what the instance spends per calendar month (UTC) at most; unset: no limit. */
+  monthlyBudget?: AiBudget | undefined;
 }
 
 /** An OpenID provider people may sign in with (spec "Ways to sign in": OIDC, social sign-in). */
@@ -150,10 +158,10 @@ export interface Config {
   s3: S3Config | undefined;
   /** SVC_AI_*; unset: the instance pays for no AI calls (accounts and users may bring their own). */
   ai: InstanceAiConfig | undefined;
+  /** Tests only (SVC_AI_ALLOW_LOOPBACK): AI base URLs people enter may be loopback over http. Never in production. */
+  aiAllowLoopback: boolean;
   /** Web push: the VAPID keys (SVC_VAPID_*, else generated once into dataDir/vapid.json). */
   vapid: VapidConfig;
-  /** Tests only (SVC_AI_ALLOW_LOOPBACK): a person's AI base URL may be loopback over http. Never in production. */
-  aiAllowLoopback: boolean;
   /** SVC_AI_LEASE_SECONDS: an extraction's claim; longer than a call's deadline (60 s) plus its bookkeeping. */
   aiLeaseMs: number;
   /** Tests only (SVC_PUSH_ALLOW_LOOPBACK): push endpoints may be loopback over http. Never in production. */
@@ -179,13 +187,15 @@ function loadSecret(given: string | undefined, dataDir: string): string {
 function instanceAi(e: z.infer<typeof envSchema>): InstanceAiConfig | undefined {
   const fail = (names: string, why: string) => new Error(`Invalid configuration:\n  ${names}: ${why}`);
   if (!e.SVC_AI_PROVIDER) {
-    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL) throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
+    if (e.SVC_AI_MODEL ?? e.SVC_AI_API_KEY ?? e.SVC_AI_BASE_URL ?? e.SVC_AI_MONTHLY_BUDGET)
+      throw fail("SVC_AI_PROVIDER", "needed with the other SVC_AI_* variables");
     return undefined;
   }
   if (!e.SVC_AI_MODEL) throw fail("SVC_AI_MODEL", "needed with SVC_AI_PROVIDER");
   if (e.SVC_AI_PROVIDER === "compatible_api" && !e.SVC_AI_BASE_URL) throw fail("SVC_AI_BASE_URL", "needed with SVC_AI_PROVIDER=compatible_api");
   if (e.SVC_AI_PROVIDER !== "compatible_api" && !e.SVC_AI_API_KEY) throw fail("SVC_AI_API_KEY", `needed with SVC_AI_PROVIDER=${e.SVC_AI_PROVIDER}`);
-  return { kind: e.SVC_AI_PROVIDER, model: e.SVC_AI_MODEL, apiKey: e.SVC_AI_API_KEY, baseUrl: e.SVC_AI_BASE_URL };
+  const budget = e.SVC_AI_MONTHLY_BUDGET ? { monthlyBudget: { amount: e.SVC_AI_MONTHLY_BUDGET, currency: "USD" } } : {};
+  return { kind: e.SVC_AI_PROVIDER, model: e.SVC_AI_MODEL, apiKey: e.SVC_AI_API_KEY, baseUrl: e.SVC_AI_BASE_URL, ...budget };
 }
 
 /** VAPID keys: both from the environment, else a pair generated once and kept in the data directory. */
@@ -268,13 +278,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     electricSecret: e.SVC_ELECTRIC_SECRET,
     s3,
     ai,
+    aiAllowLoopback: e.SVC_AI_ALLOW_LOOPBACK,
     vapid: {
       ...(overrides.vapid ?? loadVapidKeys(e, dataDir)),
       subject:
         e.SVC_VAPID_SUBJECT ??
         (publicUrl.protocol === "https:" ? publicUrl.origin : `mailto:${e.SVC_MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? `no-reply@${publicUrl.hostname}`}`),
     },
-    aiAllowLoopback: e.SVC_AI_ALLOW_LOOPBACK,
     aiLeaseMs: e.SVC_AI_LEASE_SECONDS * 1000,
     pushAllowLoopback: e.SVC_PUSH_ALLOW_LOOPBACK,
     pushBurstMs: e.SVC_PUSH_BURST_SECONDS * 1000,

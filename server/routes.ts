@@ -25,6 +25,7 @@ import { codeRoutes } from "./modules/codes/routes.js";
 import { meterRoutes } from "./modules/meters/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
 import { extractionRoutes } from "./modules/extractions/routes.js";
+import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -52,6 +53,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...meterRoutes(deps),
     ...notificationRoutes(deps),
     ...extractionRoutes(deps),
+    ...aiSettingsRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

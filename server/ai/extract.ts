@@ -40,8 +40,15 @@ export interface ExtractRequest<T> {
   fetch?: FetchFunction;
 }
 
+/** Input and output tokens apart (ai_calls.tokens_in, tokens_out): a call costed later (price_table_later) needs both. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
 export type ExtractResult<T> =
-  { record: AiCallRecord; object: T; retryAfterSeconds: null } | { record: AiCallRecord; object: null; retryAfterSeconds: number | null };
+  | { record: AiCallRecord; usage: TokenUsage; object: T; retryAfterSeconds: null }
+  | { record: AiCallRecord; usage: TokenUsage; object: null; retryAfterSeconds: number | null };
 
 interface Answer {
   finishReason: FinishReason;
@@ -49,7 +56,7 @@ interface Answer {
   providerMetadata: ProviderMetadata | undefined;
 }
 
-function tokensOf(usage: LanguageModelUsage | undefined): { input: number; output: number } {
+function tokensOf(usage: LanguageModelUsage | undefined): TokenUsage {
   return { input: usage?.inputTokens ?? 0, output: usage?.outputTokens ?? 0 };
 }
 
@@ -104,16 +111,17 @@ export async function extractStructured<T>(req: ExtractRequest<T>): Promise<Extr
     // A refusal or a cut-off answer can still parse (a refusal written as JSON, a short object): the
     // finish reason outranks the parse.
     const said = fromFinishReason(result.finishReason);
-    if (said) return { record: record(meta, answer, said), object: null, retryAfterSeconds: null };
+    const usage = tokensOf((answer as Answer | null)?.usage);
+    if (said) return { record: record(meta, answer, said), usage, object: null, retryAfterSeconds: null };
     const object = result.output;
-    return { record: record(meta, answer, { outcome: "ok", errorCode: null, retryAfterSeconds: null }), object, retryAfterSeconds: null };
+    return { record: record(meta, answer, { outcome: "ok", errorCode: null, retryAfterSeconds: null }), usage, object, retryAfterSeconds: null };
   } catch (err) {
     const end: Ended = deadline.aborted
       ? { outcome: "timeout", errorCode: "deadline", retryAfterSeconds: null }
       : req.signal?.aborted
         ? { outcome: "timeout", errorCode: "cancelled", retryAfterSeconds: null }
         : (fromFinishReason((answer as Answer | null)?.finishReason) ?? fromError(err));
-    return { record: record(meta, answer, end), object: null, retryAfterSeconds: end.retryAfterSeconds };
+    return { record: record(meta, answer, end), usage: tokensOf((answer as Answer | null)?.usage), object: null, retryAfterSeconds: end.retryAfterSeconds };
   }
 }
 

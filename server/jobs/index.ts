@@ -1,5 +1,6 @@
 /** In-process periodic jobs. Each is idempotent, so several replicas running it is harmless. */
 import type { Services } from "../services.js";
+import { costLaterCalls } from "../ai/later-costs.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
 import { startNudges } from "../modules/meters/nudges.js";
 import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
@@ -19,8 +20,21 @@ export function startJobs(services: Services): () => Promise<void> {
       logger.error({ err }, "bootstrap repair failed");
     }
   };
+  // AI calls whose model the price table did not know when they ran, costed once it does.
+  const costLater = async () => {
+    try {
+      const costed = await costLaterCalls(database.db);
+      if (costed) logger.info({ costed }, "AI calls costed from the price table");
+    } catch (err) {
+      logger.error({ err }, "costing AI calls later failed");
+    }
+  };
   void repair();
-  const timer = setInterval(() => void repair(), HOUR);
+  void costLater();
+  const timer = setInterval(() => {
+    void repair();
+    void costLater();
+  }, HOUR);
   timer.unref();
   const stopNudges = startNudges(services);
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });

@@ -80,6 +80,9 @@ const BASE_BODIES: Record<string, () => unknown> = {
     protocol: PROTOCOL,
     ops: [{ id: uuidv7(), name: "thing.create", locationId: owner.ids.location, at: new Date().toISOString(), args: { id: uuidv7(), name: `Pushed ${++n}` } }],
   }),
+  // A provider kind that needs a key, with one: the settings are stored.
+  "PUT /api/v1/me/ai-settings": () => ({ providerKind: "provider_a", model: "gpt-4o-mini", apiKey: `sk-fuzz-${++n}` }),
+  "PUT /api/v1/me/account/ai-settings": () => ({ providerKind: "provider_a", model: "gpt-4o-mini", apiKey: `sk-fuzz-${++n}` }),
 };
 
 /** Routes whose body is not JSON: an upload is the file's bytes. */

@@ -5,14 +5,12 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { AiCallRecord, AiCallWithTask } from "../../../shared/ai.js";
+import { monthOf } from "../../ai/budget.js";
 import type { Payer } from "../../ai/paying.js";
 import { sql, type Queryable } from "../../db/client.js";
 import type { aiCalls } from "../../db/schema/index.js";
 
 export const EXTRACT_TASK = { thing: "extract_thing", receipt: "extract_receipt" } as const;
-
-/** `YYYY-MM` of an instant, in UTC: the month a call is counted in. */
-export const monthOf = (at: Date) => at.toISOString().slice(0, 7);
 
 export interface CallFacts {
   locationId: string;
@@ -21,6 +19,8 @@ export interface CallFacts {
   task: string;
   requestedBy: string | null;
   tokens?: { input: number; output: number };
+  /** The budget month the call is counted in (its reservation's); the month of `now` otherwise. */
+  month?: string;
 }
 
 /** Writes the record; answers it with its id, and the form a history entry keeps. */
@@ -34,7 +34,7 @@ export async function recordCall(q: Queryable, record: AiCallRecord, payer: Paye
           ${facts.tokens?.input ?? 0}, ${facts.tokens?.output ?? 0}, ${record.tokens}, ${record.images},
           ${record.cost?.amount ?? null}, ${record.cost?.currency ?? null}, ${record.costSource}, ${record.paidBy.scope}, ${record.paidBy.label},
           ${payer.payerKey}, ${payer.userId}, ${payer.accountId}, ${record.outcome}, ${record.errorCode}, ${facts.requestedBy},
-          ${monthOf(now)}, ${now.toISOString()}::timestamptz)`,
+          ${facts.month ?? monthOf(now)}, ${now.toISOString()}::timestamptz)`,
   );
   return { ...record, id, task: facts.task, paidByUserId: payer.userId };
 }

@@ -16,6 +16,7 @@ import type { InboxExtraction } from "../../../shared/extractions.js";
 import { estimateCost, laterOrUnknown, releaseBudget, reserveBudget, settleBudget } from "../../ai/budget.js";
 import { DEFAULT_MAX_OUTPUT_TOKENS, extractStructured, notSent, type ExtractImage } from "../../ai/extract.js";
 import { guardedAiFetch } from "../../ai/guarded-fetch.js";
+import { aiGuard } from "../../ai/guard-policy.js";
 import { resolvePayer } from "../../ai/payer.js";
 import type { Payer } from "../../ai/paying.js";
 import type { Config } from "../../config.js";
@@ -119,11 +120,21 @@ export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date
   const loaded = await asSystem(db, (tx) => load(tx, run));
   if (!loaded) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "thing_deleted" }, now())));
   if (!loaded.photos.length) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "no_photos" }, now())));
+  const facts = { locationId: run.location_id, thingId: run.thing_id, extractionId: run.id, task: EXTRACT_TASK[run.mode], requestedBy: run.requested_by };
   const payer = await resolvePayer(db, deps.config, { locationId: run.location_id, requestedBy: run.requested_by });
   if (!payer) return void (await asSystem(db, (tx) => settle(tx, run, { status: "no_provider" }, now())));
+  const images = loaded.photos.length;
+  if (payer.provider.kind !== "compatible_api" && !payer.provider.apiKey) {
+    // The payer's settings hold no key that opens (removed, or sealed under another secret): refused before sending.
+    const record = notSent({ provider: payer.provider, paidBy: payer.paidBy, images }, "no_provider");
+    await asSystem(db, async (tx) => {
+      const call = await recordCall(tx, record, payer, facts, now());
+      await settle(tx, run, { status: "no_provider", reason: "no_api_key", call }, now());
+    });
+    return;
+  }
   const estimate = estimateCost(payer.provider, loaded.photos.length, DEFAULT_MAX_OUTPUT_TOKENS);
   const reserved = await reserveBudget(db, payer, estimate, now());
-  const facts = { locationId: run.location_id, thingId: run.thing_id, extractionId: run.id, task: EXTRACT_TASK[run.mode], requestedBy: run.requested_by };
   if (!reserved.ok) {
     const record = notSent({ provider: payer.provider, paidBy: payer.paidBy, images: loaded.photos.length }, "over_budget");
     await asSystem(db, async (tx) => {
@@ -146,12 +157,12 @@ export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date
       system: SYSTEM_PROMPT,
       prompt: promptFor(loaded.typeName, images.length),
       images,
-      ...(payer.guarded ? { fetch: guardedAiFetch({ allowLoopback: deps.config.aiAllowLoopback }) } : {}),
+      ...(payer.guarded ? { fetch: guardedAiFetch(aiGuard(deps.config)) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     const record = laterOrUnknown(result.record);
     await asSystem(db, async (tx) => {
-      const call = await recordCall(tx, record, payer, facts, now());
+      const call = await recordCall(tx, record, payer, { ...facts, tokens: result.usage, month: reserved.reservation.month }, now());
       await settleBudget(tx, reserved.reservation, record.cost ?? null);
       await finish(tx, run, payer, call, result.object, result.retryAfterSeconds, loaded, refs, fields, now());
     });

@@ -16,8 +16,8 @@ const TAG_BYTES = 16;
 /** What a ciphertext is bound to: its owner row and field. */
 export interface SecretOwner {
   accountId: string;
-  /** `thing` or `place`. */
-  entity: "thing" | "place";
+  /** `thing` or `place`; `ai_settings` for an AI provider's API key (server/ai/keys.ts). */
+  entity: "thing" | "place" | "ai_settings";
   entityId: string;
   fieldId: string;
 }

@@ -1,0 +1,128 @@
+/**
+ * AI settings for routes: a person's own provider (scope `user`) and that of the owner account they
+ * own (scope `account`), and a location's AI cost summary. Settings rows are the service's own
+ * (app_role has no grant on ai_settings): every change here acts only on the signed-in person's own
+ * row, found by their user id, never by an id from the request. Keys go in and never come out.
+ */
+import { v7 as uuidv7 } from "uuid";
+import type { AiCostSummary, AiSettingsBody, AiSettingsOverview, AiSettingsView } from "../../../shared/ai-settings.js";
+import { roleAtLeast } from "../../../shared/roles.js";
+import { locationAccess } from "../../access/location.js";
+import { monthOf } from "../../ai/budget.js";
+import { checkAiBaseUrl } from "../../ai/guarded-fetch.js";
+import { sealApiKey } from "../../ai/keys.js";
+import { accountSettings, userSettings, type SettingsRow } from "../../ai/payer.js";
+import { PRICE_TABLE } from "../../ai/prices.js";
+import type { Actor } from "../../auth/actor.js";
+import type { Config } from "../../config.js";
+import { asSystem, withActor } from "../../db/actor.js";
+import { rows, sql, type Db, type Tx } from "../../db/client.js";
+import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { checkedAddress, GuardRefusal, type GuardOptions } from "../../oauth/guarded-fetch.js";
+import { costSummary, settingsView } from "./read.js";
+
+export type Scope = "user" | "account";
+
+/** AI settings are a person's business: never a token's or an MCP grant's (spec "Personal tokens" 5). */
+function personOnly(actor: Actor): Actor {
+  if (actor.type !== "user") throw new ForbiddenError("AI settings are managed from a signed-in session only.");
+  return actor;
+}
+
+const invalid = (field: string, message: string, reason?: string) =>
+  new ValidationError(`${field}: ${message}`, { field, ...(reason ? { reason } : {}), issues: [{ path: `body.${field}`, message }] });
+
+/** A base URL the server will call with the person's key: https, no credentials, public addresses only. */
+async function checkBaseUrl(raw: string, guard: GuardOptions): Promise<string> {
+  try {
+    const url = checkAiBaseUrl(raw, guard);
+    await checkedAddress(url, guard);
+    return url.href;
+  } catch (err) {
+    if (!(err instanceof GuardRefusal)) throw err;
+    throw invalid("baseUrl", `cannot be used: ${err.reason}. It must be an https URL of a provider on a public address.`, err.reason);
+  }
+}
+
+/** The account the person owns (every user owns one). */
+async function ownAccountId(q: Db | Tx, userId: string): Promise<string> {
+  const [row] = await rows<{ id: string }>(q, sql`SELECT id FROM accounts WHERE owner_user_id = ${userId}`);
+  if (!row) throw new NotFoundError("account");
+  return row.id;
+}
+
+async function settingsOf(q: Db | Tx, scope: Scope, userId: string): Promise<SettingsRow | null> {
+  return scope === "user" ? userSettings(q, userId) : accountSettings(q, await ownAccountId(q, userId));
+}
+
+export async function overview(db: Db, config: Pick<Config, "ai">, actor: Actor): Promise<AiSettingsOverview> {
+  personOnly(actor);
+  const month = monthOf(new Date());
+  const user = await userSettings(db, actor.userId);
+  const account = await settingsOf(db, "account", actor.userId);
+  return {
+    user: user ? await settingsView(db, user, month) : null,
+    account: account ? await settingsView(db, account, month) : null,
+    instance: config.ai ? { providerKind: config.ai.kind, model: config.ai.model, monthlyBudget: config.ai.monthlyBudget ?? null } : null,
+  };
+}
+
+/**
+ * PUT replaces the settings, but for the key: omitted keeps the stored one (it cannot be read back
+ * to be sent again), null removes it. A stored key is kept only for the same provider kind and base
+ * URL it was entered for; changing either without a new key forgets it, so a key is never sent to a
+ * host its owner did not enter it for.
+ */
+export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, scope: Scope, body: AiSettingsBody): Promise<AiSettingsView> {
+  personOnly(actor);
+  const baseUrl = body.baseUrl ? await checkBaseUrl(body.baseUrl, guard) : null;
+  if (body.providerKind === "compatible_api" && !baseUrl) throw invalid("baseUrl", "is needed for compatible_api (the address of the server).");
+  const budget = body.monthlyBudget ?? null;
+  // Prices and reported costs are in the table's currency; a budget in another could never be compared.
+  if (budget && budget.currency !== PRICE_TABLE.currency)
+    throw invalid("monthlyBudget.currency", `must be ${PRICE_TABLE.currency}, the currency AI costs are in.`);
+  const saved = await asSystem(db, async (tx) => {
+    const accountId = await ownAccountId(tx, actor.userId);
+    // One writer at a time per account: the row is made once, and the key sealed for the row kept.
+    await tx.execute(sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`);
+    const existing = await settingsOf(tx, scope, actor.userId);
+    const id = existing?.id ?? uuidv7();
+    const keyOwner = { settingsId: id, accountId, providerKind: body.providerKind, baseUrl };
+    const keepable = existing?.api_key_sealed && existing.provider_kind === body.providerKind && existing.base_url === baseUrl ? existing.api_key_sealed : null;
+    const sealed = typeof body.apiKey === "string" ? sealApiKey(keyOwner, body.apiKey) : body.apiKey === null ? null : keepable;
+    if (body.providerKind !== "compatible_api" && !sealed) {
+      const forgotten = body.apiKey === undefined && existing?.api_key_sealed;
+      throw invalid(
+        "apiKey",
+        forgotten ? "enter the key again: a stored key is kept only for the provider and base URL it was entered for." : "is needed for this provider.",
+      );
+    }
+    const owner = scope === "user" ? { userId: actor.userId, accountId: null } : { userId: null, accountId };
+    const values = sql`${body.providerKind}, ${body.model}, ${baseUrl}, ${sealed}, ${budget?.amount ?? null}::numeric, ${budget?.currency ?? null}, ${body.enabled}`;
+    if (existing) {
+      await tx.execute(sql`UPDATE ai_settings SET (provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled, updated_at)
+                           = (${values}, now()) WHERE id = ${id}`);
+    } else {
+      await tx.execute(sql`INSERT INTO ai_settings (id, scope, user_id, account_id, provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled)
+                           VALUES (${id}, ${scope}, ${owner.userId}, ${owner.accountId}, ${values})`);
+    }
+    return (await settingsOf(tx, scope, actor.userId))!;
+  });
+  return settingsView(db, saved, monthOf(new Date()));
+}
+
+export async function deleteSettings(db: Db, actor: Actor, scope: Scope): Promise<void> {
+  personOnly(actor);
+  if (scope === "user") await db.execute(sql`DELETE FROM ai_settings WHERE user_id = ${actor.userId}`);
+  else await db.execute(sql`DELETE FROM ai_settings WHERE account_id = ${await ownAccountId(db, actor.userId)}`);
+}
+
+/** Owners and admins of the location; members and viewers 403; a location the actor cannot see 404. */
+export async function locationCosts(db: Db, actor: Actor, locationId: string, month: string | undefined): Promise<AiCostSummary> {
+  return withActor(db, personOnly(actor), async (tx) => {
+    const { role } = await locationAccess(tx, locationId);
+    if (!roleAtLeast(role, "admin"))
+      throw new ForbiddenError(`Your role (${role}) cannot see AI costs here; ask an owner or admin.`, { role, needed: "admin" });
+    return costSummary(tx, locationId, month ?? monthOf(new Date()));
+  });
+}
