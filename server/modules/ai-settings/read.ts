@@ -47,6 +47,18 @@ interface CostGroup {
 
 type Line = AiCostSummary["lines"][number];
 
+const lineOf = (g: CostGroup, cost: Line["cost"], uncosted: number): Line => ({
+  scope: g.scope,
+  label: g.label,
+  model: g.model,
+  providerKind: g.provider_kind,
+  calls: g.calls,
+  tokens: g.tokens,
+  images: g.images,
+  cost,
+  uncosted,
+});
+
 /**
  * The calls sent for a location in a month (not_sent ones cost nothing and are left out), one line
  * per payer label and model. Calls of unknown cost count in `uncosted`; a line whose calls were
@@ -72,17 +84,7 @@ export async function costSummary(q: Queryable, locationId: string, month: strin
       uncosted.set(key, g);
       continue;
     }
-    const line: Line = {
-      scope: g.scope,
-      label: g.label,
-      model: g.model,
-      providerKind: g.provider_kind,
-      calls: g.calls,
-      tokens: g.tokens,
-      images: g.images,
-      cost: { amount: decimalString(new Decimal(g.amount ?? "0")), currency: g.currency },
-      uncosted: 0,
-    };
+    const line = lineOf(g, { amount: decimalString(new Decimal(g.amount ?? "0")), currency: g.currency }, 0);
     lines.set(key, [...(lines.get(key) ?? []), line]);
   }
   for (const [key, g] of uncosted) {
@@ -93,17 +95,7 @@ export async function costSummary(q: Queryable, locationId: string, month: strin
       first.images += g.images;
       first.uncosted = g.calls;
     } else {
-      const line: Line = {
-        scope: g.scope,
-        label: g.label,
-        model: g.model,
-        providerKind: g.provider_kind,
-        calls: g.calls,
-        tokens: g.tokens,
-        images: g.images,
-        cost: null,
-        uncosted: g.calls,
-      };
+      const line = lineOf(g, null, g.calls);
       lines.set(key, [line]);
     }
   }
