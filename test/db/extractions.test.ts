@@ -16,6 +16,7 @@ import { startExtractionWorker, type Worker } from "../../server/modules/extract
 import { claimDue } from "../../server/modules/extractions/queue.js";
 import { runExtraction } from "../../server/modules/extractions/run.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
+import { costLaterCalls } from "../../server/ai/later-costs.js";
 import { rows, sql } from "../../server/db/client.js";
 import { startService, type TestService } from "../support/app.js";
 import { locationWithRoles, type Client } from "../support/members.js";
@@ -46,7 +47,13 @@ const logger = pino({ level: "silent" });
 
 beforeAll(async () => {
   standin = await startStandin(openaiFormat());
-  svc = await startService({ SVC_AI_PROVIDER: "provider_a", SVC_AI_MODEL: "gpt-4o-mini", SVC_AI_API_KEY: KEY, SVC_AI_BASE_URL: standin.baseUrl });
+  svc = await startService({
+    SVC_AI_PROVIDER: "provider_a",
+    SVC_AI_MODEL: "gpt-4o-mini",
+    SVC_AI_API_KEY: KEY,
+    SVC_AI_BASE_URL: standin.baseUrl,
+    SVC_AI_ALLOW_LOOPBACK: "1",
+  });
   ({ as, locationId: loc } = await locationWithRoles(svc));
   worker = startExtractionWorker({ db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger }, { timer: false });
 });
@@ -268,4 +275,52 @@ test("custom fields: asked for and filled (a secret one never sent); a money val
   };
   expect(await shaped(as.admin)).toEqual(["fields.price", "fields.voltage"]);
   expect(await shaped(as.viewer)).toEqual(["fields.voltage"]);
+});
+
+test("a call costed later: the history shows the cost the late-costing job found, not the copy it kept", async () => {
+  const { thingId } = await capture(null);
+  standin.next({ do: "ok", object: DRILL });
+  await worker.drain();
+  const db = svc.database.db;
+  // As if the table had not known the model when the call came back.
+  await db.execute(sql`UPDATE ai_calls SET cost_source = 'price_table_later', cost_amount = NULL, cost_currency = NULL WHERE thing_id = ${thingId}`);
+  const entry = async () =>
+    ((await as.member.get(`/api/v1/things/${thingId}/history`)).body.items as { summaryKey: string; aiCall?: { costSource: string; cost?: unknown } }[]).find(
+      (h) => h.summaryKey === "thing.extracted",
+    )!.aiCall;
+  expect(await entry()).toMatchObject({ costSource: "price_table_later" });
+  expect((await entry())?.cost).toBeUndefined();
+  expect(await costLaterCalls(db)).toBeGreaterThanOrEqual(1);
+  expect(await entry()).toMatchObject({ costSource: "price_table", cost: { amount: "0.000228", currency: "USD" } });
+});
+
+test("a person's own provider pays (through the address guard); past its budget the run pauses until next month, nothing sent", async () => {
+  const mine = { providerKind: "provider_a", model: "gpt-4o-mini", apiKey: "sk-members-own-key", baseUrl: standin.baseUrl };
+  expect((await as.admin.request("PUT", "/api/v1/me/ai-settings", mine)).status).toBe(200);
+  const { thingId } = await capture(null);
+  // The capture is the member's, so the instance pays for it: the admin's settings are the admin's.
+  standin.next({ do: "ok", object: DRILL });
+  await worker.drain();
+  expect((await extractionsOf(as.member, thingId))[0].call.paidBy).toMatchObject({ scope: "instance", mine: false });
+  // The admin asks again: now the admin's own key pays, sent through the guard to the stand-in.
+  const before = standin.received.length;
+  expect((await as.admin.post(`/api/v1/things/${thingId}/extractions`, {})).status).toBe(201);
+  await worker.drain();
+  expect(standin.received[before]!.headers.authorization).toBe("Bearer sk-members-own-key");
+  const [paid] = await extractionsOf(as.admin, thingId);
+  expect(paid).toMatchObject({ status: "succeeded", call: { paidBy: { scope: "user", mine: true } } });
+  expect((await extractionsOf(as.member, thingId))[0].call.paidBy.mine).toBe(false);
+  // A budget smaller than one call: the next run is held back.
+  const tight = { ...mine, apiKey: undefined, monthlyBudget: { amount: "0.000001", currency: "USD" } };
+  expect((await as.admin.request("PUT", "/api/v1/me/ai-settings", tight)).status).toBe(200);
+  expect((await as.admin.post(`/api/v1/things/${thingId}/extractions`, {})).status).toBe(201);
+  const sent = standin.received.length;
+  await worker.drain();
+  expect(standin.received.length).toBe(sent);
+  const [held] = await extractionsOf(as.admin, thingId);
+  const now = new Date();
+  expect(held).toMatchObject({ status: "paused_budget", pausedUntil: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() });
+  expect(held.call).toMatchObject({ costSource: "not_sent", outcome: "over_budget", tokens: 0 });
+  expect((await draftOf(thingId)).extraction).toMatchObject({ status: "paused_budget", pausedUntil: held.pausedUntil });
+  expect((await as.admin.request("DELETE", "/api/v1/me/ai-settings")).status).toBe(204);
 });

@@ -7,8 +7,9 @@ import { v7 as uuidv7 } from "uuid";
 import type { AiCallRecord, AiCallWithTask } from "../../../shared/ai.js";
 import { monthOf } from "../../ai/budget.js";
 import type { Payer } from "../../ai/paying.js";
-import { sql, type Queryable } from "../../db/client.js";
-import type { aiCalls } from "../../db/schema/index.js";
+import { inArray } from "drizzle-orm";
+import { sql, type Queryable, type Tx } from "../../db/client.js";
+import { aiCalls } from "../../db/schema/index.js";
 
 export const EXTRACT_TASK = { thing: "extract_thing", receipt: "extract_receipt" } as const;
 
@@ -60,10 +61,25 @@ export function callRecordOf(row: CallRow, reader: string | null): AiCallRecord 
   };
 }
 
-/** A history entry's stored call, for `reader`. */
-export function storedCallOut(stored: unknown, reader: string | null): AiCallWithTask | null {
+/** The calls rows of history entries name, as they are now (a call costed later has its cost). */
+export type LiveCalls = ReadonlyMap<string, CallRow>;
+
+export async function liveCalls(tx: Tx, stored: unknown[]): Promise<LiveCalls> {
+  const ids = stored.flatMap((c) => (c && typeof c === "object" && typeof (c as StoredCall).id === "string" ? [(c as StoredCall).id!] : []));
+  if (!ids.length) return new Map();
+  const found = await tx
+    .select()
+    .from(aiCalls)
+    .where(inArray(aiCalls.id, [...new Set(ids)]));
+  return new Map(found.map((r) => [r.id, r]));
+}
+
+/** A history entry's call, for `reader`: the live row where it can be read, else the copy the entry kept. */
+export function storedCallOut(stored: unknown, reader: string | null, live: LiveCalls = new Map()): AiCallWithTask | null {
   if (!stored || typeof stored !== "object") return null;
   const { paidByUserId, ...call } = stored as StoredCall;
+  const row = call.id ? live.get(call.id) : undefined;
+  if (row) return { ...callRecordOf(row, reader), task: call.task };
   return { ...call, paidBy: { ...call.paidBy, mine: reader !== null && paidByUserId === reader } };
 }
 

@@ -9,7 +9,7 @@ import { rows, uuidArray, type Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
-import { storedCallOut } from "../extractions/calls.js";
+import { liveCalls, storedCallOut, type LiveCalls } from "../extractions/calls.js";
 
 type Event = typeof historyEntries.$inferSelect;
 
@@ -60,7 +60,7 @@ export interface Reader {
   userId?: string | null;
 }
 
-export function historyOut(e: Event, actorName: string | null, reader: Reader, now: Date): HistoryEntry {
+export function historyOut(e: Event, actorName: string | null, reader: Reader, now: Date, calls: LiveCalls = new Map()): HistoryEntry {
   const diff: HistoryEntry["diff"] = {};
   const lines: NonNullable<HistoryEntry["summaryLines"]> = [];
   for (const [field, d] of Object.entries(e.diff)) {
@@ -88,7 +88,7 @@ export function historyOut(e: Event, actorName: string | null, reader: Reader, n
     summaryParams: e.summaryParams,
     summaryLines: lines,
     ...(e.movedInFromElsewhere !== null ? { movedInFromElsewhere: e.movedInFromElsewhere } : {}),
-    ...(e.aiCall ? { aiCall: storedCallOut(e.aiCall, reader.userId ?? null)! } : {}),
+    ...(e.aiCall ? { aiCall: storedCallOut(e.aiCall, reader.userId ?? null, calls)! } : {}),
     ...(e.action === "thing.merged" && e.summaryParams.mergedFromId
       ? { mergedFrom: { id: e.summaryParams.mergedFromId, name: e.summaryParams.mergedFromName || null } }
       : {}),
@@ -123,7 +123,11 @@ export async function entityHistory(
     .limit(q.limit + 1);
   const page = pageFrom(found, q.limit, (r) => [r.key, r.e.id]);
   const now = new Date();
-  return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now)), next_cursor: page.next_cursor };
+  const calls = await liveCalls(
+    tx,
+    page.rows.map((r) => r.e.aiCall),
+  );
+  return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now, calls)), next_cursor: page.next_cursor };
 }
 
 /**
