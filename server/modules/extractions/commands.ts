@@ -78,15 +78,21 @@ export const suggestionAccept = defineCommand({
       targets.set(next);
       accepted.push({ extractionId, field });
       const call = calls.get(extractionId);
+      const classes = fieldClasses(refs, target.typeId, [field]);
+      // The summary names the value taken where every reader may see it (not money).
+      const shown =
+        (classes[field] ?? "plain") === "plain" && (typeof suggestion.value === "string" || typeof suggestion.value === "number")
+          ? String(suggestion.value)
+          : "";
       changes.applied(
         next.id,
         next.rowVersion,
         changeThing(changes, target, next, {
           action: "thing.updated",
           summaryKey: "thing.suggestion_accepted",
-          summaryParams: { field },
+          summaryParams: { field, value: shown },
           keys: [field],
-          classes: fieldClasses(refs, target.typeId, [field]),
+          classes,
           touches: ["fieldStatus"],
           ...(call ? { aiCall: call } : {}),
         }),

@@ -39,7 +39,7 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "meter.deleted": (p) => `Deleted the meter ${p.name || "?"}`,
   "code.claimed": (p) => `${p.name || "This"} now answers to the label ${p.code || "?"}`,
   "thing.extracted": (p) => `Filled ${p.fields || "fields"} of ${p.name || "a thing"} from its photos`,
-  "thing.suggestion_accepted": (p) => `Used the suggested ${p.field || "value"} for ${p.name || "a thing"}`,
+  "thing.suggestion_accepted": (p) => `Used the suggested ${p.field || "value"}${p.value ? ` “${p.value}”` : ""} for ${p.name || "a thing"}`,
   "thing.field_confirmed": (p) => `Confirmed the ${p.field || "value"} read from a photo of ${p.name || "a thing"}`,
   "code.released": (p) => `${p.name || "This"} gave up a label and answers to ${p.code || "its other code"}`,
 };
