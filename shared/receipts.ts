@@ -75,4 +75,6 @@ export interface ReceiptPayload {
   total?: string;
   tax?: string;
   lines: (ReceiptLine & { lineTotal?: string })[];
+  /** Set by the sync shape where the reader may not see money (the amounts are then absent). */
+  moneyHidden?: boolean;
 }
