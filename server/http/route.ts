@@ -104,7 +104,8 @@ export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): voi
         if ((def.auth ?? "required") === "required" && !actor) throw new UnauthenticatedError();
         // A route that declares a body needs one: a request without (the body parser leaves
         // req.body undefined) is not an empty object, or an empty POST would create a blank thing.
-        if (def.body && req.body === undefined && !def.bodyOptional) throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
+        if (def.body && req.body === undefined && !def.bodyOptional)
+          throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
         const ctx = {
           req,
           res,

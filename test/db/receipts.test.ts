@@ -52,9 +52,17 @@ let worker: Worker;
 
 beforeAll(async () => {
   standin = await startStandin(openaiFormat());
-  svc = await startService({ SVC_AI_PROVIDER: "provider_a", SVC_AI_MODEL: "gpt-4o-mini", SVC_AI_API_KEY: "sk-standin-receipts", SVC_AI_BASE_URL: standin.baseUrl });
+  svc = await startService({
+    SVC_AI_PROVIDER: "provider_a",
+    SVC_AI_MODEL: "gpt-4o-mini",
+    SVC_AI_API_KEY: "sk-standin-receipts",
+    SVC_AI_BASE_URL: standin.baseUrl,
+  });
   ({ as, locationId: loc } = await locationWithRoles(svc));
-  worker = startExtractionWorker({ db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger: pino({ level: "silent" }) }, { timer: false });
+  worker = startExtractionWorker(
+    { db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger: pino({ level: "silent" }) },
+    { timer: false },
+  );
 });
 afterAll(async () => {
   await worker?.stop();
@@ -147,7 +155,10 @@ describe("a receipt captured as such", () => {
         { index: 2, description: "Tape", quantity: "1", unitPrice: "2.00", flagged: false },
       ],
     });
-    const calls = await rows<{ task: string; thing_id: string | null }>(svc.database.db, sql`SELECT task, thing_id FROM ai_calls WHERE extraction_id = ${item.extraction!.id}`);
+    const calls = await rows<{ task: string; thing_id: string | null }>(
+      svc.database.db,
+      sql`SELECT task, thing_id FROM ai_calls WHERE extraction_id = ${item.extraction!.id}`,
+    );
     expect(calls).toEqual([{ task: "extract_receipt", thing_id: null }]);
     // A known code raises no currency item.
     expect(await itemOf(as.member, "currency", purchaseId)).toBeUndefined();
@@ -173,7 +184,16 @@ describe("a receipt captured as such", () => {
   test("a bad accept changes nothing: an unknown line, a line decided twice, a thing not there, a currency, a viewer", async () => {
     const url = `/api/v1/inbox/${purchaseId}/accept`;
     expect((await as.member.post(url, { lines: [{ index: 7, action: "skip" }] })).status).toBe(400);
-    expect((await as.member.post(url, { lines: [{ index: 0, action: "skip" }, { index: 0, action: "create" }] })).status).toBe(400);
+    expect(
+      (
+        await as.member.post(url, {
+          lines: [
+            { index: 0, action: "skip" },
+            { index: 0, action: "create" },
+          ],
+        })
+      ).status,
+    ).toBe(400);
     expect((await as.member.post(url, { lines: [{ index: 1, action: "link", thingId: uuidv7() }] })).status).toBe(404);
     expect((await as.member.post(url, { lines: [{ index: 1, action: "link" }] })).status).toBe(400);
     expect((await as.member.post(url, { currency: "EUR" })).status).toBe(400);
@@ -185,9 +205,9 @@ describe("a receipt captured as such", () => {
 
   test("accepting creates things for the chosen lines (with their history), links another, skips one", async () => {
     const oldId = uuidv7();
-    expect((await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id: oldId, name: "Batteries from before" } })])).body.results[0].status).toBe(
-      "applied",
-    );
+    expect(
+      (await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id: oldId, name: "Batteries from before" } })])).body.results[0].status,
+    ).toBe("applied");
     const res = await as.member.post(`/api/v1/inbox/${purchaseId}/accept`, {
       lines: [
         { index: 1, action: "link", thingId: oldId },
@@ -251,7 +271,9 @@ test("a capture naming a photo or place of no one's is refused and makes nothing
   const bad = await push(as.member, [op({ name: "receipt.capture", locationId: loc, args: { id: purchaseId, photoFileIds: [uuidv7()] } })]);
   expect(bad.body.results[0].status).toBe("dropped");
   const fileId = await upload(as.member);
-  const noPlace = await push(as.member, [op({ name: "receipt.capture", locationId: loc, args: { id: purchaseId, photoFileIds: [fileId], placeId: uuidv7() } })]);
+  const noPlace = await push(as.member, [
+    op({ name: "receipt.capture", locationId: loc, args: { id: purchaseId, photoFileIds: [fileId], placeId: uuidv7() } }),
+  ]);
   expect(noPlace.body.results[0].status).toBe("dropped");
   const viewer = await push(as.viewer, [op({ name: "receipt.capture", locationId: loc, args: { id: purchaseId, photoFileIds: [fileId] } })]);
   expect(viewer.body.results[0].status).toBe("dropped");

@@ -5,14 +5,7 @@
  * in one statement each, works in memory and writes once.
  */
 import type { z } from "zod";
-import {
-  inboxAcceptArgs,
-  inboxActArgs,
-  inboxMergeArgs,
-  type InboxAcceptArgs,
-  type InboxActArgs,
-  type InboxMergeArgs,
-} from "../../../shared/inbox-actions.js";
+import { inboxAcceptArgs, inboxActArgs, inboxMergeArgs, type InboxAcceptArgs, type InboxActArgs, type InboxMergeArgs } from "../../../shared/inbox-actions.js";
 import { lockRows } from "../../commands/bulk.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";

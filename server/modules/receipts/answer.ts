@@ -50,7 +50,10 @@ export function toUnits(v: unknown): bigint | null {
 export function fromUnits(u: bigint): string {
   const neg = u < 0n;
   const abs = neg ? -u : u;
-  const frac = (abs % SCALE).toString().padStart(4, "0").replace(/0{1,2}$/, "");
+  const frac = (abs % SCALE)
+    .toString()
+    .padStart(4, "0")
+    .replace(/0{1,2}$/, "");
   return `${neg ? "-" : ""}${abs / SCALE}.${frac.length < 2 ? frac.padEnd(2, "0") : frac}`;
 }
 

@@ -75,7 +75,14 @@ export const receiptCapture = defineCommand<ReceiptCaptureArgs>({
     await bulkInsert(ctx.tx, purchases, made);
     const queued = await queueExtractions(
       ctx.tx,
-      made.map((p) => ({ locationId: p.locationId, thingId: null, purchaseId: p.id, mode: "receipt" as const, fileIds: p.fileIds, requestedBy: ctx.actor.userId })),
+      made.map((p) => ({
+        locationId: p.locationId,
+        thingId: null,
+        purchaseId: p.id,
+        mode: "receipt" as const,
+        fileIds: p.fileIds,
+        requestedBy: ctx.actor.userId,
+      })),
       ctx.now,
     );
     const argsOf = new Map(ops.map((o) => [o.args.id, o]));

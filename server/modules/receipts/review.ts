@@ -43,7 +43,8 @@ interface ReceiptState {
   plans: ReceiptPlan[];
 }
 
-const purchaseIdOf = (item: Item) => (item.payload as { purchaseId?: string; receipt?: { purchaseId?: string } }).receipt?.purchaseId ?? (item.payload as { purchaseId?: string }).purchaseId;
+const purchaseIdOf = (item: Item) =>
+  (item.payload as { purchaseId?: string; receipt?: { purchaseId?: string } }).receipt?.purchaseId ?? (item.payload as { purchaseId?: string }).purchaseId;
 
 async function lockPurchases(ctx: CommandContext, items: Item[]): Promise<Map<string, Purchase>> {
   const ids = [...new Set(items.map(purchaseIdOf).filter((x): x is string => !!x))];
