@@ -293,6 +293,7 @@ const FIELD_KINDS: Record<string, IdKind> = {
   brandId: "brand",
   tagIds: "tag",
   photoFileIds: "file",
+  fileIds: "file",
   batchId: "batch",
   thingId: "thing",
   templateId: "template",
@@ -343,6 +344,8 @@ export function opTargetKind(opName: string): IdRef | undefined {
     meter: "meter",
     reading: "reading",
     boxcheck: "opId",
+    // receipt.capture makes a purchase, a row no route names by id.
+    receipt: "opId",
     // code.claim names the thing (or place) the label goes on.
     code: "thing",
   };
