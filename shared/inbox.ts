@@ -3,6 +3,7 @@ import { timestampSchema, uuidSchema } from "./ids.js";
 import { inboxClaimSchema } from "./codes.js";
 import { fieldStatusSchema, inboxExtractionSchema } from "./extractions.js";
 import { inboxReadingSchema } from "./meters.js";
+import { inboxCurrencySchema, inboxReceiptSchema } from "./receipts.js";
 import { thingSummarySchema } from "./things.js";
 
 export const INBOX_KINDS = ["draft", "reading", "label_claim", "currency", "duplicate", "receipt", "sync_drop"] as const;
@@ -56,6 +57,8 @@ export const inboxItemSchema = z
     reading: inboxReadingSchema.optional(),
     claim: inboxClaimSchema.optional(),
     duplicate: inboxDuplicateSchema.optional(),
+    receipt: inboxReceiptSchema.optional(),
+    currency: inboxCurrencySchema.optional(),
     undo: z.object({ eventId: uuidSchema, until: timestampSchema }).optional(),
   })
   .meta({ id: "InboxItem" });

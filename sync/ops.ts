@@ -6,8 +6,9 @@ import { z } from "zod";
 import { boxCheckRecordArgs } from "../shared/box-checks.js";
 import { codeClaimArgs } from "../shared/codes.js";
 import { fieldConfirmArgs, suggestionAcceptArgs } from "../shared/extractions.js";
-import { inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
+import { inboxAcceptArgs, inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { meterCreateArgs, meterDeleteArgs, meterUpdateArgs, readingCaptureArgs } from "../shared/meters.js";
+import { receiptCaptureArgs } from "../shared/receipts.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
 import {
   brandCreateArgs,
@@ -36,7 +37,7 @@ export const opArgs = {
   "thing.suggestion.accept": suggestionAcceptArgs,
   "thing.field.confirm": fieldConfirmArgs,
   // Reviewers clear the inbox offline too.
-  "inbox.accept": inboxActArgs,
+  "inbox.accept": inboxAcceptArgs,
   "inbox.dismiss": inboxActArgs,
   "inbox.merge": inboxMergeArgs,
   // Registries of the owner account, made through one of its locations (admins; server/modules/registries/).
@@ -60,6 +61,8 @@ export const opArgs = {
   "reading.capture": readingCaptureArgs,
   "boxcheck.record": boxCheckRecordArgs,
   "code.claim": codeClaimArgs,
+  // A receipt photographed as such (server/modules/receipts/): read by the AI pipeline, reviewed in the inbox.
+  "receipt.capture": receiptCaptureArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

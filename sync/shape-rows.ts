@@ -11,6 +11,7 @@ import type { FieldStatus, InboxExtraction } from "../shared/extractions.js";
 import type { BoxCheckSplit } from "../shared/box-checks.js";
 import type { InboxClaim } from "../shared/codes.js";
 import type { InboxKind, InboxStatus, SyncDrop } from "../shared/inbox.js";
+import type { InboxCurrency, ReceiptPayload } from "../shared/receipts.js";
 import type { InboxReading, MeterKind, ReadingReason, ReadingStatus } from "../shared/meters.js";
 import type { Role } from "../shared/roles.js";
 import type { Condition, Lifecycle } from "../shared/things.js";
@@ -45,6 +46,11 @@ export type InboxPayload = {
   duplicate?: { otherId: string; reason: "serial" | "brand_model_place" };
   /** A `draft` (or `receipt`) item: the latest extraction of its thing, kept current by the pipeline (server/modules/extractions/). */
   extraction?: InboxExtraction;
+  /** A `receipt` item: the purchase as read (server/modules/receipts/); amounts absent where money is hidden. */
+  receipt?: ReceiptPayload;
+  /** A `currency` item: the printed symbol and the codes it may mean, and the purchase it is about. */
+  currency?: InboxCurrency;
+  purchaseId?: string;
 };
 
 export type LocationShapeRow = SyncedRow & {

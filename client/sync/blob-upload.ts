@@ -40,6 +40,11 @@ export async function withoutFailedPhotos(db: InventoryDb, entry: OutboxEntry): 
     const { fileId: _failed, ...args } = op.args;
     return { ...op, args };
   }
+  if (op.name === "receipt.capture") {
+    // A receipt is its pages: left without any, the server refuses the op and the inbox shows why.
+    const failed = new Set((await db.blobs.bulkGet(op.args.photoFileIds)).filter((b) => b?.state === "failed").map((b) => b!.id));
+    return failed.size ? { ...op, args: { ...op.args, photoFileIds: op.args.photoFileIds.filter((id) => !failed.has(id)) } } : op;
+  }
   if (op.name !== "thing.capture" || !op.args.photoFileIds?.length) return op;
   const failed = new Set((await db.blobs.bulkGet(op.args.photoFileIds)).filter((b) => b?.state === "failed").map((b) => b!.id));
   if (!failed.size) return op;

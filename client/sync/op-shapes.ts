@@ -34,6 +34,9 @@ export function shapesOf(op: Op): SyncedTableName[] {
     case "reading.capture":
       // An implausible reading is also an inbox item.
       return ["readings", "inbox"];
+    case "receipt.capture":
+      // Its purchase is not synced; the receipt item shows it.
+      return ["inbox"];
     case "boxcheck.record":
       return ["box_checks", "things"];
     case "code.claim":

@@ -118,6 +118,25 @@ export function applyOp(state: LocalState, op: Op): void {
         pending: true,
       });
       return;
+    case "receipt.capture":
+      // The server files the receipt as a `receipt` item with the purchase's id; it fills in when read.
+      state.inbox.set(op.args.id, {
+        id: op.args.id,
+        locationId: op.locationId,
+        kind: "receipt",
+        status: "open",
+        thingId: null,
+        batchId: op.args.batchId ?? op.args.id,
+        capturedAt: op.at,
+        createdBy: null,
+        payload: { receipt: { purchaseId: op.args.id, pages: op.args.photoFileIds.map((fileId) => ({ fileId })), lines: [] } },
+        undoEventId: null,
+        resolvedAt: null,
+        resolvedBy: null,
+        ...stamps(op),
+        pending: true,
+      });
+      return;
     case "thing.update": {
       const { quantity, fields, ...rest } = op.args.patch;
       edit(state.things, op.args.id, (t) => ({

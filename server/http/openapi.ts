@@ -32,7 +32,7 @@ export function buildOpenApi(routes: RouteDef[]) {
       tags: [r.tag],
       operationId: `${r.method}_${r.path.replace(/[^a-zA-Z0-9]+/g, "_")}`,
       ...(parameters.length ? { parameters } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(r.body, "input") } } } } : {}),
+      ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { "application/json": { schema: toSchema(r.body, "input") } } } } : {}),
       security: auth === "none" ? [] : r.bearer ? [{ session: [] }, { bearer: [] }] : [{ session: [] }],
       "x-auth-mode": auth,
       responses: {

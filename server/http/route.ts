@@ -41,6 +41,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
    * refused with 400 when it holds text the database cannot keep (shared/text.ts).
    */
   bodyTextCheckedLater?: boolean;
+  /** The body may be left out (read as `{}`): an action whose options are all optional (inbox accept). */
+  bodyOptional?: boolean;
   /** Success status; 200 unless given. */
   status?: number;
   /** Set by defineWrite: the answer carries the write's transaction id in `x-txid`. */
@@ -102,14 +104,15 @@ export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): voi
         if ((def.auth ?? "required") === "required" && !actor) throw new UnauthenticatedError();
         // A route that declares a body needs one: a request without (the body parser leaves
         // req.body undefined) is not an empty object, or an empty POST would create a blank thing.
-        if (def.body && req.body === undefined) throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
+        if (def.body && req.body === undefined && !def.bodyOptional)
+          throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
         const ctx = {
           req,
           res,
           actor: actor as Actor,
           params: parse(def.params, req.params, "params"),
           query: parse(def.query, req.query, "query"),
-          body: parse(def.body, req.body, "body", !def.bodyTextCheckedLater),
+          body: parse(def.body, req.body === undefined && def.bodyOptional ? {} : req.body, "body", !def.bodyTextCheckedLater),
         };
         const result = await def.handler(ctx);
         if (!res.headersSent) res.status(def.status ?? 200).json(result);

@@ -25,6 +25,7 @@ import { boxCheckRecord } from "./box-checks/commands.js";
 import { codeClaim } from "./codes/claim.js";
 import { labelSheetCreate } from "./codes/sheets.js";
 import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/index.js";
+import { receiptCapture } from "./receipts/capture.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -67,6 +68,7 @@ export const commandRegistry = commandRegistryOf([
   meterUpdate,
   meterDelete,
   readingCapture,
+  receiptCapture,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

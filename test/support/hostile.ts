@@ -346,6 +346,8 @@ export function opTargetKind(opName: string): IdRef | undefined {
     meter: "meter",
     reading: "reading",
     boxcheck: "opId",
+    // receipt.capture makes a purchase, a row no route names by id.
+    receipt: "opId",
     // code.claim names the thing (or place) the label goes on.
     code: "thing",
   };

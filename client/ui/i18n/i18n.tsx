@@ -10,16 +10,18 @@ import { en } from "./en.js";
 import { fieldAr, fieldEn } from "./field.js";
 import { metersAr, metersEn } from "./meters.js";
 import { notificationsAr, notificationsEn } from "./notifications.js";
+import { receiptsAr, receiptsEn } from "./receipts.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
-export type MessageKey = keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn | keyof typeof aiEn;
+export type MessageKey =
+  keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn | keyof typeof aiEn | keyof typeof receiptsEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr },
 };
 
 export interface I18n {

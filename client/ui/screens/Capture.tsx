@@ -13,6 +13,7 @@ import { fieldsForCreate, fieldsPatch, toDraft, type FieldDraft, type FieldProbl
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists } from "../parts/FieldInput.js";
 import { Notice } from "../parts/Notice.js";
+import { ReceiptCapture } from "../parts/ReceiptCapture.js";
 import { Shell } from "../parts/Shell.js";
 import { usePeople } from "../people.js";
 import { effectiveFields, useRegistries } from "../registries.js";
@@ -36,6 +37,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
   const [placeId, setPlaceId] = useState("");
   const [count, setCount] = useState(0);
   const [note, setNote] = useState<string | null>(null);
+  const [kind, setKind] = useState<"thing" | "receipt">("thing");
   const photoRef = useRef<HTMLInputElement>(null);
 
   if (!data || !reg) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
@@ -112,6 +114,19 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
     <Shell locationId={locationId} locationName={data.location?.name ?? ""} inboxCount={data.inbox.length}>
       <h1>{t("capture.title")}</h1>
       {data.canEdit ? (
+        <fieldset className="inline" style={{ border: 0, padding: 0, margin: 0, display: "flex", flexWrap: "wrap", gap: "1rem" }}>
+          <legend>{t("capture.kind")}</legend>
+          {(["thing", "receipt"] as const).map((k) => (
+            <label key={k} style={{ display: "flex", gap: "0.25rem", alignItems: "center" }}>
+              <input type="radio" name="capture-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
+              {t(`capture.kind.${k}`)}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {data.canEdit && kind === "receipt" ? (
+        <ReceiptCapture locationId={locationId} places={data.places} batchId={batchId} />
+      ) : data.canEdit ? (
         <form
           className="stack"
           onSubmit={(e) => {

@@ -16,6 +16,8 @@ import { Notice } from "../parts/Notice.js";
 import { ClaimItem } from "../parts/ClaimItem.js";
 import { DuplicateItem } from "../parts/DuplicateItem.js";
 import { ReadingItem } from "../parts/ReadingItem.js";
+import { CurrencyItem } from "../parts/CurrencyItem.js";
+import { ReceiptItem } from "../parts/ReceiptItem.js";
 import { Shell } from "../parts/Shell.js";
 import { SuggestionList } from "../parts/SuggestionList.js";
 import { effectiveFields, useRegistries, type Registries } from "../registries.js";
@@ -171,6 +173,10 @@ export function InboxScreen({ locationId }: { locationId: string }) {
                 <DuplicateItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
               ) : item.kind === "reading" ? (
                 <ReadingItem key={item.id} item={item} canEdit={data.canEdit} />
+              ) : item.kind === "receipt" ? (
+                <ReceiptItem key={item.id} item={item} things={things} canEdit={data.canEdit} />
+              ) : item.kind === "currency" ? (
+                <CurrencyItem key={item.id} item={item} canEdit={data.canEdit} />
               ) : (
                 <article key={item.id} className="card">
                   <h2>{t("inbox.kind.other")}</h2>

@@ -11,6 +11,7 @@ import { users } from "./auth.js";
 import { idColumn, ts } from "./columns.js";
 import { things } from "./inventory.js";
 import { accounts, locations } from "./locations.js";
+import { purchases } from "./receipts.js";
 
 export const aiSettings = pgTable(
   "ai_settings",
@@ -109,9 +110,9 @@ export const extractions = pgTable(
     locationId: uuid("location_id")
       .notNull()
       .references(() => locations.id),
-    thingId: uuid("thing_id")
-      .notNull()
-      .references(() => things.id),
+    /** What the run reads: a thing, or a purchase (a receipt); exactly one is set. */
+    thingId: uuid("thing_id").references(() => things.id),
+    purchaseId: uuid("purchase_id").references(() => purchases.id),
     mode: text("mode", { enum: EXTRACTION_MODES }).notNull().default("thing"),
     /** Calls sent so far (a provider error is retried with backoff). */
     attempt: integer("attempt").notNull().default(0),
@@ -135,6 +136,10 @@ export const extractions = pgTable(
   },
   (t) => [
     index("extractions_thing_idx").on(t.thingId, t.createdAt),
+    index("extractions_purchase_idx")
+      .on(t.purchaseId)
+      .where(sql`${t.purchaseId} IS NOT NULL`),
+    check("extractions_one_target", sql`(${t.thingId} IS NULL) <> (${t.purchaseId} IS NULL)`),
     index("extractions_due_idx")
       .on(t.runAfter)
       .where(sql`${t.status} IN ('queued', 'waiting_provider', 'paused_budget', 'running')`),

@@ -9,3 +9,4 @@ export * from "./oauth.js";
 export * from "./field-work.js";
 export * from "./push.js";
 export * from "./ai.js";
+export * from "./receipts.js";

@@ -16,7 +16,9 @@ import { asSystem } from "../../db/actor.js";
 export interface NewExtraction {
   id?: string;
   locationId: string;
-  thingId: string;
+  /** What the run reads: a thing (mode `thing`), or a receipt's purchase (mode `receipt`). */
+  thingId: string | null;
+  purchaseId?: string | null;
   mode: ExtractionMode;
   fileIds: string[];
   requestedBy: string | null;
@@ -32,16 +34,27 @@ export async function queueExtractions(q: Queryable, runs: NewExtraction[], now:
   const made = runs.map((r) => ({ ...r, id: r.id ?? uuidv7() }));
   await q.execute(
     sql`UPDATE extractions SET status = 'superseded', status_reason = 'newer_extraction', lease_until = NULL, updated_at = ${now.toISOString()}::timestamptz
-        WHERE thing_id = ANY(${uuidArray(made.map((r) => r.thingId))}) AND status IN ('queued', 'running', 'waiting_provider', 'paused_budget')`,
+        WHERE (thing_id = ANY(${uuidArray(made.flatMap((r) => (r.thingId ? [r.thingId] : [])))})
+            OR purchase_id = ANY(${uuidArray(made.flatMap((r) => (r.purchaseId ? [r.purchaseId] : [])))}))
+          AND status IN ('queued', 'running', 'waiting_provider', 'paused_budget')`,
   );
-  const values = made.map((r) => ({ id: r.id, l: r.locationId, t: r.thingId, m: r.mode, f: `{${r.fileIds.join(",")}}`, b: r.requestedBy }));
+  const values = made.map((r) => ({
+    id: r.id,
+    l: r.locationId,
+    t: r.thingId,
+    p: r.purchaseId ?? null,
+    m: r.mode,
+    f: `{${r.fileIds.join(",")}}`,
+    b: r.requestedBy,
+  }));
   await q.execute(
-    sql`INSERT INTO extractions (id, location_id, thing_id, mode, status, file_ids, requested_by, run_after, created_at, updated_at)
-        SELECT v.id, v.l, v.t, v.m, 'queued', v.f::uuid[], v.b, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS v(id uuid, l uuid, t uuid, m text, f text, b uuid)`,
+    sql`INSERT INTO extractions (id, location_id, thing_id, purchase_id, mode, status, file_ids, requested_by, run_after, created_at, updated_at)
+        SELECT v.id, v.l, v.t, v.p, v.m, 'queued', v.f::uuid[], v.b, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS v(id uuid, l uuid, t uuid, p uuid, m text, f text, b uuid)`,
   );
-  // An open draft or receipt item shows its thing's latest run (capture writes it into the new item itself).
-  const shown = made.map((r) => ({ t: r.thingId, x: { id: r.id, status: "queued" } }));
+  // An open draft item shows its thing's latest run (capture writes it into the new item itself, as
+  // receipt.capture does into its receipt item).
+  const shown = made.flatMap((r) => (r.thingId ? [{ t: r.thingId, x: { id: r.id, status: "queued" } }] : []));
   await q.execute(
     sql`UPDATE inbox_items i SET payload = i.payload || jsonb_build_object('extraction', v.x)
         FROM jsonb_to_recordset(${JSON.stringify(shown)}::jsonb) AS v(t uuid, x jsonb)
@@ -53,7 +66,8 @@ export async function queueExtractions(q: Queryable, runs: NewExtraction[], now:
 export interface Claimed {
   id: string;
   location_id: string;
-  thing_id: string;
+  thing_id: string | null;
+  purchase_id: string | null;
   mode: ExtractionMode;
   attempt: number;
   file_ids: string[];
@@ -79,7 +93,7 @@ export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number
           UPDATE extractions e SET status = 'running', lease_until = ${until}::timestamptz, attempt = e.attempt + 1,
             paused_until = NULL, updated_at = ${at}::timestamptz
           FROM due WHERE e.id = due.id
-          RETURNING e.id::text AS id, e.location_id::text AS location_id, e.thing_id::text AS thing_id, e.mode, e.attempt,
+          RETURNING e.id::text AS id, e.location_id::text AS location_id, e.thing_id::text AS thing_id, e.purchase_id::text AS purchase_id, e.mode, e.attempt,
             e.file_ids::text[] AS file_ids, e.requested_by::text AS requested_by`,
     ),
   );

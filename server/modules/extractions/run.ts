@@ -21,14 +21,17 @@ import { resolvePayer } from "../../ai/payer.js";
 import type { Payer } from "../../ai/paying.js";
 import type { Config } from "../../config.js";
 import { asSystem } from "../../db/actor.js";
+import type { z } from "zod";
 import { rows, type Db, type Tx } from "../../db/client.js";
-import { extractions, files, things, types } from "../../db/schema/index.js";
+import { extractions, files, purchases, things, types } from "../../db/schema/index.js";
 import type { BlobStore } from "../files/storage.js";
 import { loadRefs } from "../things/refs.js";
 import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "./answer.js";
 import { applyAnswer } from "./apply.js";
 import { EXTRACT_TASK, recordCall, type StoredCall } from "./calls.js";
 import type { Claimed } from "./queue.js";
+import { RECEIPT_SYSTEM, readReceipt, receiptAnswerSchema, receiptPrompt, type ReceiptAnswer } from "../receipts/answer.js";
+import { applyReceipt } from "../receipts/apply.js";
 
 export interface RunDeps {
   db: Db;
@@ -48,23 +51,38 @@ const MAX_SIDE = 1568;
 const RETRIED = new Set(["rate_limited", "provider_error", "timeout"]);
 
 interface Loaded {
-  thing: typeof things.$inferSelect;
+  /** The thing read (mode `thing`); null for a receipt, whose purchase is read instead. */
+  thing: typeof things.$inferSelect | null;
   typeName: string;
   photos: { id: string; sha256: string; mime: string }[];
 }
 
 async function load(tx: Tx, run: Claimed): Promise<Loaded | null> {
-  const [thing] = await tx.select().from(things).where(eq(things.id, run.thing_id));
-  if (!thing || thing.deletedAt) return null;
-  const [type] = await tx.select({ name: types.name }).from(types).where(eq(types.id, thing.typeId));
+  let thing: Loaded["thing"] = null;
+  let typeName = "receipt";
+  let locationId: string;
+  if (run.thing_id) {
+    [thing = null] = await tx.select().from(things).where(eq(things.id, run.thing_id));
+    if (!thing || thing.deletedAt) return null;
+    const [type] = await tx.select({ name: types.name }).from(types).where(eq(types.id, thing.typeId));
+    typeName = type?.name ?? "thing";
+    locationId = thing.locationId;
+  } else {
+    const [purchase] = await tx.select().from(purchases).where(eq(purchases.id, run.purchase_id!));
+    if (!purchase || purchase.deletedAt) return null;
+    locationId = purchase.locationId;
+  }
   const found = await tx
     .select({ id: files.id, sha256: files.sha256, mime: files.mime, locationId: files.locationId, deletedAt: files.deletedAt })
     .from(files)
     .where(sql`${files.id} = ANY(${`{${run.file_ids.join(",")}}`}::uuid[])`);
-  const byId = new Map(found.filter((f) => f.locationId === thing.locationId && !f.deletedAt).map((f) => [f.id, f]));
+  const byId = new Map(found.filter((f) => f.locationId === locationId && !f.deletedAt).map((f) => [f.id, f]));
   const photos = run.file_ids.flatMap((id) => (byId.get(id) ? [byId.get(id)!] : []));
-  return { thing, typeName: type?.name ?? "thing", photos };
+  return { thing, typeName, photos };
 }
+
+/** What is gone when a run's subject is. */
+const goneReason = (run: Claimed) => (run.thing_id ? "thing_deleted" : "purchase_deleted");
 
 async function imageOf(store: BlobStore, photo: { sha256: string; mime: string }): Promise<ExtractImage | null> {
   const chunks: Buffer[] = [];
@@ -79,7 +97,7 @@ async function imageOf(store: BlobStore, photo: { sha256: string; mime: string }
   }
 }
 
-/** Sets the run's status (if it is still this worker's claim) and mirrors it on the thing's open draft or receipt item. */
+/** Sets the run's status (if it is still this worker's claim) and mirrors it on the thing's open draft, or the purchase's receipt item. */
 async function settle(
   tx: Tx,
   run: Claimed,
@@ -105,7 +123,8 @@ async function settle(
   // Not a person's change: the item's rowVersion stays, so a reviewer's offline accept still applies.
   await tx.execute(
     sql`UPDATE inbox_items SET payload = payload || jsonb_build_object('extraction', ${JSON.stringify(shown)}::jsonb), updated_at = ${now.toISOString()}::timestamptz
-        WHERE thing_id = ${run.thing_id} AND kind IN ('draft', 'receipt') AND status = 'open' AND deleted_at IS NULL`,
+        WHERE ((thing_id = ${run.thing_id}::uuid AND kind = 'draft') OR (id = ${run.purchase_id}::uuid AND kind = 'receipt'))
+          AND status = 'open' AND deleted_at IS NULL`,
   );
   return true;
 }
@@ -115,10 +134,47 @@ function withoutOwner(call: StoredCall) {
   return record;
 }
 
+/** What a succeeded call's answer does, in the transaction that records the call. */
+type Apply = (tx: Tx, object: Record<string, unknown>, call: StoredCall, now: Date) => Promise<{ applied: string[] } | { failed: string }>;
+
+interface Ask {
+  schema: z.ZodType<Record<string, unknown>>;
+  system: string;
+  prompt: string;
+  apply: Apply;
+}
+
+/** A thing's run asks for the fields of its type; its answer fills the empty ones (apply.ts). */
+async function thingAsk(db: Db, run: Claimed, loaded: Loaded, thing: typeof things.$inferSelect): Promise<Ask> {
+  const refs = await asSystem(db, (tx) => loadRefs(tx, { locationIds: [run.location_id] }));
+  const fields = askedFields(refs.fieldsOf(thing.typeId));
+  return {
+    schema: answerSchema(fields),
+    system: SYSTEM_PROMPT,
+    prompt: promptFor(loaded.typeName, loaded.photos.length),
+    async apply(tx, object, call, now) {
+      const [current] = await tx.select().from(things).where(eq(things.id, thing.id)).for("update");
+      if (!current || current.deletedAt) return { failed: "thing_deleted" };
+      const found = readAnswer(fields, object, loaded.photos.length);
+      return applyAnswer(tx, current, refs, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) }, call, now);
+    },
+  };
+}
+
+/** A receipt's run asks for vendor, date, currency, amounts and lines; its answer fills the purchase (receipts/apply.ts). */
+function receiptAsk(run: Claimed, pages: number): Ask {
+  return {
+    schema: receiptAnswerSchema,
+    system: RECEIPT_SYSTEM,
+    prompt: receiptPrompt(pages),
+    apply: (tx, object, _call, now) => applyReceipt(tx, run.purchase_id!, readReceipt(object as ReceiptAnswer), now),
+  };
+}
+
 export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date = () => new Date()): Promise<void> {
   const { db } = deps;
   const loaded = await asSystem(db, (tx) => load(tx, run));
-  if (!loaded) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "thing_deleted" }, now())));
+  if (!loaded) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: goneReason(run) }, now())));
   if (!loaded.photos.length) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "no_photos" }, now())));
   const facts = { locationId: run.location_id, thingId: run.thing_id, extractionId: run.id, task: EXTRACT_TASK[run.mode], requestedBy: run.requested_by };
   const payer = await resolvePayer(db, deps.config, { locationId: run.location_id, requestedBy: run.requested_by });
@@ -147,15 +203,14 @@ export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date
   try {
     const images = (await Promise.all(loaded.photos.map((p) => imageOf(deps.store, p)))).filter((x): x is ExtractImage => x !== null);
     if (!images.length) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: "unreadable_photos" }, now())));
-    const refs = await asSystem(db, (tx) => loadRefs(tx, { locationIds: [run.location_id] }));
-    const fields = askedFields(refs.fieldsOf(loaded.thing.typeId));
+    const ask = loaded.thing ? await thingAsk(db, run, loaded, loaded.thing) : receiptAsk(run, images.length);
     sentCall = true;
     const result = await extractStructured({
       provider: payer.provider,
       paidBy: payer.paidBy,
-      schema: answerSchema(fields),
-      system: SYSTEM_PROMPT,
-      prompt: promptFor(loaded.typeName, images.length),
+      schema: ask.schema,
+      system: ask.system,
+      prompt: ask.prompt,
       images,
       ...(payer.guarded ? { fetch: guardedAiFetch(aiGuard(deps.config)) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -164,7 +219,7 @@ export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date
     await asSystem(db, async (tx) => {
       const call = await recordCall(tx, record, payer, { ...facts, tokens: result.usage, month: reserved.reservation.month }, now());
       await settleBudget(tx, reserved.reservation, record.cost ?? null);
-      await finish(tx, run, payer, call, result.object, result.retryAfterSeconds, loaded, refs, fields, now());
+      await finish(tx, run, payer, call, result.object, result.retryAfterSeconds, ask.apply, now());
     });
   } catch (err) {
     if (!sentCall) await releaseBudget(db, reserved.reservation);
@@ -179,9 +234,7 @@ async function finish(
   call: StoredCall,
   object: Record<string, unknown> | null,
   retryAfterSeconds: number | null,
-  loaded: Loaded,
-  refs: Awaited<ReturnType<typeof loadRefs>>,
-  fields: ReturnType<typeof askedFields>,
+  apply: Apply,
   now: Date,
 ): Promise<void> {
   const model = payer.provider.model;
@@ -190,11 +243,9 @@ async function finish(
   // A claim taken over after this worker's lease ended (attempt counts claims) is no longer this one's.
   if (!current || current.status !== "running" || current.attempt !== run.attempt) return;
   if (call.outcome === "ok" && object) {
-    const [thing] = await tx.select().from(things).where(eq(things.id, run.thing_id)).for("update");
-    if (!thing || thing.deletedAt) return void (await settle(tx, run, { status: "failed", reason: "thing_deleted", call, model }, now));
-    const found = readAnswer(fields, object, loaded.photos.length);
-    const { applied } = await applyAnswer(tx, thing, refs, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) }, call, now);
-    await settle(tx, run, { status: "succeeded", call, applied, model }, now);
+    const done = await apply(tx, object, call, now);
+    if ("failed" in done) return void (await settle(tx, run, { status: "failed", reason: done.failed, call, model }, now));
+    await settle(tx, run, { status: "succeeded", call, applied: done.applied, model }, now);
     return;
   }
   if (RETRIED.has(call.outcome) && call.errorCode !== "cancelled" && run.attempt < MAX_ATTEMPTS) {

@@ -5,7 +5,7 @@
  * in one statement each, works in memory and writes once.
  */
 import type { z } from "zod";
-import { inboxActArgs, inboxMergeArgs, type InboxActArgs, type InboxMergeArgs } from "../../../shared/inbox-actions.js";
+import { inboxAcceptArgs, inboxActArgs, inboxMergeArgs, type InboxAcceptArgs, type InboxActArgs, type InboxMergeArgs } from "../../../shared/inbox-actions.js";
 import { lockRows } from "../../commands/bulk.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";
@@ -44,10 +44,11 @@ class Review {
    * Runs the item's kind review (kinds.ts), if its kind has one: answers false when it refused the
    * op (already answered), else true and the event id of its effect.
    */
-  kindEffect(item: Item, how: "accept" | "dismiss"): { ok: false } | { ok: true; eventId: string | null } {
+  kindEffect(item: Item, how: "accept" | "dismiss", args: InboxAcceptArgs): { ok: false } | { ok: true; eventId: string | null } {
     const review = KIND_REVIEWS[item.kind] as KindReview | undefined;
     if (!review) return { ok: true, eventId: null };
-    const out = review[how](this.ctx, this.changes, item, this.kindStates.get(item.kind));
+    const state = this.kindStates.get(item.kind);
+    const out = how === "accept" ? review.accept(this.ctx, this.changes, item, state, args) : review.dismiss(this.ctx, this.changes, item, state);
     if ("eventId" in out) return { ok: true, eventId: out.eventId };
     this.changes.refuse(out);
     return { ok: false };
@@ -96,7 +97,7 @@ const reviewed = (item: Item) => (item.status === "open" ? null : new ConflictEr
  * A review command: each op's item must be open in the op's location; `touches` names the things
  * the review may change (locked with the items), `review` answers the op through `r`.
  */
-function reviewCommand<A extends { id: string }>(
+function reviewCommand<A extends InboxActArgs>(
   name: string,
   args: z.ZodType<A>,
   touches: (item: Item, args: A) => (string | null | undefined)[],
@@ -118,14 +119,16 @@ function reviewCommand<A extends { id: string }>(
         for (const id of touches(items.get(op.args.id)!, op.args)) if (id) thingIds.add(id);
       });
       const byKind = new Map<string, Item[]>();
+      const argsOf = new Map<string, InboxAcceptArgs>();
       ops.forEach((op, i) => {
         const item = items.get(op.args.id);
         if (problems[i] || !item || !KIND_REVIEWS[item.kind]) return;
         byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
+        argsOf.set(item.id, op.args);
       });
       const [found, ...states] = await Promise.all([
         lockRows(ctx.tx, things, [...thingIds], THING_KEYS) as Promise<Thing[]>,
-        ...[...byKind].map(([kind, list]) => (KIND_REVIEWS[kind as Item["kind"]] as KindReview).load(ctx, list)),
+        ...[...byKind].map(([kind, list]) => (KIND_REVIEWS[kind as Item["kind"]] as KindReview).load(ctx, list, argsOf)),
       ]);
       const kindStates = new Map([...byKind.keys()].map((kind, i) => [kind, states[i]]));
       const r = new Review(ctx, new Map(found.map((t) => [t.id, t])), new SegmentChanges(ctx), kindStates);
@@ -135,18 +138,19 @@ function reviewCommand<A extends { id: string }>(
         else review(r, items.get(op.args.id)!, op.args, op.input.locationId);
       });
       const verdicts = await r.changes.write();
+      for (const [kind, state] of kindStates) await (KIND_REVIEWS[kind as Item["kind"]] as KindReview).after?.(ctx, state);
       await raiseDuplicates(ctx, r.accepted);
       return verdicts;
     },
   });
 }
 
-export const inboxAccept = reviewCommand<InboxActArgs>(
+export const inboxAccept = reviewCommand<InboxAcceptArgs>(
   "inbox.accept",
-  inboxActArgs,
+  inboxAcceptArgs,
   (item) => [item.thingId],
-  (r, item, _args, loc) => {
-    const effect = r.kindEffect(item, "accept");
+  (r, item, args, loc) => {
+    const effect = r.kindEffect(item, "accept", args);
     if (!effect.ok) return;
     const t = item.kind === "draft" ? r.live(item.thingId, loc) : null;
     const draft = t?.lifecycle === "draft" ? t : null;
@@ -154,6 +158,8 @@ export const inboxAccept = reviewCommand<InboxActArgs>(
     if (draft) r.accepted.push(draft.id);
     r.resolve(item, "accepted", {}, eventId);
   },
+  // A receipt's line may link a thing made earlier in the same push.
+  (a) => (a.lines ?? []).map((l) => l.thingId),
 );
 
 export const inboxDismiss = reviewCommand<InboxActArgs>(
@@ -162,7 +168,7 @@ export const inboxDismiss = reviewCommand<InboxActArgs>(
   (item) => (item.kind === "draft" ? [item.thingId] : []),
   (r, item, _args, loc) => {
     // A dismissed draft is discarded as a tombstone, undoable from its history like any delete.
-    const effect = r.kindEffect(item, "dismiss");
+    const effect = r.kindEffect(item, "dismiss", { id: item.id });
     if (!effect.ok) return;
     const t = item.kind === "draft" ? r.live(item.thingId, loc) : null;
     const eventId = t?.lifecycle === "draft" ? r.change(t, { deletedAt: r.now() }, "thing.deleted", "thing.deleted") : effect.eventId;

@@ -8,6 +8,9 @@ import { historyEntries, inboxItems, things, users } from "../../db/schema/index
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { summaries } from "../things/read.js";
+import { visibleLocations } from "../../access/visible.js";
+import type { InboxCurrency, ReceiptPayload } from "../../../shared/receipts.js";
+import { currencyOut, receiptOut } from "../receipts/read.js";
 
 type Row = typeof inboxItems.$inferSelect;
 
@@ -47,8 +50,14 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
           .map((h) => [h.id, h.until!.toISOString()])
       : [],
   );
+  // Receipts show amounts only to those who may see money in their location.
+  const seesMoney = rowsIn.some((r) => r.kind === "receipt")
+    ? new Set((await visibleLocations(tx)).filter((v) => v.seesMoney).map((v) => v.location.id))
+    : new Set<string>();
   return rowsIn.map((r) => {
     const p = r.payload as {
+      receipt?: ReceiptPayload;
+      currency?: InboxCurrency;
       placePath?: InboxItem["batch"]["placePath"];
       photos?: { fileId: string }[];
       syncDrop?: InboxItem["syncDrop"];
@@ -91,6 +100,8 @@ export async function inboxOut(tx: Tx, rowsIn: Row[]): Promise<InboxItem[]> {
       // Written in the spec's shape by the meters and codes modules when they make the item.
       ...(p.reading ? { reading: p.reading } : {}),
       ...(p.claim ? { claim: p.claim } : {}),
+      ...(p.receipt ? { receipt: receiptOut(p.receipt, seesMoney.has(r.locationId)) } : {}),
+      ...(p.currency ? { currency: currencyOut(p.currency) } : {}),
       ...(p.duplicate && other ? { duplicate: { other, reason: p.duplicate.reason } } : {}),
       ...(until && r.undoEventId ? { undo: { eventId: r.undoEventId, until } } : {}),
     };

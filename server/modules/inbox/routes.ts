@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { inboxItemSchema, inboxQuerySchema } from "../../../shared/inbox.js";
+import { inboxAcceptArgs } from "../../../shared/inbox-actions.js";
 import { pageOf } from "../../../shared/paging.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
@@ -12,19 +13,28 @@ const itemResponse = z.object({ item: inboxItemSchema });
 
 export function inboxRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
-  const action = (verb: "accept" | "dismiss", summary: string) =>
+  return [
     defineWrite({
       method: "post",
-      path: `/api/v1/inbox/:id/${verb}`,
-      summary,
+      path: "/api/v1/inbox/:id/accept",
+      summary: "Accept an item (a captured draft becomes an active thing; a receipt makes or links the things of its lines; a currency item takes its pick)",
+      tag: "inbox",
+      params: byId,
+      // Optional: a receipt's per-line decisions, a currency item's pick.
+      body: inboxAcceptArgs.omit({ id: true }),
+      bodyOptional: true,
+      response: itemResponse,
+      handler: ({ actor, params, body }) => reviewItem(service, actor, params.id, { verb: "accept", ...body }),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/inbox/:id/dismiss",
+      summary: "Dismiss an item (a captured draft is discarded; undoable from its history)",
       tag: "inbox",
       params: byId,
       response: itemResponse,
-      handler: ({ actor, params }) => reviewItem(service, actor, params.id, { verb }),
-    });
-  return [
-    action("accept", "Accept an item (a captured draft becomes an active thing)"),
-    action("dismiss", "Dismiss an item (a captured draft is discarded; undoable from its history)"),
+      handler: ({ actor, params }) => reviewItem(service, actor, params.id, { verb: "dismiss" }),
+    }),
     defineWrite({
       method: "post",
       path: "/api/v1/inbox/:id/merge",

@@ -3,6 +3,7 @@
  * each one actor transaction: find the item's location, run the command, read the item back.
  */
 import type { InboxItem } from "../../../shared/inbox.js";
+import type { InboxAcceptArgs } from "../../../shared/inbox-actions.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
@@ -11,7 +12,7 @@ import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
 import { findItem, inboxOut, listInbox, type InboxQuery } from "./read.js";
 
-export type Review = { verb: "accept" | "dismiss" } | { verb: "merge"; into: string };
+export type Review = ({ verb: "accept" } & Omit<InboxAcceptArgs, "id">) | { verb: "dismiss" } | { verb: "merge"; into: string };
 
 /** Open items of the visible locations, or of one (404 when it is not visible). */
 export function openItems({ db }: ServiceDeps, actor: Actor, query: InboxQuery): Promise<{ items: InboxItem[]; next_cursor: string | null }> {

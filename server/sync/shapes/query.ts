@@ -28,6 +28,7 @@ function valueExpr(shape: ShapeDef, moneyHidden: readonly string[]): string {
     }
     // A template is the account's: its money fields go where the actor hides money in any location of that account.
     if (shape.table === "templates" && c.name === "payload" && moneyHidden.length) expr = templatePayloadExpr(moneyHidden);
+    if (shape.table === "inbox_items" && c.name === "payload" && moneyHidden.length) expr = receiptPayloadExpr(moneyHidden);
     return `'${c.name}', ${expr}`;
   });
   return `json_build_object(${parts.join(", ")})`;
@@ -38,6 +39,15 @@ function templatePayloadExpr(moneyHidden: readonly string[]): string {
   const money = `coalesce((SELECT array_agg(f.key) FROM type_fields f WHERE f.account_id = r.account_id AND f.kind = 'money'), '{}'::text[])`;
   return `CASE WHEN r.payload ? 'fields' AND EXISTS (SELECT 1 FROM locations l WHERE l.account_id = r.account_id AND l.id = ANY(${hidden}))
     THEN jsonb_set(r.payload, '{fields}', (r.payload->'fields') - ${money})::text ELSE r.payload::text END`;
+}
+
+/** A receipt item's amounts (total, tax, each line's prices) go where the actor hides money (server/modules/receipts/read.ts). */
+function receiptPayloadExpr(moneyHidden: readonly string[]): string {
+  const hidden = `'{${moneyHidden.join(",")}}'::uuid[]`;
+  const lines = `coalesce((SELECT jsonb_agg(x.l - '{unitPrice,lineTotal}'::text[] ORDER BY x.n) FROM jsonb_array_elements(r.payload->'receipt'->'lines') WITH ORDINALITY AS x(l, n)), '[]'::jsonb)`;
+  return `CASE WHEN r.location_id = ANY(${hidden}) AND r.payload ? 'receipt'
+    THEN jsonb_set(r.payload, '{receipt}', ((r.payload->'receipt') - '{total,tax}'::text[]) || jsonb_build_object('moneyHidden', true, 'lines', ${lines}))::text
+    ELSE r.payload::text END`;
 }
 
 const keyExpr = (shape: ShapeDef) => `'"public"."${shape.table}"/"' || r.id::text || '"'`;
