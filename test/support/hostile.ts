@@ -573,8 +573,6 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       scope.userIds.push(m.userId);
     },
     extraction: async () => {
-      if (!ids.file) await makers.file!();
-      if (!ids.thing) await makers.thing!();
       ids.extraction = (await ok(owner.post(`/api/v1/things/${ids.thing}/extractions`, { fileIds: [ids.file] }), "extraction")).id;
     },
     pushSubscription: async () => {
@@ -618,6 +616,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "reading",
     "labelSheet",
     "pushSubscription",
+    "extraction",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -640,7 +639,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM templates WHERE id = ${ids.template} AND deleted_at IS NULL) AS template,
         EXISTS (SELECT 1 FROM meters m JOIN things t ON t.id = m.thing_id WHERE m.id = ${ids.meter} AND m.deleted_at IS NULL AND t.deleted_at IS NULL) AS meter,
         EXISTS (SELECT 1 FROM readings r JOIN meters m ON m.id = r.meter_id WHERE r.id = ${ids.reading} AND m.deleted_at IS NULL) AS reading,
-        EXISTS (SELECT 1 FROM push_subscriptions WHERE id = ${ids.pushSubscription}) AS "pushSubscription"`,
+        EXISTS (SELECT 1 FROM push_subscriptions WHERE id = ${ids.pushSubscription}) AS "pushSubscription",
+        EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {
