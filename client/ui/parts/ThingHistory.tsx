@@ -3,7 +3,6 @@
  * An entry made by an AI call (a suggestion applied) says what the call cost and who paid.
  */
 import { useEffect, useState } from "react";
-import type { AiCallWithTask } from "../../../shared/ai.js";
 import type { HistoryEntry } from "../../../shared/history.js";
 import { api } from "../../sync/api.js";
 import { aiCallParts } from "../ai-format.js";
@@ -12,8 +11,7 @@ import { errorText } from "../screens/SignIn.js";
 import { Notice } from "./Notice.js";
 import "./ai.css";
 
-/** The spec's history entry; `aiCall` comes with the AI pipeline (spec "History entry"). */
-type Entry = HistoryEntry & { aiCall?: AiCallWithTask };
+type Entry = HistoryEntry;
 
 export function History({ thingId, version, canEdit }: { thingId: string; version: number; canEdit: boolean }) {
   const i18n = useI18n();
