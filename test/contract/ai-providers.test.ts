@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { aiCallRecordSchema, type PaidBy, type ProviderKind } from "../../shared/ai.js";
 import { extractStructured, type ExtractResult } from "../../server/ai/extract.js";
+import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "../../server/modules/extractions/answer.js";
 import { anthropicFormat } from "../support/ai-standins/anthropic.js";
 import { compatibleFormat, mistralFormat, openrouterFormat } from "../support/ai-standins/chat-completions.js";
 import { geminiFormat } from "../support/ai-standins/gemini.js";
@@ -127,6 +128,40 @@ describe.each(KINDS)("$kind ($model)", (k) => {
     expect(Object.keys(sent.properties).sort()).toEqual(["brand", "model", "serial"]);
     // The key travels in its header only, never in the body.
     expect(got.raw).not.toContain(KEY);
+  });
+
+  test("the pipeline's own answer schema (nested, nullable, a type's custom fields) goes out as JSON schema and comes back parsed", async () => {
+    const standin = standins.get(k.kind)!;
+    const fields = askedFields(
+      new Map([["voltage", { field: { kind: "number", secret: false, repeatable: false, label: "Voltage", unit: "V", options: null } }]]) as never,
+    );
+    const none = { value: null, confidence: 0, photo: null };
+    const answer = {
+      name: { value: "Drill", confidence: 0.9, photo: 1 },
+      description: none,
+      model: none,
+      serial: none,
+      colour: none,
+      quantity: none,
+      custom: { voltage: { value: 18, confidence: 0.7, photo: 1 } },
+    };
+    standin.next({ do: "ok", object: answer });
+    const result = await extractStructured({
+      provider: { kind: k.kind, model: k.model, apiKey: KEY, baseUrl: standin.baseUrl },
+      paidBy,
+      schema: answerSchema(fields),
+      prompt: promptFor("Tool", 1),
+      system: SYSTEM_PROMPT,
+      images: [{ bytes: new Uint8Array(PNG), mime: "image/png" }],
+      timeoutMs: 5_000,
+    });
+    expect(result.record.outcome).toBe("ok");
+    expect(readAnswer(fields, result.object as Record<string, unknown>, 1)).toEqual([
+      { key: "name", value: "Drill", confidence: 0.9, photo: 0 },
+      { key: "fields.voltage", value: 18, confidence: 0.7, photo: 0 },
+    ]);
+    const sent = JSON.stringify(k.format().schemaOf(standin.received.at(-1)!.body));
+    for (const key of ["name", "serial", "quantity", "custom", "voltage"]) expect(sent).toContain(`"${key}"`);
   });
 
   test.runIf(k.refuses)("refused: the model declines", async () => {
