@@ -66,6 +66,8 @@ const envSchema = z.object({
   SVC_AI_ALLOW_LOOPBACK: flag,
   // How long a worker holds an extraction it claimed; a run whose worker died is taken again after it.
   SVC_AI_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
+  // Extractions this process runs at once; 0: this process runs none (another replica does).
+  SVC_AI_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(2),
   // Tests only: web push endpoints on loopback over http (the in-process push-service stand-in).
   // Never set in production: it lets a subscription make the server call its own host.
   SVC_PUSH_ALLOW_LOOPBACK: flag,
@@ -164,6 +166,8 @@ export interface Config {
   vapid: VapidConfig;
   /** SVC_AI_LEASE_SECONDS: an extraction's claim; longer than a call's deadline (60 s) plus its bookkeeping. */
   aiLeaseMs: number;
+  /** SVC_AI_CONCURRENCY: extractions this process runs at once (0: none here). */
+  aiConcurrency: number;
   /** Tests only (SVC_PUSH_ALLOW_LOOPBACK): push endpoints may be loopback over http. Never in production. */
   pushAllowLoopback: boolean;
   /** New inbox items of a location within this quiet time make one notification, not one each. */
@@ -286,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         (publicUrl.protocol === "https:" ? publicUrl.origin : `mailto:${e.SVC_MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? `no-reply@${publicUrl.hostname}`}`),
     },
     aiLeaseMs: e.SVC_AI_LEASE_SECONDS * 1000,
+    aiConcurrency: e.SVC_AI_CONCURRENCY,
     pushAllowLoopback: e.SVC_PUSH_ALLOW_LOOPBACK,
     pushBurstMs: e.SVC_PUSH_BURST_SECONDS * 1000,
     ...overrides,

@@ -38,11 +38,14 @@ export function startJobs(services: Services): () => Promise<void> {
   timer.unref();
   const stopNudges = startNudges(services);
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
-  const extractions = startExtractionWorker({ db: database.db, config: services.config, store: blobStoreOf(services.config), logger });
+  const { config } = services;
+  const extractions = config.aiConcurrency
+    ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
+    : null;
   return async () => {
     clearInterval(timer);
     stopNudges();
     stopPush();
-    await extractions.stop();
+    await extractions?.stop();
   };
 }
