@@ -4,13 +4,10 @@
  * and is reviewed line by line in the inbox: one line becomes a thing, one is skipped; its "$" asks
  * which dollars. The cards fit a 360 px phone in Arabic.
  */
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startExtractionWorker, type Worker } from "../../server/modules/extractions/worker.js";
-import { blobStoreOf } from "../../server/modules/files/blob-store.js";
-import { openaiFormat } from "../support/ai-standins/openai.js";
-import { startStandin, type Standin } from "../support/ai-standins/server.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import type { Standin } from "../support/ai-standins/server.js";
+import { startAiE2e, type AiE2e } from "./support/ai.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -27,19 +24,15 @@ const RECEIPT = {
 };
 
 describe("a receipt", () => {
+  let ai: AiE2e;
   let e2e: E2e;
   let standin: Standin;
-  let worker: Worker;
   beforeAll(async () => {
-    standin = await startStandin(openaiFormat());
-    e2e = await startE2e({ SVC_AI_PROVIDER: "provider_a", SVC_AI_MODEL: "gpt-4o-mini", SVC_AI_API_KEY: "sk-standin", SVC_AI_BASE_URL: standin.baseUrl });
-    const { svc } = e2e;
-    worker = startExtractionWorker({ db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger: pino({ level: "silent" }), pollMs: 250 });
+    ai = await startAiE2e();
+    ({ e2e, standin } = ai);
   });
   afterAll(async () => {
-    await worker?.stop();
-    await e2e?.close();
-    await standin?.close();
+    await ai?.close();
   });
 
   it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async () => {
