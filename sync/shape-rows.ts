@@ -13,6 +13,8 @@ import type { InboxClaim } from "../shared/codes.js";
 import type { InboxKind, InboxStatus, SyncDrop } from "../shared/inbox.js";
 import type { InboxCurrency, ReceiptPayload } from "../shared/receipts.js";
 import type { InboxReading, MeterKind, ReadingReason, ReadingStatus } from "../shared/meters.js";
+import type { LoanCondition, LoanDirection } from "../shared/loans.js";
+import type { BoxState, MoveStatus } from "../shared/moves.js";
 import type { Role } from "../shared/roles.js";
 import type { Condition, Lifecycle } from "../shared/things.js";
 import type { PushOp } from "./protocol.js";
@@ -212,6 +214,58 @@ export type CodeShapeRow = SyncedRow & {
   claimedBy: string | null;
 };
 
+export type MoveShapeRow = SyncedRow & {
+  locationId: string;
+  toLocationId: string | null;
+  toLocationName: string | null;
+  name: string;
+  status: MoveStatus;
+  createdBy: string | null;
+  finishedAt: string | null;
+};
+
+export type MoveBoxShapeRow = SyncedRow & {
+  locationId: string;
+  moveId: string;
+  containerId: string;
+  number: number;
+  state: BoxState;
+  stateAt: string;
+  destinationPlaceId: string | null;
+  destinationName: string | null;
+};
+
+export type ContactShapeRow = SyncedRow & {
+  accountId: string;
+  name: string;
+  createdBy: string | null;
+};
+
+export type LoanShapeRow = SyncedRow & {
+  locationId: string;
+  thingId: string;
+  direction: LoanDirection;
+  personUserId: string | null;
+  contactId: string | null;
+  personName: string;
+  /** Decimal string (numeric(14, 3)). */
+  quantity: string;
+  splitFromThingId: string | null;
+  startedAt: string;
+  /** A date, `YYYY-MM-DD`. */
+  dueOn: string | null;
+  returnedAt: string | null;
+  previousPlaceId: string | null;
+  previousContainerId: string | null;
+  returnPlaceId: string | null;
+  returnContainerId: string | null;
+  notes: string | null;
+  conditionOut: LoanCondition[];
+  conditionIn: LoanCondition[];
+  overdueNotifiedAt: string | null;
+  createdBy: string | null;
+};
+
 /** The row type of each named shape. */
 export interface ShapeRows {
   locations: LocationShapeRow;
@@ -229,6 +283,10 @@ export interface ShapeRows {
   readings: ReadingShapeRow;
   box_checks: BoxCheckShapeRow;
   codes: CodeShapeRow;
+  moves: MoveShapeRow;
+  move_boxes: MoveBoxShapeRow;
+  contacts: ContactShapeRow;
+  loans: LoanShapeRow;
 }
 
 export type ShapeRow<N extends ShapeName> = ShapeRows[N];

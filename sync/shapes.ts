@@ -15,6 +15,10 @@ export const SHAPE_NAMES = [
   "readings",
   "box_checks",
   "codes",
+  "moves",
+  "move_boxes",
+  "contacts",
+  "loans",
 ] as const;
 export type ShapeName = (typeof SHAPE_NAMES)[number];
 export const isShapeName = (name: string): name is ShapeName => (SHAPE_NAMES as readonly string[]).includes(name);

@@ -14,6 +14,10 @@ import {
   type BoxCheckRow,
   type BrandRow,
   type CodeRow,
+  type ContactRow,
+  type LoanRow,
+  type MoveBoxRow,
+  type MoveRow,
   type InboxRow,
   type LocationRow,
   type MembershipRow,
@@ -79,6 +83,10 @@ export class InventoryDb extends Dexie {
   readings!: EntityTable<ReadingRow, "id">;
   box_checks!: EntityTable<BoxCheckRow, "id">;
   codes!: EntityTable<CodeRow, "id">;
+  moves!: EntityTable<MoveRow, "id">;
+  move_boxes!: EntityTable<MoveBoxRow, "id">;
+  contacts!: EntityTable<ContactRow, "id">;
+  loans!: EntityTable<LoanRow, "id">;
   outbox!: EntityTable<OutboxEntry, "seq">;
   blobs!: EntityTable<BlobEntry, "id">;
   meta!: EntityTable<MetaEntry, "key">;
@@ -113,6 +121,8 @@ export class InventoryDb extends Dexie {
     // Field work: a thing's meters, a meter's readings, a box's checks, and codes by their text
     // (scanning resolves offline against this table and the things' and places' own codes).
     this.version(4).stores({ meters: "id, thingId", readings: "id, meterId", box_checks: "id, containerId", codes: "id, code" });
+    // Moves and loans: a move's boxes by move and by the container scanned; a thing's loans.
+    this.version(5).stores({ moves: "id, locationId", move_boxes: "id, moveId, containerId", contacts: "id", loans: "id, thingId, locationId" });
   }
 }
 

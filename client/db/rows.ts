@@ -30,6 +30,12 @@ export type BoxCheckRow = ShapeRow<"box_checks">;
 /** Every code handed out in a location: things' and places' (also on their rows) and printed labels'. */
 export type CodeRow = ShapeRow<"codes">;
 
+/** Moves and loans (server/modules/moves/, loans/): by location; contacts by owner account. */
+export type MoveRow = ShapeRow<"moves">;
+export type MoveBoxRow = ShapeRow<"move_boxes">;
+export type ContactRow = ShapeRow<"contacts">;
+export type LoanRow = ShapeRow<"loans">;
+
 export type ThingRow = Omit<ShapeRow<"things">, "typeId"> & {
   /** Null only on a row this device made optimistically without naming a type (the server picks the default). */
   typeId: string | null;
@@ -70,6 +76,10 @@ export interface SyncedTables {
   readings: ReadingRow;
   box_checks: BoxCheckRow;
   codes: CodeRow;
+  moves: MoveRow;
+  move_boxes: MoveBoxRow;
+  contacts: ContactRow;
+  loans: LoanRow;
 }
 export type SyncedTableName = keyof SyncedTables;
 export const SYNCED_TABLES: readonly SyncedTableName[] = [
@@ -88,4 +98,8 @@ export const SYNCED_TABLES: readonly SyncedTableName[] = [
   "readings",
   "box_checks",
   "codes",
+  "moves",
+  "move_boxes",
+  "contacts",
+  "loans",
 ] satisfies readonly ShapeName[];

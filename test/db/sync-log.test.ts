@@ -18,12 +18,15 @@ let owner: Actor;
 let locationId: string;
 let unplacedId: string;
 let typeId: string;
+let me: ReturnType<TestService["client"]>;
 
 beforeAll(async () => {
   svc = await startService();
   db = svc.database.db;
   const email = `log-${Date.now()}@example.test`;
   expect((await svc.client().post("/api/v1/auth/sign-up", { email, password: "correct horse battery", name: "Lou Logger" })).status).toBe(200);
+  me = svc.client();
+  expect((await me.post("/api/v1/auth/sign-in/email", { email, password: "correct horse battery" })).status).toBe(200);
   const [user] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email));
   owner = userActor(user!, { mfaProven: false });
   const [loc] = await rows<{ id: string }>(
@@ -105,6 +108,27 @@ describe("the change log", () => {
       await tx.insert(things).values(b);
     });
     expect((await logOf([a.id, b.id])).map((l) => l.rowId)).toEqual([a.id, b.id]);
+  });
+
+  test("SH2 a row that changes location leaves the old location's log as a delete, staged before its update under the new one", async () => {
+    const made = await me.post("/api/v1/locations", { name: "New flat" });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const target = (made.body as { id: string }).id;
+    const [targetUnplaced] = await db.select({ id: places.id }).from(places).where(eq(places.locationId, target));
+    const box = newThing("box 1");
+    await withActor(db, owner, (tx) => tx.insert(things).values(box));
+    // The departure is the transaction's first staged change: its trigger must make the staging table
+    // the one way every trigger makes it (a session whose first staged write is a departure).
+    await db.execute(sql`DISCARD TEMP`);
+    await withActor(db, owner, (tx) => tx.update(things).set({ locationId: target, placeId: targetUnplaced!.id, rowVersion: 2 }).where(eq(things.id, box.id)));
+    const log = (await logOf([box.id])).slice(1);
+    expect(log.map((l) => [l.op, l.locationId])).toEqual([
+      ["delete", locationId],
+      ["update", target],
+    ]);
+    // A later plain write in the same session still stages and logs.
+    await withActor(db, owner, (tx) => tx.update(things).set({ name: "box one", rowVersion: 3 }).where(eq(things.id, box.id)));
+    expect((await logOf([box.id])).slice(-1).map((l) => [l.op, l.locationId])).toEqual([["update", target]]);
   });
 
   test("app_role cannot read the rows staged for the log", async () => {

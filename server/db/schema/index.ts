@@ -10,3 +10,4 @@ export * from "./field-work.js";
 export * from "./push.js";
 export * from "./ai.js";
 export * from "./receipts.js";
+export * from "./moves-loans.js";

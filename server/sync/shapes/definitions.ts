@@ -10,7 +10,11 @@ import {
   boxChecks,
   brands,
   codes,
+  contacts,
   inboxItems,
+  loans,
+  moveBoxes,
+  moves,
   meters,
   readings,
   locations,
@@ -56,6 +60,7 @@ const TYPE_NAMES: Record<string, string> = {
   PgNumeric: "numeric",
   PgJsonb: "jsonb",
   PgBigInt53: "int8",
+  PgDateString: "date",
 };
 
 interface ColumnMeta {
@@ -101,6 +106,10 @@ const TABLES = {
   readings,
   box_checks: boxChecks,
   codes,
+  moves,
+  move_boxes: moveBoxes,
+  contacts,
+  loans,
 } satisfies Record<ShapeName, Table>;
 
 export const SHAPES: Record<ShapeName, ShapeDef> = {
@@ -123,6 +132,12 @@ export const SHAPES: Record<ShapeName, ShapeDef> = {
   // Printed labels only (claimed or not): a thing's or place's own code is on its row already, and
   // the rows of every auto code would double a first sync for nothing.
   codes: def("codes", TABLES.codes, { filter: "r.sheet_id IS NOT NULL" }),
+  // Moves and their boxes: a mover scans boxes offline against these (server/modules/moves/).
+  moves: def("moves", TABLES.moves),
+  move_boxes: def("move_boxes", TABLES.move_boxes),
+  // The owner account's contacts, like a registry; loans by their thing's location (server/modules/loans/).
+  contacts: def("contacts", TABLES.contacts, { locationColumn: "account_id" }),
+  loans: def("loans", TABLES.loans),
 };
 
 /*
@@ -160,4 +175,8 @@ export const SHAPE_ROWS_AGREE: { [N in ShapeName]: Agreement<N> } = {
   readings: true,
   box_checks: true,
   codes: true,
+  moves: true,
+  move_boxes: true,
+  contacts: true,
+  loans: true,
 };
