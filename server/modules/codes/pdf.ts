@@ -4,18 +4,14 @@
  * location's name. Text goes to Typst as data (a JSON file), never spliced into markup, so a name
  * cannot change the document. Noto Sans comes first; Amiri sets the Arabic names Noto Sans lacks.
  */
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { NodeCompiler } from "@myriaddreamin/typst-ts-node-compiler";
 import QRCode from "qrcode";
 import { codePath, formatCode } from "../../../shared/codes.js";
+import { typstPdf } from "../../pdf/typst.js";
 
 const LABELS_PER_PAGE = 24;
-/** Typst's virtual workspace: the data and the QR images live in memory under it. */
-const ROOT = "/label-sheet";
 
 const MAIN = `
-#let d = json("/sheet.json")
+#let d = json("/data.json")
 #set page(paper: "a4", margin: 0pt)
 #set text(font: ("Noto Sans", "Amiri"), size: 9pt)
 #for (i, page) in d.pages.enumerate() {
@@ -34,16 +30,6 @@ const MAIN = `
 }
 `;
 
-const require = createRequire(import.meta.url);
-const fontDir = (pkg: string) => join(dirname(require.resolve(`@expo-google-fonts/${pkg}/package.json`)), "400Regular");
-
-let compiler: NodeCompiler | undefined;
-/** One compiler for the process: loading the fonts is the slow part. */
-function typst(): NodeCompiler {
-  compiler ??= NodeCompiler.create({ workspace: ROOT, fontArgs: [{ fontPaths: [fontDir("noto-sans"), fontDir("amiri")] }] });
-  return compiler;
-}
-
 export interface SheetContent {
   /** Where the QR codes point: `{origin}/c/{code}`. */
   origin: string;
@@ -58,15 +44,5 @@ export async function labelSheetPdf({ origin, locationName, codes }: SheetConten
     if (i % LABELS_PER_PAGE === 0) pages.push([]);
     pages.at(-1)!.push({ code, printed: formatCode(code) });
   });
-  const c = typst();
-  // The shadow files and the render happen in one synchronous run: no other sheet's files can interleave.
-  c.resetShadow();
-  c.mapShadow(`${ROOT}/sheet.json`, Buffer.from(JSON.stringify({ location: locationName, pages })));
-  codes.forEach((code, i) => c.mapShadow(`${ROOT}/qr/${code}.svg`, Buffer.from(svgs[i]!)));
-  try {
-    return c.pdf({ mainFileContent: MAIN });
-  } finally {
-    c.resetShadow();
-    c.evictCache(10);
-  }
+  return typstPdf(MAIN, { location: locationName, pages }, Object.fromEntries(codes.map((code, i) => [`/qr/${code}.svg`, Buffer.from(svgs[i]!)])));
 }
