@@ -7,9 +7,12 @@ import type { Message, Row } from "@electric-sql/client";
 import { describe, expect, test } from "vitest";
 import { foldMessages } from "../../../client/sync/shapes.js";
 
-const change = (operation: "insert" | "update" | "delete", id: string, extra: Record<string, unknown> = {}, txid = 1): Message<Row> =>
-  ({ key: `"public"."things"/"${id}"`, value: { id, ...extra }, headers: { operation, txids: [txid] } }) as unknown as Message<Row>;
-const control = (c: "up-to-date" | "must-refetch"): Message<Row> => ({ headers: { control: c } }) as unknown as Message<Row>;
+const change = (operation: "insert" | "update" | "delete", id: string, extra: Record<string, unknown> = {}, txid = 1): Message<Row> => ({
+  key: `"public"."things"/"${id}"`,
+  value: { id, ...extra },
+  headers: { operation, txids: [txid] },
+});
+const control = (c: "up-to-date" | "must-refetch"): Message<Row> => ({ headers: { control: c } });
 
 describe("applying a batch of shape messages", () => {
   test("a delete followed by the row again keeps the row (a move between two locations the device reads)", () => {
