@@ -198,4 +198,25 @@ describe("shapes through the real Electric client", () => {
     const outsider = await shapeOf(stream(svc, as.outsider, "things")).rows;
     expect(outsider.some((r) => r.location_id === loc)).toBe(false);
   });
+
+  test("SH2 a thing that changes location leaves the shape of a reader of the old location only, and stays for a reader of both", async ({ svc, loc, as }) => {
+    const made = await as.owner.post("/api/v1/locations", { name: "New flat" });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const target = made.body.id as string;
+    const id = uuidv7();
+    await push(as.member, [op({ name: "thing.create", locationId: loc, args: { id, name: "Moving box" } })]);
+    const viewer = shapeOf(stream(svc, as.viewer, "things"));
+    const owner = shapeOf(stream(svc, as.owner, "things"));
+    await until(viewer, (rows) => rows.some((r) => r.id === id));
+    await until(owner, (rows) => rows.some((r) => r.id === id));
+    // As unpacking a box of a move does (server/modules/moves/): the row keeps its id and changes location.
+    await svc.database.db.execute(
+      sql`UPDATE things SET location_id = ${target}, place_id = (SELECT id FROM places WHERE location_id = ${target} AND is_unplaced), row_version = row_version + 1 WHERE id = ${id}`,
+    );
+    await until(viewer, (rows) => !rows.some((r) => r.id === id));
+    await until(owner, (rows) => rows.some((r) => r.id === id && r.location_id === target && r.row_version === 2));
+    // A client that starts now gets the row under its new location only.
+    expect((await shapeOf(stream(svc, as.viewer, "things")).rows).some((r) => r.id === id)).toBe(false);
+    expect((await shapeOf(stream(svc, as.owner, "things")).rows).find((r) => r.id === id)).toMatchObject({ location_id: target });
+  });
 });
