@@ -243,6 +243,8 @@ export const ID_KINDS = [
   "reading",
   "pushSubscription",
   "extraction",
+  "loan",
+  "contact",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -277,6 +279,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   codes: "code",
   meters: "meter",
   "push-subscriptions": "pushSubscription",
+  loans: "loan",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -305,6 +308,10 @@ const FIELD_KINDS: Record<string, IdKind> = {
   meterId: "meter",
   fileId: "file",
   extractionId: "extraction",
+  userId: "memberUser",
+  contactId: "contact",
+  personId: "contact",
+  splitThingId: "thing",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -322,6 +329,7 @@ const CREATES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/things\/\{id\}\/box-checks$/, "opId"],
   [/^POST \/api\/v1\/things\/\{id\}\/meters$/, "meter"],
   [/^POST \/api\/v1\/meters\/\{id\}\/readings$/, "reading"],
+  [/^POST \/api\/v1\/things\/\{id\}\/loans$/, "loan"],
 ];
 
 /** A body's `id` that names an existing row rather than one the request makes. */
@@ -350,6 +358,7 @@ export function opTargetKind(opName: string): IdRef | undefined {
     receipt: "opId",
     // code.claim names the thing (or place) the label goes on.
     code: "thing",
+    loan: "loan",
   };
   const kind: IdKind | undefined = byDomain[domain];
   return kind && { kind, fresh: verb === "create" || verb === "capture" || verb === "record" };
@@ -587,6 +596,13 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
+    loan: async () => {
+      const lent = await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Ladder ${++n}` }), "thing to lend");
+      const loan = await ok(owner.post(`/api/v1/things/${lent.id}/loans`, { direction: "out", person: { name: `${name} Neighbour ${n}` } }), "loan");
+      ids.loan = loan.id;
+      ids.contact = loan.person.id;
+    },
+    contact: async () => makers.loan!(),
     managedUser: async () => {
       ids.managedUser = (
         await ok(
@@ -617,6 +633,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "labelSheet",
     "pushSubscription",
     "extraction",
+    "loan",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -640,6 +657,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM meters m JOIN things t ON t.id = m.thing_id WHERE m.id = ${ids.meter} AND m.deleted_at IS NULL AND t.deleted_at IS NULL) AS meter,
         EXISTS (SELECT 1 FROM readings r JOIN meters m ON m.id = r.meter_id WHERE r.id = ${ids.reading} AND m.deleted_at IS NULL) AS reading,
         EXISTS (SELECT 1 FROM push_subscriptions WHERE id = ${ids.pushSubscription}) AS "pushSubscription",
+        EXISTS (SELECT 1 FROM loans l JOIN things t ON t.id = l.thing_id WHERE l.id = ${ids.loan} AND l.returned_at IS NULL AND t.deleted_at IS NULL) AS loan,
+        EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
@@ -690,6 +709,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         tag: "tags",
         template: "templates",
         meter: "meters",
+        loan: "loans",
       }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(
