@@ -77,9 +77,7 @@ const returnFields = {
   conditionIn: conditions.optional(),
   at: z.iso.datetime({ offset: true }).optional(),
 };
-export const loanReturnArgs = z
-  .object({ id: uuidSchema, ...returnFields })
-  .strict();
+export const loanReturnArgs = z.object({ id: uuidSchema, ...returnFields }).strict();
 export type LoanReturnArgs = z.infer<typeof loanReturnArgs>;
 export const loanReturnBody = z.object(returnFields).strict();
 

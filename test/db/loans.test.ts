@@ -25,13 +25,18 @@ async function lend(c: HttpClient, thingId: string, body: Record<string, unknown
   return c.post(`/api/v1/things/${thingId}/loans`, { direction: "out", person: { name: "Sam" }, ...body });
 }
 
-const historyOf = async (c: HttpClient, id: string) => ((await c.get(`/api/v1/things/${id}/history?limit=50`)).body.items as { summary: string }[]).map((h) => h.summary);
+const historyOf = async (c: HttpClient, id: string) =>
+  ((await c.get(`/api/v1/things/${id}/history?limit=50`)).body.items as { summary: string }[]).map((h) => h.summary);
 
 describe("lending", () => {
   test("a member lends a thing to a new contact; the loan answers the spec's record and the thing shows lent", async ({ svc, loc, as }) => {
     const shelf = await as.member.post(`/api/v1/locations/${loc}/places`, { name: "Garage" });
     const thing = await thingIn(as.member, loc, { name: "Hedge trimmer", placeId: shelf.body.id });
-    const res = await lend(as.member, thing.id, { dueOn: dayFrom(7), notes: "Careful with the blade", conditionOut: [{ id: uuidv7(), note: "scratch on the handle" }] });
+    const res = await lend(as.member, thing.id, {
+      dueOn: dayFrom(7),
+      notes: "Careful with the blade",
+      conditionOut: [{ id: uuidv7(), note: "scratch on the handle" }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const loan = loanSchema.parse(res.body);
     expect(loan).toMatchObject({
@@ -71,7 +76,10 @@ describe("lending", () => {
     expect(res.body.person).toEqual({ id: as.admin.userId, name: "Admin Person", isMember: true });
     expect(res.body.thing.derivedState).toEqual(["borrowed"]);
     // Not a member of this location: 404 member.
-    const outsider = await as.member.post(`/api/v1/things/${(await thingIn(as.member, loc)).id}/loans`, { direction: "out", person: { userId: as.outsider.userId } });
+    const outsider = await as.member.post(`/api/v1/things/${(await thingIn(as.member, loc)).id}/loans`, {
+      direction: "out",
+      person: { userId: as.outsider.userId },
+    });
     expect(outsider.status).toBe(404);
     const first = await lend(as.member, (await thingIn(as.member, loc)).id, { person: { name: "Noor" } });
     const second = await lend(as.member, (await thingIn(as.member, loc)).id, { person: { contactId: first.body.person.id } });
@@ -140,7 +148,14 @@ describe("split and join", () => {
     expect(res.body).toMatchObject({ thingId: splitId, splitFromThingId: orig.id, quantity: "3", previousPlace: { id: shelf.body.id } });
     const [a, b] = await Promise.all([as.member.get(`/api/v1/things/${orig.id}`), as.member.get(`/api/v1/things/${splitId}`)]);
     expect(a.body).toMatchObject({ quantity: 2, derivedState: [], colour: "green", tagIds: [tag.body.id], placeId: shelf.body.id });
-    expect(b.body).toMatchObject({ quantity: 3, derivedState: ["lent"], name: "Folding chair", colour: "green", tagIds: [tag.body.id], placeId: shelf.body.id });
+    expect(b.body).toMatchObject({
+      quantity: 3,
+      derivedState: ["lent"],
+      name: "Folding chair",
+      colour: "green",
+      tagIds: [tag.body.id],
+      placeId: shelf.body.id,
+    });
     expect(b.body.shortCode).not.toBe(a.body.shortCode);
     expect(await historyOf(as.member, orig.id)).toContain("Split 3 off Folding chair for a loan to Sam");
     expect(await historyOf(as.member, splitId)).toContain("Split from Folding chair: 3 for a loan to Sam");
@@ -185,7 +200,10 @@ describe("split and join", () => {
     expect(back.body.returnPlace).toMatchObject({ type: "place", id: a.body.id, name: "Hall" });
     expect((await as.member.get(`/api/v1/things/${thing.id}`)).body).toMatchObject({ placeId: a.body.id, derivedState: [] });
     const loan2 = (await lend(as.member, thing.id)).body;
-    const into = await as.member.post(`/api/v1/loans/${loan2.id}/return`, { returnPlace: { type: "thing", id: box.id }, conditionIn: [{ id: uuidv7(), note: "dirty" }] });
+    const into = await as.member.post(`/api/v1/loans/${loan2.id}/return`, {
+      returnPlace: { type: "thing", id: box.id },
+      conditionIn: [{ id: uuidv7(), note: "dirty" }],
+    });
     expect(into.status, JSON.stringify(into.body)).toBe(200);
     expect(into.body.returnPlace).toMatchObject({ type: "thing", id: box.id, name: "Crate" });
     expect(into.body.conditionIn).toHaveLength(1);
@@ -239,7 +257,9 @@ describe("ops", () => {
     expect(twice.body.results[0]).toMatchObject({ status: "dropped", reason: "conflict" });
     const [o] = await db.select({ q: things.quantity }).from(things).where(eq(things.id, orig.id));
     expect(o!.q).toBe("5.000");
-    const viewer = await push(as.viewer, [op({ name: "loan.create", locationId: loc, args: { id: uuidv7(), thingId: orig.id, direction: "out", person: { contactId } } })]);
+    const viewer = await push(as.viewer, [
+      op({ name: "loan.create", locationId: loc, args: { id: uuidv7(), thingId: orig.id, direction: "out", person: { contactId } } }),
+    ]);
     expect(viewer.body.results[0]).toMatchObject({ status: "dropped", reason: "forbidden" });
   });
 });
@@ -256,7 +276,10 @@ describe("the list", () => {
     const d = (await c.post(`/api/v1/things/${await t("Kayak")}/loans`, { direction: "in", person: { name: "Omar" } })).body;
     const late = (await lend(c, await t("Sander"), { person: { name: "Rami Two" } })).body;
     // Made overdue the only way a loan gets there: time passes (its due date is moved into the past directly).
-    await svc.database.db.update(loans).set({ dueOn: dayFrom(-3) }).where(eq(loans.id, late.id));
+    await svc.database.db
+      .update(loans)
+      .set({ dueOn: dayFrom(-3) })
+      .where(eq(loans.id, late.id));
     expect((await c.post(`/api/v1/loans/${b.id}/return`, {})).status).toBe(200);
     const list = async (q: string) => {
       const res = await c.get(`/api/v1/loans?locationId=${loc}&${q}`);

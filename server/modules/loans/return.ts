@@ -19,8 +19,24 @@ import type { ThingRow } from "../things/values.js";
 import { joinBack } from "./split.js";
 
 type LoanRow = typeof loans.$inferSelect;
-const LOAN_KEYS = ["locationId", "thingId", "personName", "quantity", "splitFromThingId", "startedAt", "dueOn", "notes", "returnedAt",
-  "previousPlaceId", "previousContainerId", "returnPlaceId", "returnContainerId", "conditionIn", "rowVersion", "deletedAt"] as const;
+const LOAN_KEYS = [
+  "locationId",
+  "thingId",
+  "personName",
+  "quantity",
+  "splitFromThingId",
+  "startedAt",
+  "dueOn",
+  "notes",
+  "returnedAt",
+  "previousPlaceId",
+  "previousContainerId",
+  "returnPlaceId",
+  "returnContainerId",
+  "conditionIn",
+  "rowVersion",
+  "deletedAt",
+] as const;
 type Loan = Pick<LoanRow, (typeof LOAN_KEYS)[number] | "id">;
 
 const lockLoans = (ctx: CommandContext, ops: Op<{ id: string }>[]) => lockTargets(ctx, loans, { entity: "loan", entityType: "loan" }, ops, LOAN_KEYS);
@@ -73,7 +89,8 @@ export const loanReturn = defineCommand<LoanReturnArgs>({
         const c = refs.containers.get(p.id.toLowerCase());
         if (c?.locationId !== loc) problem = new NotFoundError("container");
         else if (!c.isContainer) problem = new ValidationError("returnPlace: that thing is not a container.", { field: "returnPlace" });
-        else if (c.id === thing?.id || ancestors.get(c.id)?.has(thing?.id ?? "")) problem = new ConflictError("A container cannot go inside itself or inside something it holds.");
+        else if (c.id === thing?.id || ancestors.get(c.id)?.has(thing?.id ?? ""))
+          problem = new ConflictError("A container cannot go inside itself or inside something it holds.");
         else to = { placeId: null, containerId: c.id };
       } else if (!problem && loan) {
         if (loan.previousContainerId && refs.containers.get(loan.previousContainerId)?.locationId === loc)

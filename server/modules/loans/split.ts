@@ -13,7 +13,14 @@ import type { ThingRow } from "../things/values.js";
 export const qty = (q: string) => new Decimal(q).toFixed(3);
 
 /** Records `next` in place of `before` (quantity or tombstone), with its history entry. */
-function recordChange(changes: SegmentChanges, before: ThingRow, next: ThingRow, key: "quantity" | "deletedAt", action: string, params: Record<string, string>) {
+function recordChange(
+  changes: SegmentChanges,
+  before: ThingRow,
+  next: ThingRow,
+  key: "quantity" | "deletedAt",
+  action: string,
+  params: Record<string, string>,
+) {
   changes.update(things, next, [key, "rowVersion", "updatedAt"]);
   const value = (r: ThingRow) => (key === "quantity" ? r.quantity : (r.deletedAt?.toISOString() ?? null));
   return changes.record({
