@@ -31,7 +31,8 @@ const conditions = z.array(loanConditionSchema).max(LOAN_CONDITIONS_MAX);
 export const dayOnSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "must be a real date");
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "must be a real date")
+  .meta({ format: "date" });
 
 /** Above 0, at most 3 decimals (the thing's quantity column). */
 export const loanQuantitySchema = z

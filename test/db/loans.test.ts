@@ -123,6 +123,9 @@ describe("lending", () => {
     await refused({ conditionOut: [{ id: uuidv7(), note: "n".repeat(501) }] });
     await refused({ person: { name: "" } });
     await refused({ direction: "sideways" });
+    // A split id that some thing already has is taken, whether or not the loan needs a split.
+    await refused({ quantity: "2", splitThingId: thing.id }, 409);
+    await refused({ splitThingId: (await thingIn(as.member, loc)).id }, 409);
     expect(await svc.database.db.select().from(loans).where(eq(loans.thingId, thing.id))).toHaveLength(0);
     const ok = await lend(as.member, thing.id, {
       quantity: "5",

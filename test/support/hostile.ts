@@ -311,7 +311,6 @@ const FIELD_KINDS: Record<string, IdKind> = {
   userId: "memberUser",
   contactId: "contact",
   personId: "contact",
-  splitThingId: "thing",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -333,7 +332,11 @@ const CREATES: [RegExp, IdKind][] = [
 ];
 
 /** A body's `id` that names an existing row rather than one the request makes. */
-const NAMES: [RegExp, IdKind][] = [[/^POST \/api\/v1\/codes\/\{code\}\/claim$/, "thing"]];
+const NAMES: [RegExp, IdKind][] = [
+  [/^POST \/api\/v1\/codes\/\{code\}\/claim$/, "thing"],
+  // A loan's return place (returnPlace {type, id}); the example's type is "place".
+  [/^POST \/api\/v1\/loans\/\{id\}\/return$/, "place"],
+];
 
 /** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
 export const MCP_TOOL_TARGETS: Record<string, IdKind> = { get_thing: "thing", update_thing: "thing", move_thing: "thing", review_inbox_item: "inboxItem" };
@@ -383,6 +386,8 @@ export function idKindOf(method: string, path: string, where: "path" | "query" |
     const made = CREATES.find(([re]) => re.test(route))?.[1];
     return made && { kind: made, fresh: true };
   }
+  // The new thing a loan's split makes: a device-made id that must be free.
+  if (name === "splitThingId") return { kind: "thing", fresh: true };
   // A type's parent is a type (elsewhere parentId names a place).
   if (name === "parentId" && /\/types(\/|$)/.test(path)) return { kind: "parentType", fresh: false };
   const kind = FIELD_KINDS[name];
@@ -817,6 +822,7 @@ export function exampleOf(s: Schema, name: string, cx: ExampleContext): unknown 
       if (isUuid(m)) return cx.idFor(name);
       if (m.format === "email") return `someone${++made}-${Date.now()}@example.test`;
       if (m.format === "date-time") return new Date(Date.now() + 86_400_000).toISOString();
+      if (m.format === "date") return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       if (name === "password" || name === "currentPassword") return PASSWORD;
       if (name === "newPassword") return `${PASSWORD} again`;
       if (name === "username") return `someone_${++made}_${uuidv7().slice(-6)}`;

@@ -19,6 +19,8 @@ import { loadPeople, type People } from "./people.js";
 import { qty, splitOff } from "./split.js";
 
 type LoanRow = typeof loans.$inferSelect;
+/** As the write path answers a taken primary key: a row B cannot see answers as B's own would. */
+const TAKEN = "A record with this id or code already exists.";
 
 const personRefs = (a: LoanCreateArgs) => ("contactId" in a.person ? [a.person.contactId] : "userId" in a.person ? [a.person.userId] : []);
 
@@ -57,13 +59,17 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
   creates: true,
   async run(ctx, ops) {
     const thingIds = [...new Set(ops.flatMap((o) => [o.args.thingId, o.args.splitThingId ?? ""]).filter(Boolean))].map((x) => x.toLowerCase()).sort();
-    const [locked, open, taken, people] = await Promise.all([
+    const [locked, open, taken, splitTaken, people] = await Promise.all([
       lockRows(ctx.tx, things, thingIds) as Promise<ThingRow[]>,
       rows<{ thing_id: string }>(
         ctx.tx,
         sql`SELECT thing_id::text AS thing_id FROM loans WHERE thing_id = ANY(${uuidArray(thingIds)}) AND returned_at IS NULL AND deleted_at IS NULL`,
       ),
       rows<{ id: string }>(ctx.tx, sql`SELECT id::text AS id FROM loans WHERE id = ANY(${uuidArray(ops.map((o) => o.args.id))})`),
+      rows<{ id: string }>(
+        ctx.tx,
+        sql`SELECT unnest(app_things_taken(${uuidArray(ops.flatMap((o) => (o.args.splitThingId ? [o.args.splitThingId] : [])))}))::text AS id`,
+      ),
       loadPeople(ctx.tx, {
         locationIds: ops.map((o) => o.input.locationId),
         userIds: ops.flatMap((o) => ("userId" in o.args.person ? [o.args.person.userId] : [])),
@@ -73,6 +79,7 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
     const found = new Map(locked.map((t) => [t.id, t]));
     const onLoan = new Set(open.map((r) => r.thing_id));
     const recorded = new Set(taken.map((r) => r.id));
+    const idsTaken = new Set(splitTaken.map((r) => r.id));
     const changes = new SegmentChanges(ctx);
     for (const op of ops) {
       const { args, input } = op;
@@ -82,14 +89,15 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
       const startedAt = args.startedAt ? new Date(args.startedAt) : ctx.now;
       const person = personOf(op, account, people);
       let problem: AppError | null = null;
-      if (recorded.has(args.id.toLowerCase())) problem = new ConflictError("This loan was already recorded.");
+      if (recorded.has(args.id.toLowerCase())) problem = new ConflictError(TAKEN);
       else if (!thing || thing.locationId !== loc || thing.deletedAt) problem = new NotFoundError("thing");
       else if (onLoan.has(thing.id)) problem = new ConflictError("This thing is already on an open loan; return it first.");
       else if (person instanceof Error) problem = person;
       else if (args.quantity && new Decimal(args.quantity).gt(thing.quantity))
         problem = new ValidationError(`quantity: at most the thing's quantity (${new Decimal(thing.quantity).toString()}).`, { field: "quantity" });
       else if (args.dueOn && args.dueOn < utcDay(startedAt)) problem = new ValidationError("dueOn: not before the day the loan starts.", { field: "dueOn" });
-      else if (args.splitThingId && found.has(args.splitThingId.toLowerCase())) problem = new ConflictError("splitThingId is taken by another thing.");
+      // Taken whether or not a split turns out to be needed: the answer does not depend on the thing's quantity.
+      else if (args.splitThingId && idsTaken.has(args.splitThingId.toLowerCase())) problem = new ConflictError(TAKEN);
       if (problem || !thing || person instanceof Error) {
         changes.refuse(problem!);
         continue;
