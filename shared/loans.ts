@@ -72,7 +72,8 @@ export type LoanCreateArgs = z.infer<typeof loanCreateArgs>;
 export const loanCreateBody = z.object({ id: uuidSchema.optional(), person: personBody, ...loanFields }).strict();
 
 export const PLACE_REF_TYPES = ["place", "thing"] as const;
-export const returnPlaceInSchema = z.object({ type: z.enum(PLACE_REF_TYPES), id: uuidSchema }).strict();
+/** Where a returned thing goes: a place, or a container (`thing`); a place when the type is left out. */
+export const returnPlaceInSchema = z.object({ type: z.enum(PLACE_REF_TYPES).default("place"), id: uuidSchema }).strict();
 const returnFields = {
   returnPlace: returnPlaceInSchema.optional(),
   conditionIn: conditions.optional(),

@@ -386,8 +386,8 @@ export function idKindOf(method: string, path: string, where: "path" | "query" |
     const made = CREATES.find(([re]) => re.test(route))?.[1];
     return made && { kind: made, fresh: true };
   }
-  // The new thing a loan's split makes: a device-made id that must be free.
-  if (name === "splitThingId") return { kind: "thing", fresh: true };
+  // The new thing a loan's split makes: a device-made id that must be free (B's own taken one: its box, not the thing lent).
+  if (name === "splitThingId") return { kind: "container", fresh: true };
   // A type's parent is a type (elsewhere parentId names a place).
   if (name === "parentId" && /\/types(\/|$)/.test(path)) return { kind: "parentType", fresh: false };
   const kind = FIELD_KINDS[name];

@@ -7,7 +7,7 @@
 import { Decimal } from "decimal.js";
 import { useState } from "react";
 import { isOverdue, utcDay, type LoanDirection } from "../../../shared/loans.js";
-import type { PlaceRow, ThingRow } from "../../db/rows.js";
+import type { LoanRow, PlaceRow, ThingRow } from "../../db/rows.js";
 import { queueLend, queueReturn, type PersonChoice } from "../../sync/loan-ops.js";
 import type { View } from "../../sync/optimistic.js";
 import { useI18n } from "../i18n/i18n.js";
@@ -99,79 +99,103 @@ function LendForm({ thing, direction, onDone }: { thing: View<ThingRow>; directi
   );
 }
 
-export function ThingLoan({ locationId, thing, canEdit, places, things }: Props) {
+function OpenLoan({
+  loan,
+  canEdit,
+  places,
+  things,
+  onReturned,
+}: {
+  loan: View<LoanRow>;
+  canEdit: boolean;
+  places: View<PlaceRow>[];
+  things: View<ThingRow>[];
+  onReturned: () => void;
+}) {
   const { t, num } = useI18n();
   const { db } = useReady();
-  const members = useMembers(db, locationId);
-  const data = useLoans(db, locationId, members);
-  const [form, setForm] = useState<LoanDirection | null>(null);
-  const [note, setNote] = useState<string | null>(null);
   const [returnTo, setReturnTo] = useState("");
-  const loan = data?.loans.find((l) => l.thingId === thing.id && !l.returnedAt);
-  if (!data) return null;
-  const containers = things.filter((th) => th.isContainer && th.id !== thing.id);
-  const previous = loan?.previousContainerId ? `thing:${loan.previousContainerId}` : loan?.previousPlaceId ? `place:${loan.previousPlaceId}` : "";
+  const containers = things.filter((th) => th.isContainer && th.id !== loan.thingId && th.id !== loan.splitFromThingId);
+  const previous = loan.previousContainerId ? `thing:${loan.previousContainerId}` : loan.previousPlaceId ? `place:${loan.previousPlaceId}` : "";
   const chosen = returnTo || previous;
-  const previousName = loan?.previousContainerId
+  const previousName = loan.previousContainerId
     ? thingName(
         things.find((th) => th.id === loan.previousContainerId),
         t,
       )
     : placeName(
-        places.find((p) => p.id === loan?.previousPlaceId),
+        places.find((p) => p.id === loan.previousPlaceId),
         t,
       );
+  const who = t(loan.direction === "out" ? "loans.lentTo" : "loans.borrowedFrom", { person: loan.personName });
+  return (
+    <div className="stack">
+      <p>
+        <strong>{who}</strong>
+        {loan.quantity ? ` · ${num(Number(loan.quantity))}` : ""}
+        {loan.dueOn ? ` · ${t("loans.due", { date: loan.dueOn })}` : ""}
+        {isOverdue(loan) ? <span className="badge warn">{t("loans.overdue")}</span> : null}
+        {loan.pending ? <span className="pending"> {t("common.notSynced")}</span> : null}
+      </p>
+      {previous ? <p className="meta">{t("loans.previousPlace", { place: previousName })}</p> : null}
+      {canEdit ? (
+        <form
+          className="stack"
+          aria-label={`${t("loans.return")}: ${who}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const [type, id] = chosen.split(":") as ["place" | "thing", string];
+            void queueReturn(db, loan, chosen && chosen !== previous ? { type, id } : undefined).then(onReturned);
+          }}
+        >
+          <label>
+            {t("loans.returnTo")}
+            <select value={chosen} onChange={(e) => setReturnTo(e.target.value)}>
+              {previous ? <option value={previous}>{previousName}</option> : <option value="">{t("loans.choose")}</option>}
+              {places
+                .filter((p) => `place:${p.id}` !== previous)
+                .map((p) => (
+                  <option key={p.id} value={`place:${p.id}`}>
+                    {placeName(p, t)}
+                  </option>
+                ))}
+              {containers
+                .filter((c) => `thing:${c.id}` !== previous)
+                .map((c) => (
+                  <option key={c.id} value={`thing:${c.id}`}>
+                    {thingName(c, t)}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <button type="submit" className="primary">
+            {t("loans.return")}
+          </button>
+        </form>
+      ) : null}
+    </div>
+  );
+}
+
+/** The thing's own open loan, and those of parts split off it (3 of its 5 chairs lent to Sam). */
+export function ThingLoan({ locationId, thing, canEdit, places, things }: Props) {
+  const { t } = useI18n();
+  const { db } = useReady();
+  const members = useMembers(db, locationId);
+  const data = useLoans(db, locationId, members);
+  const [form, setForm] = useState<LoanDirection | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  if (!data) return null;
+  const open = data.loans.filter((l) => !l.returnedAt && (l.thingId === thing.id || l.splitFromThingId === thing.id));
+  const own = open.some((l) => l.thingId === thing.id);
   return (
     <section aria-label={t("loans.title")}>
       <h2>{t("loans.title")}</h2>
       <Notice>{note}</Notice>
-      {loan ? (
-        <div className="stack">
-          <p>
-            <strong>{t(loan.direction === "out" ? "loans.lentTo" : "loans.borrowedFrom", { person: loan.personName })}</strong>
-            {loan.quantity ? ` · ${num(Number(loan.quantity))}` : ""}
-            {loan.dueOn ? ` · ${t("loans.due", { date: loan.dueOn })}` : ""}
-            {isOverdue(loan) ? <span className="badge warn"> {t("loans.overdue")}</span> : null}
-            {loan.pending ? <span className="pending"> {t("common.notSynced")}</span> : null}
-          </p>
-          {previous ? <p className="meta">{t("loans.previousPlace", { place: previousName })}</p> : null}
-          {canEdit ? (
-            <form
-              className="stack"
-              aria-label={t("loans.return")}
-              onSubmit={(e) => {
-                e.preventDefault();
-                const [type, id] = chosen.split(":") as ["place" | "thing", string];
-                void queueReturn(db, loan, chosen && chosen !== previous ? { type, id } : undefined).then(() => setNote(t("loans.returned")));
-              }}
-            >
-              <label>
-                {t("loans.returnTo")}
-                <select value={chosen} onChange={(e) => setReturnTo(e.target.value)}>
-                  {previous ? <option value={previous}>{previousName}</option> : <option value="">{t("loans.choose")}</option>}
-                  {places
-                    .filter((p) => `place:${p.id}` !== previous)
-                    .map((p) => (
-                      <option key={p.id} value={`place:${p.id}`}>
-                        {placeName(p, t)}
-                      </option>
-                    ))}
-                  {containers
-                    .filter((c) => `thing:${c.id}` !== previous)
-                    .map((c) => (
-                      <option key={c.id} value={`thing:${c.id}`}>
-                        {thingName(c, t)}
-                      </option>
-                    ))}
-                </select>
-              </label>
-              <button type="submit" className="primary">
-                {t("loans.return")}
-              </button>
-            </form>
-          ) : null}
-        </div>
-      ) : canEdit ? (
+      {open.map((l) => (
+        <OpenLoan key={l.id} loan={l} canEdit={canEdit} places={places} things={things} onReturned={() => setNote(t("loans.returned"))} />
+      ))}
+      {!own && canEdit ? (
         <>
           <div className="actions">
             <button type="button" aria-pressed={form === "out"} onClick={() => setForm(form === "out" ? null : "out")}>
