@@ -336,6 +336,8 @@ const NAMES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/codes\/\{code\}\/claim$/, "thing"],
   // A loan's return place (returnPlace {type, id}); the example's type is "place".
   [/^POST \/api\/v1\/loans\/\{id\}\/return$/, "place"],
+  // Pushed ops: an `id` nested in args (the op's own target is read apart) is loan.return's returnPlace.
+  [/^POST \/api\/v1\/sync\/push$/, "place"],
 ];
 
 /** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
