@@ -221,7 +221,9 @@ export function applyOp(state: LocalState, op: Op): void {
     case "template.delete":
       applyTemplateOp(state, op);
       return;
-    // Meters and readings change no thing, place or inbox item here (their screens read their own tables).
+    // No thing, place or inbox item changes here: their screens read their own tables (a return's join: loan-ops.ts).
+    case "loan.return":
+    case "loan.update":
     case "meter.create":
     case "meter.update":
     case "meter.delete":
