@@ -3,7 +3,7 @@
  * server's rows (shapes `loans`, `contacts`) with its own waiting loan ops on top, in push order,
  * the way optimistic.ts does for things. Lending part of a quantity names the split thing's id
  * here, so the split shows at once: the original keeps the rest, the new thing holds the part lent
- * (applyLoanCreate, called by optimistic.ts). A return joins them back on the server; the device
+ * (loan-split.ts, called by optimistic.ts). A return joins them back on the server; the device
  * shows the loan returned at once and the joined thing when the server's rows arrive.
  */
 import { Decimal } from "decimal.js";
@@ -13,7 +13,7 @@ import type { Op } from "../../sync/ops.js";
 import type { InventoryDb } from "../db/database.js";
 import type { ContactRow, LoanRow, ThingRow } from "../db/rows.js";
 import { enqueue } from "./outbox.js";
-import type { LocalState, View } from "./optimistic.js";
+import type { View } from "./optimistic.js";
 
 export type PersonChoice = { userId: string } | { contactId: string } | { name: string };
 
@@ -54,25 +54,6 @@ export function queueReturn(db: InventoryDb, loan: Pick<LoanRow, "id" | "locatio
 export function queueLoanUpdate(db: InventoryDb, loan: Pick<LoanRow, "id" | "locationId" | "rowVersion">, patch: LoanUpdateArgs["patch"]): Promise<Op> {
   const base = loan.rowVersion > 0 ? { baseVersion: loan.rowVersion } : {};
   return enqueue(db, { name: "loan.update", locationId: loan.locationId, args: { id: loan.id, patch }, ...base });
-}
-
-/** The split of a partial loan, on the things the device holds (as server/modules/loans/split.ts does it). */
-export function applyLoanCreate(state: LocalState, op: Op & { name: "loan.create" }): void {
-  const { thingId, splitThingId, quantity } = op.args;
-  const t = state.things.get(thingId);
-  if (!t || !splitThingId || !quantity || !new Decimal(quantity).lt(t.quantity)) return;
-  state.things.set(t.id, { ...t, quantity: new Decimal(t.quantity).minus(quantity).toString(), updatedAt: op.at, pending: true });
-  state.things.set(splitThingId, {
-    ...t,
-    id: splitThingId,
-    quantity: new Decimal(quantity).toString(),
-    shortCode: null,
-    fieldStatus: {},
-    rowVersion: 0,
-    createdAt: op.at,
-    updatedAt: op.at,
-    pending: true,
-  });
 }
 
 export interface LoanState {

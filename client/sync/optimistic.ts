@@ -8,7 +8,7 @@ import type { Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
-import { applyLoanCreate } from "./loan-ops.js";
+import { applyLoanCreate } from "./loan-split.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
