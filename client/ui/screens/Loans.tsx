@@ -24,7 +24,8 @@ export function LoansScreen({ locationId }: { locationId: string }) {
   const members = useMembers(db, locationId);
   const data = useLoans(db, locationId, members);
   const location = useLive(() => db.locations.get(locationId), [db, locationId]);
-  const thingIds = useMemo(() => [...new Set((data?.loans ?? []).map((l) => l.thingId))], [data]);
+  // A returned split part is gone once it joined its original again: the original names it.
+  const thingIds = useMemo(() => [...new Set((data?.loans ?? []).flatMap((l) => [l.thingId, l.splitFromThingId ?? l.thingId]))], [data]);
   const things = useLive(async () => new Map((await db.things.bulkGet(thingIds)).flatMap((th) => (th ? [[th.id, th] as const] : []))), [db, thingIds]);
 
   const set = (key: string, value: string) => {
@@ -41,6 +42,8 @@ export function LoansScreen({ locationId }: { locationId: string }) {
     return [...out].sort((a, b) => a[1].localeCompare(b[1]));
   }, [data]);
 
+  const thingOf = (l: { thingId: string; splitFromThingId: string | null }) =>
+    things?.get(l.thingId) ?? (l.splitFromThingId ? things?.get(l.splitFromThingId) : undefined);
   const shown = useMemo(() => {
     const needle = q.trim().toLocaleLowerCase();
     return (data?.loans ?? []).filter((l) => {
@@ -49,7 +52,7 @@ export function LoansScreen({ locationId }: { locationId: string }) {
       if (state === "returned" && !l.returnedAt) return false;
       if (state === "overdue" && !isOverdue(l)) return false;
       if (personId && l.personUserId !== personId && l.contactId !== personId) return false;
-      if (needle && !`${l.personName} ${things?.get(l.thingId)?.name ?? ""}`.toLocaleLowerCase().includes(needle)) return false;
+      if (needle && !`${l.personName} ${thingOf(l)?.name ?? ""}`.toLocaleLowerCase().includes(needle)) return false;
       return true;
     });
   }, [data, direction, state, personId, q, things]);
@@ -111,7 +114,7 @@ export function LoansScreen({ locationId }: { locationId: string }) {
           {shown.map((l) => (
             <li key={l.id}>
               <Link to={`/l/${locationId}/things/${l.returnedAt && l.splitFromThingId ? l.splitFromThingId : l.thingId}`}>
-                <strong>{thingName(things?.get(l.thingId), t)}</strong>
+                <strong>{thingName(thingOf(l), t)}</strong>
                 <span className="meta">
                   {t(l.direction === "out" ? "loans.lentTo" : "loans.borrowedFrom", { person: l.personName })}
                   {l.quantity ? ` · ${num(Number(l.quantity))}` : ""}
