@@ -23,6 +23,7 @@ import { secretRoutes } from "./modules/secrets/routes.js";
 import { boxCheckRoutes } from "./modules/box-checks/routes.js";
 import { codeRoutes } from "./modules/codes/routes.js";
 import { meterRoutes } from "./modules/meters/routes.js";
+import { loanRoutes } from "./modules/loans/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
 import { extractionRoutes } from "./modules/extractions/routes.js";
 import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
@@ -56,6 +57,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...extractionRoutes(deps),
     ...aiSettingsRoutes(deps),
     ...movePrintRoutes(deps),
+    ...loanRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

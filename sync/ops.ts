@@ -22,6 +22,7 @@ import {
   typeUpdateArgs,
 } from "../shared/registries.js";
 import { templateCreateArgs, templateDeleteArgs, templateUpdateArgs } from "../shared/templates.js";
+import { loanCreateArgs, loanReturnArgs, loanUpdateArgs } from "../shared/loans.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
 export const opArgs = {
@@ -63,6 +64,10 @@ export const opArgs = {
   "code.claim": codeClaimArgs,
   // A receipt photographed as such (server/modules/receipts/): read by the AI pipeline, reviewed in the inbox.
   "receipt.capture": receiptCaptureArgs,
+  // Loans (server/modules/loans/): lend, return and change a loan with no signal; contacts are made inline.
+  "loan.create": loanCreateArgs,
+  "loan.return": loanReturnArgs,
+  "loan.update": loanUpdateArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

@@ -41,6 +41,13 @@ export function shapesOf(op: Op): SyncedTableName[] {
       return ["box_checks", "things"];
     case "code.claim":
       return ["codes", "things", "places", "inbox"];
+    // A loan to a new person makes a contact; lending part of a quantity splits the thing, a return joins or moves it.
+    case "loan.create":
+      return ["loans", "contacts", "things"];
+    case "loan.return":
+      return ["loans", "things"];
+    case "loan.update":
+      return ["loans"];
     default:
       // Registry ops (types, fields, place kinds, brands, tags, templates): optimistic-registries.ts.
       return registryShapesOf(op) ?? [];

@@ -8,6 +8,7 @@ import type { Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
+import { applyLoanCreate } from "./loan-split.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -220,7 +221,9 @@ export function applyOp(state: LocalState, op: Op): void {
     case "template.delete":
       applyTemplateOp(state, op);
       return;
-    // Meters and readings change no thing, place or inbox item here (their screens read their own tables).
+    // No thing, place or inbox item changes here: their screens read their own tables (a return's join: loan-ops.ts).
+    case "loan.return":
+    case "loan.update":
     case "meter.create":
     case "meter.update":
     case "meter.delete":
@@ -229,6 +232,8 @@ export function applyOp(state: LocalState, op: Op): void {
     case "boxcheck.record":
       applyBoxCheck(state, op);
       return;
+    case "loan.create":
+      return applyLoanCreate(state, op);
     case "code.claim": {
       // The claimed label becomes what the box or place shows and answers to (the old code still resolves).
       const shortCode = op.args.code;
@@ -239,10 +244,7 @@ export function applyOp(state: LocalState, op: Op): void {
   }
 }
 
-/**
- * Milliseconds of a timestamp as shapes (Postgres text, "2026-11-22 12:00:00.1+00") or ops (ISO
- * 8601) carry it; NaN if it is neither.
- */
+/** Milliseconds of a timestamp as shapes ("2026-11-22 12:00:00.1+00") or ops (ISO 8601) carry it; NaN if neither. */
 export function timeMs(at: string): number {
   return Date.parse(at.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
 }

@@ -22,6 +22,7 @@ import { TwoFactorScreen } from "./screens/TwoFactor.js";
 import { TypesScreen } from "./screens/Types.js";
 import { BoxCheckScreen } from "./screens/BoxCheck.js";
 import { LabelsScreen } from "./screens/Labels.js";
+import { LoansScreen } from "./screens/Loans.js";
 import { CodeScreen, ScanScreen } from "./screens/Scan.js";
 
 /** Pages that work without a session. */
@@ -73,6 +74,7 @@ function Routes() {
   if ((m = match("/c/:code", path))) return <CodeScreen key={m.code} code={m.code!} />;
   if ((m = match("/l/:loc/things/:id/check", path))) return <BoxCheckScreen key={m.id} locationId={m.loc!} boxId={m.id!} />;
   if ((m = match("/l/:loc/labels", path))) return <LabelsScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/loans", path))) return <LoansScreen locationId={m.loc!} />;
   return <Redirect to="/" />;
 }
 

@@ -62,6 +62,10 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
       case "thing.delete":
         ids.add(op.args.id);
         break;
+      // Lending part of a quantity splits the thing (client/sync/loan-ops.ts).
+      case "loan.create":
+        ids.add(op.args.thingId);
+        break;
       case "inbox.accept":
       case "inbox.dismiss":
       case "inbox.merge": {

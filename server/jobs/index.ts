@@ -4,6 +4,7 @@ import { costLaterCalls } from "../ai/later-costs.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
 import { startNudges } from "../modules/meters/nudges.js";
 import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
+import { startOverdueNotices } from "../modules/loans/overdue.js";
 import { startExtractionWorker } from "../modules/extractions/worker.js";
 import { blobStoreOf } from "../modules/files/blob-store.js";
 
@@ -38,6 +39,7 @@ export function startJobs(services: Services): () => Promise<void> {
   timer.unref();
   const stopNudges = startNudges(services);
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
+  const stopOverdue = startOverdueNotices({ db: database.db, config: services.config, logger });
   const { config } = services;
   const extractions = config.aiConcurrency
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
@@ -46,6 +48,7 @@ export function startJobs(services: Services): () => Promise<void> {
     clearInterval(timer);
     stopNudges();
     stopPush();
+    stopOverdue();
     await extractions?.stop();
   };
 }

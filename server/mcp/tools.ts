@@ -4,6 +4,8 @@
  * security, the one write path and the grant's locations and scopes hold exactly as for a REST
  * call. Write tools exist only for a grant with svc:write.
  */
+import { LOAN_DIRECTIONS, LOAN_STATES, LOANS_Q_MAX } from "../../shared/loans.js";
+import { listLoans } from "../modules/loans/read.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -122,6 +124,21 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
       annotations: readOnly,
     },
     (a) => run(() => openItems(deps, actor, { locationId: a.locationId, limit: 50 })),
+  );
+
+  server.registerTool(
+    "list_loans",
+    {
+      description: "Loans: things lent out or borrowed, newest first, with counts of open (out, in) and overdue loans.",
+      inputSchema: {
+        locationId: uuidSchema.optional(),
+        direction: z.enum(LOAN_DIRECTIONS).optional(),
+        state: z.enum(LOAN_STATES).optional(),
+        q: z.string().max(LOANS_Q_MAX).optional(),
+      },
+      annotations: readOnly,
+    },
+    (a) => run(() => read((tx) => listLoans(tx, { ...a, limit: 50 }))),
   );
 
   if (!actor.canWrite) return server;

@@ -26,6 +26,8 @@ import { codeClaim } from "./codes/claim.js";
 import { labelSheetCreate } from "./codes/sheets.js";
 import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/index.js";
 import { receiptCapture } from "./receipts/capture.js";
+import { loanCreate } from "./loans/commands.js";
+import { loanReturn, loanUpdate } from "./loans/return.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -69,6 +71,9 @@ export const commandRegistry = commandRegistryOf([
   meterDelete,
   readingCapture,
   receiptCapture,
+  loanCreate,
+  loanReturn,
+  loanUpdate,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

@@ -243,6 +243,8 @@ export const ID_KINDS = [
   "reading",
   "pushSubscription",
   "extraction",
+  "loan",
+  "contact",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -277,6 +279,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   codes: "code",
   meters: "meter",
   "push-subscriptions": "pushSubscription",
+  loans: "loan",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -305,6 +308,9 @@ const FIELD_KINDS: Record<string, IdKind> = {
   meterId: "meter",
   fileId: "file",
   extractionId: "extraction",
+  userId: "memberUser",
+  contactId: "contact",
+  personId: "contact",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -322,10 +328,17 @@ const CREATES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/things\/\{id\}\/box-checks$/, "opId"],
   [/^POST \/api\/v1\/things\/\{id\}\/meters$/, "meter"],
   [/^POST \/api\/v1\/meters\/\{id\}\/readings$/, "reading"],
+  [/^POST \/api\/v1\/things\/\{id\}\/loans$/, "loan"],
 ];
 
 /** A body's `id` that names an existing row rather than one the request makes. */
-const NAMES: [RegExp, IdKind][] = [[/^POST \/api\/v1\/codes\/\{code\}\/claim$/, "thing"]];
+const NAMES: [RegExp, IdKind][] = [
+  [/^POST \/api\/v1\/codes\/\{code\}\/claim$/, "thing"],
+  // A loan's return place (returnPlace {type, id}); the example's type is "place".
+  [/^POST \/api\/v1\/loans\/\{id\}\/return$/, "place"],
+  // Pushed ops: an `id` nested in args (the op's own target is read apart) is loan.return's returnPlace.
+  [/^POST \/api\/v1\/sync\/push$/, "place"],
+];
 
 /** What an MCP tool's `id` argument names (server/mcp/tools.ts). */
 export const MCP_TOOL_TARGETS: Record<string, IdKind> = { get_thing: "thing", update_thing: "thing", move_thing: "thing", review_inbox_item: "inboxItem" };
@@ -350,6 +363,7 @@ export function opTargetKind(opName: string): IdRef | undefined {
     receipt: "opId",
     // code.claim names the thing (or place) the label goes on.
     code: "thing",
+    loan: "loan",
   };
   const kind: IdKind | undefined = byDomain[domain];
   return kind && { kind, fresh: verb === "create" || verb === "capture" || verb === "record" };
@@ -374,6 +388,8 @@ export function idKindOf(method: string, path: string, where: "path" | "query" |
     const made = CREATES.find(([re]) => re.test(route))?.[1];
     return made && { kind: made, fresh: true };
   }
+  // The new thing a loan's split makes: a device-made id that must be free (B's own taken one: its box, not the thing lent).
+  if (name === "splitThingId") return { kind: "container", fresh: true };
   // A type's parent is a type (elsewhere parentId names a place).
   if (name === "parentId" && /\/types(\/|$)/.test(path)) return { kind: "parentType", fresh: false };
   const kind = FIELD_KINDS[name];
@@ -587,6 +603,13 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
+    loan: async () => {
+      const lent = await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Ladder ${++n}` }), "thing to lend");
+      const loan = await ok(owner.post(`/api/v1/things/${lent.id}/loans`, { direction: "out", person: { name: `${name} Neighbour ${n}` } }), "loan");
+      ids.loan = loan.id;
+      ids.contact = loan.person.id;
+    },
+    contact: async () => makers.loan!(),
     managedUser: async () => {
       ids.managedUser = (
         await ok(
@@ -617,6 +640,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "labelSheet",
     "pushSubscription",
     "extraction",
+    "loan",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -640,6 +664,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM meters m JOIN things t ON t.id = m.thing_id WHERE m.id = ${ids.meter} AND m.deleted_at IS NULL AND t.deleted_at IS NULL) AS meter,
         EXISTS (SELECT 1 FROM readings r JOIN meters m ON m.id = r.meter_id WHERE r.id = ${ids.reading} AND m.deleted_at IS NULL) AS reading,
         EXISTS (SELECT 1 FROM push_subscriptions WHERE id = ${ids.pushSubscription}) AS "pushSubscription",
+        EXISTS (SELECT 1 FROM loans l JOIN things t ON t.id = l.thing_id WHERE l.id = ${ids.loan} AND l.returned_at IS NULL AND t.deleted_at IS NULL) AS loan,
+        EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
@@ -690,6 +716,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         tag: "tags",
         template: "templates",
         meter: "meters",
+        loan: "loans",
       }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(
@@ -797,6 +824,7 @@ export function exampleOf(s: Schema, name: string, cx: ExampleContext): unknown 
       if (isUuid(m)) return cx.idFor(name);
       if (m.format === "email") return `someone${++made}-${Date.now()}@example.test`;
       if (m.format === "date-time") return new Date(Date.now() + 86_400_000).toISOString();
+      if (m.format === "date") return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       if (name === "password" || name === "currentPassword") return PASSWORD;
       if (name === "newPassword") return `${PASSWORD} again`;
       if (name === "username") return `someone_${++made}_${uuidv7().slice(-6)}`;

@@ -9,19 +9,26 @@ import { ar } from "./ar.js";
 import { en } from "./en.js";
 import { fieldAr, fieldEn } from "./field.js";
 import { metersAr, metersEn } from "./meters.js";
+import { loansAr, loansEn } from "./loans.js";
 import { notificationsAr, notificationsEn } from "./notifications.js";
 import { receiptsAr, receiptsEn } from "./receipts.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
-  keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn | keyof typeof aiEn | keyof typeof receiptsEn;
+  | keyof typeof en
+  | keyof typeof metersEn
+  | keyof typeof fieldEn
+  | keyof typeof notificationsEn
+  | keyof typeof aiEn
+  | keyof typeof receiptsEn
+  | keyof typeof loansEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr },
 };
 
 export interface I18n {

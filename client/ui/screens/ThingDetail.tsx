@@ -12,6 +12,7 @@ import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../fie
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists, type FileChoice } from "../parts/FieldInput.js";
 import { ThingMeters } from "../parts/MeterList.js";
+import { ThingLoan } from "../parts/ThingLoan.js";
 import { Notice } from "../parts/Notice.js";
 import { History } from "../parts/ThingHistory.js";
 import { ThingCodeAndChecks } from "../parts/ThingCodeAndChecks.js";
@@ -193,6 +194,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
       <ThingCodeAndChecks locationId={locationId} thing={thing} canEdit={data.canEdit} />
       <Photos thingId={thing.id} />
       <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />
+      <ThingLoan locationId={locationId} thing={thing} canEdit={data.canEdit} places={data.places} things={data.things} />
       <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />
       {data.canEdit ? (
         <>

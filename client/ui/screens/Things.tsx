@@ -8,6 +8,7 @@ import { placeName, thingName, typeName, wherePath } from "../names.js";
 import { useThingsList } from "../data.js";
 import { THINGS_LIST_LIMIT } from "../things-list.js";
 import { useReady } from "../session.js";
+import { useLoans } from "../parts/LoanData.js";
 
 export function ThingsScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -21,6 +22,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
   const [limit, setLimit] = useState(THINGS_LIST_LIMIT);
   useEffect(() => setLimit(THINGS_LIST_LIMIT), [locationId, q, placeId]);
   const data = useThingsList(db, locationId, { q, placeId, limit });
+  const loans = useLoans(db, locationId);
 
   const setQuery = (next: { q?: string; place?: string }) => {
     const params = new URLSearchParams();
@@ -44,6 +46,10 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
       <div className="title-row">
         <h1>{t("things.title")}</h1>
         <Link to={`/l/${locationId}/types`}>{t("types.link")}</Link>
+        <Link to={`/l/${locationId}/loans`}>
+          {t("loans.link")}
+          {loans?.counts.overdue ? <span className="badge warn">{t("loans.overdueBadge", { count: loans.counts.overdue })}</span> : null}
+        </Link>
       </div>
       <FirstSyncProgress />
       <div className="filters">
@@ -77,6 +83,8 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
                   {where ? ` · ${where}` : ""}
                   {th.lifecycle === "draft" ? ` · ${t("lifecycle.draft")}` : ""}
                 </span>
+                {loans?.byThing.get(th.id)?.has("out") ? <span className="badge">{t("badge.lent")}</span> : null}
+                {loans?.byThing.get(th.id)?.has("in") ? <span className="badge">{t("badge.borrowed")}</span> : null}
                 {th.pending ? <span className="pending">{t("common.notSynced")}</span> : null}
               </Link>
             </li>

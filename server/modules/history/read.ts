@@ -42,6 +42,14 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "thing.suggestion_accepted": (p) => `Used the suggested ${p.field || "value"}${p.value ? ` “${p.value}”` : ""} for ${p.name || "a thing"}`,
   "thing.field_confirmed": (p) => `Confirmed the ${p.field || "value"} read from a photo of ${p.name || "a thing"}`,
   "code.released": (p) => `${p.name || "This"} gave up a label and answers to ${p.code || "its other code"}`,
+  "thing.split": (p) => `Split ${p.quantity || "some"} off ${p.name || "a thing"} for a loan to ${p.person || "someone"}`,
+  "thing.split_from": (p) => `Split from ${p.name || "a thing"}: ${p.quantity || "some"} for a loan to ${p.person || "someone"}`,
+  "thing.joined": (p) => `${p.quantity || "Some"} of ${p.name || "a thing"} came back from a loan and joined it again`,
+  "thing.joined_into": (p) => `Returned and joined back into ${p.into || "the thing it was split from"}`,
+  "loan.lent": (p) => `Lent ${p.quantity || ""} ${p.name || "a thing"} to ${p.person || "someone"}`.replace("  ", " "),
+  "loan.borrowed": (p) => `Borrowed ${p.quantity || ""} ${p.name || "a thing"} from ${p.person || "someone"}`.replace("  ", " "),
+  "loan.returned": (p) => `${p.name || "A thing"} came back from a loan (${p.person || "someone"})`,
+  "loan.updated": (p) => `Changed the loan to ${p.person || "someone"}`,
 };
 
 export function summaryText(key: string, params: Record<string, string>): string {

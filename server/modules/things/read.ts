@@ -32,12 +32,28 @@ const summaryColumns = {
 };
 export type SummaryRow = Pick<ThingRow, keyof typeof summaryColumns>;
 
-export function derivedState(t: Pick<ThingRow, "missingSince" | "lifecycle">): ThingSummary["derivedState"] {
+/** `loans`: the directions of the thing's open loans (`lent` when one goes out, `borrowed` when it came in). */
+export function derivedState(t: Pick<ThingRow, "missingSince" | "lifecycle">, loans: ReadonlySet<string> = new Set()): ThingSummary["derivedState"] {
   const out: ThingSummary["derivedState"] = [];
   if (t.missingSince) out.push("uncertain");
   if (t.lifecycle === "draft") out.push("draft");
   if (t.lifecycle === "ended") out.push("ended");
+  if (loans.has("out")) out.push("lent");
+  if (loans.has("in")) out.push("borrowed");
   if (t.lifecycle === "in_repair") out.push("in_repair");
+  return out;
+}
+
+/** The directions of the open loans of these things, in one query for a page. */
+async function openLoans(tx: Tx, ids: string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (!ids.length) return out;
+  const found = await namedRows<{ thing_id: string; direction: string }>(
+    tx,
+    "summary_open_loans",
+    sql`SELECT DISTINCT thing_id::text AS thing_id, direction FROM loans WHERE thing_id = ANY(${uuidArray(ids)}) AND returned_at IS NULL AND deleted_at IS NULL`,
+  );
+  for (const r of found) out.set(r.thing_id, (out.get(r.thing_id) ?? new Set()).add(r.direction));
   return out;
 }
 
@@ -45,10 +61,8 @@ type TypeRef = ThingSummary["type"];
 
 /** `knownTypes`: types the caller already read (the list joins them), so they are not read again. */
 export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<string, TypeRef>): Promise<ThingSummary[]> {
-  const paths = await thingPaths(
-    tx,
-    rowsIn.map((t) => t.id),
-  );
+  const ids = rowsIn.map((t) => t.id);
+  const [paths, loans] = await Promise.all([thingPaths(tx, ids), openLoans(tx, ids)]);
   const typeIds = [...new Set(rowsIn.map((t) => t.typeId))].filter((id) => !knownTypes?.has(id));
   // Named statements with one array parameter: the same text (and plan) whatever the page holds.
   const typeRows: TypeRef[] = typeIds.length
@@ -81,7 +95,7 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
     type: typeById.get(t.typeId) ?? { id: t.typeId, icon: "thing", name: null, builtinKey: null },
     quantity: Number(t.quantity),
     lifecycle: t.lifecycle,
-    derivedState: derivedState(t),
+    derivedState: derivedState(t, loans.get(t.id)),
     path: paths.get(t.id) ?? [],
     containerThumbUrl: thumb(t.containerId ? containerCover.get(t.containerId) : null),
     thumbUrl: thumb(t.coverFileId),

@@ -1,0 +1,155 @@
+/** Reads of loans: the spec's record, one loan, the filtered list with its counts, the contacts. */
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { isOverdue, utcDay, type Loan, type LoanList, type LoanQuery } from "../../../shared/loans.js";
+import type { Tx } from "../../db/client.js";
+import { contacts, loans, things, users } from "../../db/schema/index.js";
+import { NotFoundError } from "../../errors/classes.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { summaries } from "../things/read.js";
+import { placeRefs, refKey } from "./places.js";
+
+type Row = typeof loans.$inferSelect;
+
+/** A number as the spec's decimal strings show it: "3", "2.5" (not "3.000"). */
+const decimalOut = (q: string) => q.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+
+export async function loansOut(tx: Tx, rowsIn: Row[], now: Date = new Date()): Promise<Loan[]> {
+  if (!rowsIn.length) return [];
+  const thingIds = [...new Set(rowsIn.map((r) => r.thingId))];
+  const userIds = [...new Set(rowsIn.flatMap((r) => [r.createdBy, r.personUserId]).filter((x): x is string => !!x))];
+  const keys = rowsIn.flatMap((r) => [
+    { placeId: r.previousPlaceId, containerId: r.previousContainerId },
+    { placeId: r.returnPlaceId, containerId: r.returnContainerId },
+  ]);
+  const [thingRows, names, refs] = await Promise.all([
+    tx
+      .select({
+        id: things.id,
+        locationId: things.locationId,
+        shortCode: things.shortCode,
+        name: things.name,
+        typeId: things.typeId,
+        quantity: things.quantity,
+        lifecycle: things.lifecycle,
+        missingSince: things.missingSince,
+        containerId: things.containerId,
+        coverFileId: things.coverFileId,
+        lastSeenAt: things.lastSeenAt,
+        isContainer: things.isContainer,
+        tagIds: things.tagIds,
+        rowVersion: things.rowVersion,
+      })
+      .from(things)
+      .where(inArray(things.id, thingIds)),
+    userIds.length ? tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)) : [],
+    placeRefs(tx, keys),
+  ]);
+  const byId = new Map((await summaries(tx, thingRows)).map((s) => [s.id, s]));
+  const nameOf = new Map(names.map((u) => [u.id, u.name]));
+  const ref = (placeId: string | null, containerId: string | null) => {
+    const k = refKey({ placeId, containerId });
+    return k ? (refs.get(k) ?? null) : null;
+  };
+  return rowsIn.flatMap((r) => {
+    const thing = byId.get(r.thingId);
+    if (!thing) return [];
+    return [
+      {
+        id: r.id,
+        thingId: r.thingId,
+        direction: r.direction,
+        person: {
+          id: (r.personUserId ?? r.contactId)!,
+          name: (r.personUserId && nameOf.get(r.personUserId)) || r.personName,
+          isMember: !!r.personUserId,
+        },
+        startedAt: r.startedAt.toISOString(),
+        dueOn: r.dueOn,
+        returnedAt: r.returnedAt?.toISOString() ?? null,
+        overdue: isOverdue(r, now),
+        quantity: decimalOut(r.quantity),
+        splitFromThingId: r.splitFromThingId,
+        returnPlace: r.returnedAt ? ref(r.returnPlaceId, r.returnContainerId) : null,
+        previousPlace: ref(r.previousPlaceId, r.previousContainerId),
+        notes: r.notes,
+        conditionOut: r.conditionOut,
+        conditionIn: r.conditionIn,
+        rowVersion: r.rowVersion,
+        createdBy: { displayName: (r.createdBy && nameOf.get(r.createdBy)) || "Former member" },
+        thing,
+      },
+    ];
+  });
+}
+
+/** A visible loan row, or 404. */
+export async function findLoanRow(tx: Tx, id: string): Promise<Row> {
+  const [row] = await tx
+    .select()
+    .from(loans)
+    .where(and(eq(loans.id, id), isNull(loans.deletedAt)));
+  if (!row) throw new NotFoundError("loan");
+  return row;
+}
+
+export async function findLoan(tx: Tx, id: string): Promise<Loan> {
+  return (await loansOut(tx, [await findLoanRow(tx, id)]))[0]!;
+}
+
+/** Loans of the locations the actor reads (row-level security), newest first, with the counts. */
+export async function listLoans(tx: Tx, q: LoanQuery, now: Date = new Date()): Promise<LoanList> {
+  const today = utcDay(now);
+  const scope: SQL[] = [isNull(loans.deletedAt)];
+  if (q.locationId) scope.push(eq(loans.locationId, q.locationId));
+  const where = [...scope];
+  if (q.direction) where.push(eq(loans.direction, q.direction));
+  if (q.state === "open") where.push(isNull(loans.returnedAt));
+  if (q.state === "overdue") where.push(isNull(loans.returnedAt), lt(loans.dueOn, today));
+  if (q.state === "returned") where.push(isNotNull(loans.returnedAt));
+  if (q.personId) where.push(or(eq(loans.personUserId, q.personId), eq(loans.contactId, q.personId))!);
+  if (q.q) {
+    const like = `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    where.push(sql`(${loans.personName} ILIKE ${like} OR EXISTS (SELECT 1 FROM things t WHERE t.id = ${loans.thingId} AND t.name ILIKE ${like})
+      OR EXISTS (SELECT 1 FROM users u WHERE u.id = ${loans.personUserId} AND u.name ILIKE ${like}))`);
+  }
+  if (q.cursor) where.push(afterTimeId(q.cursor, loans.startedAt, loans.id, "desc"));
+  const [found, [counts]] = await Promise.all([
+    tx
+      .select({ row: loans, key: exactTime(loans.startedAt) })
+      .from(loans)
+      .where(and(...where))
+      .orderBy(desc(loans.startedAt), desc(loans.id))
+      .limit(q.limit + 1),
+    tx
+      .select({
+        out: sql<number>`count(*) FILTER (WHERE ${loans.returnedAt} IS NULL AND ${loans.direction} = 'out')::int`,
+        in: sql<number>`count(*) FILTER (WHERE ${loans.returnedAt} IS NULL AND ${loans.direction} = 'in')::int`,
+        overdue: sql<number>`count(*) FILTER (WHERE ${loans.returnedAt} IS NULL AND ${loans.dueOn} < ${today})::int`,
+      })
+      .from(loans)
+      .where(and(...scope)),
+  ]);
+  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
+  return {
+    items: await loansOut(
+      tx,
+      page.rows.map((r) => r.row),
+      now,
+    ),
+    counts: { out: counts?.out ?? 0, in: counts?.in ?? 0, overdue: counts?.overdue ?? 0 },
+    next_cursor: page.next_cursor,
+  };
+}
+
+/** The contacts of the accounts the actor reads, by name (row-level security scopes them). */
+export async function listContacts(tx: Tx, locationId?: string): Promise<{ items: { id: string; name: string }[] }> {
+  const where: SQL[] = [isNull(contacts.deletedAt)];
+  if (locationId) where.push(sql`${contacts.accountId} = (SELECT account_id FROM locations WHERE id = ${locationId})`);
+  const items = await tx
+    .select({ id: contacts.id, name: contacts.name })
+    .from(contacts)
+    .where(and(...where))
+    .orderBy(sql`lower(${contacts.name})`, contacts.id)
+    .limit(1000);
+  return { items };
+}

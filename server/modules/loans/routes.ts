@@ -1,0 +1,74 @@
+/** /api/v1/things/:id/loans, /api/v1/loans (+ :id, return), /api/v1/contacts. Writes go through the service. */
+import { z } from "zod";
+import { uuidSchema } from "../../../shared/ids.js";
+import { contactListSchema, loanCreateBody, loanListSchema, loanPatchBody, loanQuerySchema, loanReturnBody, loanSchema } from "../../../shared/loans.js";
+import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";
+
+const byId = z.object({ id: uuidSchema });
+
+export function loanRoutes(deps: RouteDeps): RouteDef[] {
+  const service = serviceDeps(deps);
+  return [
+    defineWrite({
+      method: "post",
+      path: "/api/v1/things/:id/loans",
+      summary:
+        "Lend a thing out or record it borrowed (members and above); part of its quantity splits it. The person is {userId}, {contactId} or a new contact {name, id?}",
+      tag: "loans",
+      status: 201,
+      params: byId,
+      body: loanCreateBody,
+      response: loanSchema,
+      handler: ({ actor, params, body }) => lend(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/loans",
+      summary: "Loans of the locations you read, newest first, with counts of open (out, in) and overdue loans",
+      tag: "loans",
+      query: loanQuerySchema,
+      response: loanListSchema,
+      handler: ({ actor, query }) => getLoans(service, actor, query),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/loans/:id",
+      summary: "A loan",
+      tag: "loans",
+      params: byId,
+      response: loanSchema,
+      handler: ({ actor, params }) => getLoan(service, actor, params.id),
+    }),
+    defineWrite({
+      method: "patch",
+      path: "/api/v1/loans/:id",
+      summary: "Change a loan's due date or notes (carries the rowVersion you saw; stale is 409 version_conflict)",
+      tag: "loans",
+      params: byId,
+      body: loanPatchBody,
+      response: loanSchema,
+      handler: ({ actor, params, body }) => updateLoan(service, actor, params.id, body),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/loans/:id/return",
+      summary: "Return a loan: the thing goes back to returnPlace (default: where it was when it went out); a split thing joins its original",
+      tag: "loans",
+      params: byId,
+      body: loanReturnBody,
+      response: loanSchema,
+      handler: ({ actor, params, body }) => returnLoan(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/contacts",
+      summary: "Contacts of the owner accounts you read (the people loans name who are not members); locationId narrows to its account",
+      tag: "loans",
+      query: z.object({ locationId: uuidSchema.optional() }),
+      response: contactListSchema,
+      handler: ({ actor, query }) => getContacts(service, actor, query.locationId),
+    }),
+  ] as RouteDef[];
+}
