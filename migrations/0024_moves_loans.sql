@@ -81,7 +81,8 @@ CREATE TABLE "loans" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"deleted_at" timestamp with time zone,
 	CONSTRAINT "loans_direction" CHECK ("direction" IN ('out', 'in')),
-	CONSTRAINT "loans_one_person" CHECK (("person_user_id" IS NULL) <> ("contact_id" IS NULL)),
+	-- At most one: a member's account may be deleted later (the reference becomes null, the name stays).
+	CONSTRAINT "loans_one_person" CHECK ("person_user_id" IS NULL OR "contact_id" IS NULL),
 	CONSTRAINT "loans_quantity_positive" CHECK ("quantity" > 0)
 );
 --> statement-breakpoint

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { describe, expect } from "vitest";
 import { loanSchema } from "../../shared/loans.js";
+import { sql } from "../../server/db/client.js";
 import { contacts, loans, things } from "../../server/db/schema/index.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { HttpClient } from "../support/app.js";
@@ -89,6 +90,24 @@ describe("lending", () => {
     expect(list.body.items.map((c: { name: string }) => c.name)).toContain("Noor");
     const unknown = await lend(as.member, (await thingIn(as.member, loc)).id, { person: { contactId: uuidv7() } });
     expect(unknown.status).toBe(404);
+  });
+
+  test("a member named on a loan whose account is deleted: the loan stays, with the name it was made with", async ({ svc, loc, as }) => {
+    // A managed account (a child's), as removing one will delete it; nothing else here deletes users.
+    const kid = await as.owner.post(`/api/v1/locations/${loc}/managed-accounts`, { username: `kid${Date.now() % 100000}`, displayName: "Kid Borrower" });
+    expect(kid.status, JSON.stringify(kid.body)).toBe(201);
+    const kidId = kid.body.id as string;
+    const thing = await thingIn(as.member, loc, { name: "Scooter" });
+    const res = await lend(as.member, thing.id, { person: { userId: kidId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.person).toMatchObject({ id: kidId, name: "Kid Borrower", isMember: true });
+    await svc.database.db.execute(sql`DELETE FROM managed_accounts WHERE user_id = ${kidId}`);
+    await svc.database.db.execute(sql`DELETE FROM memberships WHERE user_id = ${kidId}`);
+    await svc.database.db.execute(sql`DELETE FROM users WHERE id = ${kidId}`);
+    const after = await as.member.get(`/api/v1/loans/${res.body.id}`);
+    expect(after.status).toBe(200);
+    expect(after.body.person).toEqual({ id: "00000000-0000-0000-0000-000000000000", name: "Kid Borrower", isMember: false });
+    expect((await as.member.post(`/api/v1/loans/${res.body.id}/return`, {})).status).toBe(200);
   });
 
   test("roles: a viewer cannot lend, return or change; an outsider gets 404 for everything", async ({ loc, as }) => {

@@ -125,7 +125,8 @@ export const loans = pgTable(
       .on(t.dueOn)
       .where(sql`${t.returnedAt} IS NULL AND ${t.deletedAt} IS NULL`),
     check("loans_direction", sql`${t.direction} IN ('out', 'in')`),
-    check("loans_one_person", sql`(${t.personUserId} IS NULL) <> (${t.contactId} IS NULL)`),
+    // At most one: a member's account may be deleted later (the reference becomes null, `personName` stays).
+    check("loans_one_person", sql`${t.personUserId} IS NULL OR ${t.contactId} IS NULL`),
     check("loans_quantity_positive", sql`${t.quantity} > 0`),
   ],
 );

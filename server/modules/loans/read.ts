@@ -10,6 +10,8 @@ import { placeRefs, refKey } from "./places.js";
 
 type Row = typeof loans.$inferSelect;
 
+/** The spec's nil uuid: the person of a loan whose member account was deleted since (their name stays on the loan). */
+const NO_PERSON = "00000000-0000-0000-0000-000000000000";
 /** A number as the spec's decimal strings show it: "3", "2.5" (not "3.000"). */
 const decimalOut = (q: string) => q.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
 
@@ -59,7 +61,8 @@ export async function loansOut(tx: Tx, rowsIn: Row[], now: Date = new Date()): P
         thingId: r.thingId,
         direction: r.direction,
         person: {
-          id: (r.personUserId ?? r.contactId)!,
+          // A member whose account was deleted since: the name recorded with the loan, and the nil uuid.
+          id: r.personUserId ?? r.contactId ?? NO_PERSON,
           name: (r.personUserId && nameOf.get(r.personUserId)) || r.personName,
           isMember: !!r.personUserId,
         },
