@@ -26,6 +26,7 @@ import { meterRoutes } from "./modules/meters/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
 import { extractionRoutes } from "./modules/extractions/routes.js";
 import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
+import { moveRoutes } from "./modules/moves/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -54,6 +55,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...notificationRoutes(deps),
     ...extractionRoutes(deps),
     ...aiSettingsRoutes(deps),
+    ...moveRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -9,6 +9,7 @@ import { fieldConfirmArgs, suggestionAcceptArgs } from "../shared/extractions.js
 import { inboxAcceptArgs, inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { meterCreateArgs, meterDeleteArgs, meterUpdateArgs, readingCaptureArgs } from "../shared/meters.js";
 import { receiptCaptureArgs } from "../shared/receipts.js";
+import { boxAddArgs, boxRemoveArgs, boxScanArgs, boxUpdateArgs, moveCreateArgs, moveUpdateArgs } from "../shared/moves.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
 import {
   brandCreateArgs,
@@ -63,6 +64,15 @@ export const opArgs = {
   "code.claim": codeClaimArgs,
   // A receipt photographed as such (server/modules/receipts/): read by the AI pipeline, reviewed in the inbox.
   "receipt.capture": receiptCaptureArgs,
+  // Moves (server/modules/moves/): a mover scans boxes in the truck with no signal.
+  "move.create": moveCreateArgs,
+  "move.update": moveUpdateArgs,
+  "box.add": boxAddArgs,
+  "box.update": boxUpdateArgs,
+  "box.load": boxScanArgs,
+  "box.unload": boxScanArgs,
+  "box.unpack": boxScanArgs,
+  "box.remove": boxRemoveArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;

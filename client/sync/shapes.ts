@@ -127,26 +127,7 @@ export class ShapeFollower {
 
   private async apply(messages: Message<Row>[]): Promise<void> {
     const table = this.db.table(this.name);
-    let puts: Row[] = [];
-    const deletes: string[] = [];
-    const txids: string[] = [];
-    let reset = false;
-    let upToDate = false;
-    for (const m of messages) {
-      if (isChangeMessage(m)) {
-        const id = m.value.id as string;
-        if (m.headers.operation === "delete") deletes.push(id);
-        else puts.push(m.value);
-        for (const t of m.headers.txids ?? []) txids.push(String(t));
-      } else if (isControlMessage(m)) {
-        if (m.headers.control === "must-refetch") {
-          // The shape's scope changed (SH4/SH7): what we hold may include rows we may no longer see.
-          reset = true;
-          puts = [];
-          deletes.length = 0;
-        } else if (m.headers.control === "up-to-date") upToDate = true;
-      }
-    }
+    const { puts, deletes, txids, reset, upToDate } = foldMessages(messages);
     // The things list reads by name through an index on this device-only key (client/db/database.ts).
     if (this.name === "things") for (const r of puts) r.nameKey = thingNameKey(r.name as string | null);
     const stream = this.stream;
@@ -181,4 +162,39 @@ export class ShapeFollower {
 
 async function updateProgressRows(db: InventoryDb, name: SyncedTableName): Promise<number | undefined> {
   return db.table(name).count();
+}
+
+/**
+ * A batch of shape messages as the writes that leave the table as the last message of each row
+ * says: a row deleted and then sent again in the same batch (a thing that moved from one location
+ * the device reads to another it reads: a delete under the old, then the row under the new) is
+ * kept, and a row sent and then deleted is gone. A must-refetch drops what came before it.
+ */
+export function foldMessages(messages: Message<Row>[]): { puts: Row[]; deletes: string[]; txids: string[]; reset: boolean; upToDate: boolean } {
+  const last = new Map<string, Row | null>();
+  const txids: string[] = [];
+  let reset = false;
+  let upToDate = false;
+  for (const m of messages) {
+    if (isChangeMessage(m)) {
+      const id = m.value.id as string;
+      // Map order is first insertion: delete and re-insert so the order of the writes is the last one's.
+      last.delete(id);
+      last.set(id, m.headers.operation === "delete" ? null : m.value);
+      for (const t of m.headers.txids ?? []) txids.push(String(t));
+    } else if (isControlMessage(m)) {
+      if (m.headers.control === "must-refetch") {
+        // The shape's scope changed (SH4/SH7): what we hold may include rows we may no longer see.
+        reset = true;
+        last.clear();
+      } else if (m.headers.control === "up-to-date") upToDate = true;
+    }
+  }
+  const puts: Row[] = [];
+  const deletes: string[] = [];
+  for (const [id, row] of last) {
+    if (row) puts.push(row);
+    else deletes.push(id);
+  }
+  return { puts, deletes, txids, reset, upToDate };
 }

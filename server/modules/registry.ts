@@ -26,6 +26,8 @@ import { codeClaim } from "./codes/claim.js";
 import { labelSheetCreate } from "./codes/sheets.js";
 import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/index.js";
 import { receiptCapture } from "./receipts/capture.js";
+import { moveCreate, moveUpdate } from "./moves/commands.js";
+import { boxAdd, boxLoad, boxRemove, boxUnload, boxUnpack, boxUpdate } from "./moves/boxes.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -69,6 +71,14 @@ export const commandRegistry = commandRegistryOf([
   meterDelete,
   readingCapture,
   receiptCapture,
+  moveCreate,
+  moveUpdate,
+  boxAdd,
+  boxUpdate,
+  boxLoad,
+  boxUnload,
+  boxUnpack,
+  boxRemove,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);
