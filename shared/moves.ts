@@ -11,7 +11,6 @@ export type MoveStatus = (typeof MOVE_STATUSES)[number];
 export const BOX_STATES = ["packed", "in_transit", "unpacked"] as const;
 export type BoxState = (typeof BOX_STATES)[number];
 
-
 export const MOVE_NAME_MAX = 120;
 export const DESTINATION_NAME_MAX = 120;
 
@@ -52,16 +51,14 @@ export const movePatchBody = movePatchShape
 /** A box of a move is named by the move and the container (one live box per container and move). */
 const boxRef = { moveId: uuidSchema, containerId: uuidSchema };
 
-export const boxAddArgs = z
-  .object({ id: uuidSchema, ...boxRef, destination: destinationInput.optional(), at: at.optional() })
-  .strict();
+export const boxAddArgs = z.object({ id: uuidSchema, ...boxRef, destination: destinationInput.optional(), at: at.optional() }).strict();
 export type BoxAddArgs = z.infer<typeof boxAddArgs>;
 export const boxAddBody = z.object({ id: uuidSchema.optional(), containerId: uuidSchema, destination: destinationInput.optional() }).strict();
 
+/** An op that names neither changes nothing (REST's PATCH asks for one of them). */
 export const boxUpdateArgs = z
   .object({ ...boxRef, destination: destinationInput.optional(), state: z.enum(BOX_STATES).optional(), at: at.optional() })
-  .strict()
-  .refine((a) => a.destination !== undefined || a.state !== undefined, "give a destination or a state");
+  .strict();
 export type BoxUpdateArgs = z.infer<typeof boxUpdateArgs>;
 export const boxPatchBody = z
   .object({ destination: destinationInput.optional(), state: z.enum(BOX_STATES).optional(), rowVersion: z.number().int().min(1) })

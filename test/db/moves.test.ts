@@ -162,10 +162,18 @@ describe("moves", () => {
     expect(again.status).toBe(409);
     expect(again.body.error.message).toContain("finished");
     const c = await newMove(as.member, loc, { name: "Cancel me" });
-    expect((await as.member.patch(`/api/v1/moves/${c.id}`, { status: "cancelled", rowVersion: 1 })).body).toMatchObject({ status: "cancelled", finishedAt: null });
+    expect((await as.member.patch(`/api/v1/moves/${c.id}`, { status: "cancelled", rowVersion: 1 })).body).toMatchObject({
+      status: "cancelled",
+      finishedAt: null,
+    });
   });
 
-  test("boxes: live containers of the move's location, numbered per move, one active move each; destination in the target", async ({ svc, loc, as, target }) => {
+  test("boxes: live containers of the move's location, numbered per move, one active move each; destination in the target", async ({
+    svc,
+    loc,
+    as,
+    target,
+  }) => {
     const m = await newMove(as.member, loc, { name: "Boxes", toLocationId: target.id });
     const one = await packedBox(as.member, loc, "Books");
     const two = await make(as.member, loc, { name: "Plates", isContainer: true });
@@ -346,7 +354,11 @@ describe("unpacking into the target location", () => {
     const screw = (await as.member.get(`/api/v1/things/${s.screw.id}`)).body;
     expect(screw).toMatchObject({ locationId: target.id, containerId: s.inner.id });
     // Their history: the earlier entries and the move, marked as moved in from elsewhere.
-    const history = (await as.member.get(`/api/v1/things/${s.drill.id}/history`)).body.items as { summaryKey: string; movedInFromElsewhere?: boolean; summary: string }[];
+    const history = (await as.member.get(`/api/v1/things/${s.drill.id}/history`)).body.items as {
+      summaryKey: string;
+      movedInFromElsewhere?: boolean;
+      summary: string;
+    }[];
     expect(history.map((h) => h.summaryKey)).toEqual(["thing.moved_location", "thing.updated", "thing.created"]);
     expect(history[0]).toMatchObject({ movedInFromElsewhere: true });
     expect(history[0]!.summary).toContain("New flat");

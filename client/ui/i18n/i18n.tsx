@@ -11,17 +11,24 @@ import { fieldAr, fieldEn } from "./field.js";
 import { metersAr, metersEn } from "./meters.js";
 import { notificationsAr, notificationsEn } from "./notifications.js";
 import { receiptsAr, receiptsEn } from "./receipts.js";
+import { movesAr, movesEn } from "./moves.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
-  keyof typeof en | keyof typeof metersEn | keyof typeof fieldEn | keyof typeof notificationsEn | keyof typeof aiEn | keyof typeof receiptsEn;
+  | keyof typeof en
+  | keyof typeof metersEn
+  | keyof typeof fieldEn
+  | keyof typeof notificationsEn
+  | keyof typeof aiEn
+  | keyof typeof receiptsEn
+  | keyof typeof movesEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...movesEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...movesAr },
 };
 
 export interface I18n {

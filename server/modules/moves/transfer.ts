@@ -80,7 +80,9 @@ async function carryAlong(tx: Tx, ids: string[], from: string, to: string, now: 
     tx.execute(sql`UPDATE history_entries SET location_id = ${to} WHERE location_id = ${from} AND entity_id = ANY(${set})`),
     tx.execute(sql`UPDATE codes SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
     tx.execute(sql`UPDATE box_checks SET ${bump} WHERE location_id = ${from} AND container_id = ANY(${set})`),
-    tx.execute(sql`UPDATE secret_values SET location_id = ${to}, row_version = row_version + 1, updated_at = ${now} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
+    tx.execute(
+      sql`UPDATE secret_values SET location_id = ${to}, row_version = row_version + 1, updated_at = ${now} WHERE location_id = ${from} AND thing_id = ANY(${set})`,
+    ),
     tx.execute(sql`UPDATE inbox_items SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
     tx.execute(sql`UPDATE ai_calls SET location_id = ${to} WHERE location_id = ${from} AND (thing_id = ANY(${set}) OR id = ANY(${uuidArray(callIds)}))`),
     tx.execute(sql`UPDATE loans SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
