@@ -27,7 +27,8 @@ import { labelSheetCreate } from "./codes/sheets.js";
 import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/index.js";
 import { receiptCapture } from "./receipts/capture.js";
 import { moveCreate, moveUpdate } from "./moves/commands.js";
-import { boxAdd, boxLoad, boxRemove, boxUnload, boxUnpack, boxUpdate } from "./moves/boxes.js";
+import { boxLoad, boxRemove, boxUnload, boxUnpack, boxUpdate } from "./moves/boxes.js";
+import { boxAdd } from "./moves/add.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,

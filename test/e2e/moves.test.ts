@@ -32,7 +32,11 @@ describe("moves", () => {
       expect(res.status).toBe(201);
       return res.body as { id: string; shortCode: string };
     };
-    const boxes = [await make({ name: "Box A", isContainer: true }), await make({ name: "Box B", isContainer: true }), await make({ name: "Box C", isContainer: true })];
+    const boxes = [
+      await make({ name: "Box A", isContainer: true }),
+      await make({ name: "Box B", isContainer: true }),
+      await make({ name: "Box C", isContainer: true }),
+    ];
     const kettle = await make({ name: "Kettle", containerId: boxes[0]!.id });
     expect((await api.patch(`/api/v1/things/${kettle.id}`, { description: "Blue", rowVersion: 1 })).status).toBe(200);
 

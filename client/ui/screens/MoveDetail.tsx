@@ -113,11 +113,11 @@ export function MoveDetailScreen({ locationId, moveId }: { locationId: string; m
       <section aria-labelledby="move-boxes-h">
         <h2 id="move-boxes-h">{t("moves.boxes")}</h2>
         {boxes.length ? (
-          <ol className="move-boxes">
+          <ul className="move-boxes">
             {boxes.map((b) => (
               <BoxItem key={b.containerId} move={move} box={b} places={places ?? []} editable={editable} />
             ))}
-          </ol>
+          </ul>
         ) : (
           <p className="hint">{t("moves.noBoxes")}</p>
         )}

@@ -77,7 +77,10 @@ async function carryAlong(tx: Tx, ids: string[], from: string, to: string, now: 
   await Promise.all([
     tx.execute(sql`UPDATE files SET ${bump} WHERE location_id = ${from} AND id = ANY(${uuidArray(files.map((f) => f.id))})`),
     tx.execute(sql`UPDATE readings SET ${bump} WHERE location_id = ${from} AND meter_id = ANY(${uuidArray(meters.map((m) => m.id))})`),
-    tx.execute(sql`UPDATE history_entries SET location_id = ${to} WHERE location_id = ${from} AND entity_id = ANY(${set})`),
+    // The things' history, and their meters' (a meter's entries are about the meter).
+    tx.execute(
+      sql`UPDATE history_entries SET location_id = ${to} WHERE location_id = ${from} AND entity_id = ANY(${uuidArray([...ids, ...meters.map((m) => m.id)])})`,
+    ),
     tx.execute(sql`UPDATE codes SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
     tx.execute(sql`UPDATE box_checks SET ${bump} WHERE location_id = ${from} AND container_id = ANY(${set})`),
     tx.execute(
