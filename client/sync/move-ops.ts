@@ -47,6 +47,10 @@ export function queueBoxDestination(
   return enqueue(db, { name: "box.update", locationId: move.locationId, args: { moveId: move.id, containerId: box.containerId, destination } });
 }
 
+export function queueBoxRemove(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId">, box: Pick<MoveBoxRow, "containerId" | "rowVersion">): Promise<Op> {
+  return enqueue(db, { name: "box.remove", locationId: move.locationId, args: { moveId: move.id, containerId: box.containerId }, ...base(box) });
+}
+
 export function queueScan(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId">, containerId: string, mode: ScanMode): Promise<Op> {
   return enqueue(db, { name: `box.${mode}`, locationId: move.locationId, args: { moveId: move.id, containerId, at: new Date().toISOString() } });
 }
@@ -150,11 +154,11 @@ export function applyMoveOp(state: MoveState, op: Op): void {
 
 /** A location's moves and their boxes as this device shows them. */
 export async function readMoves(db: InventoryDb, locationId: string): Promise<MoveState> {
-  const [moves, boxes, outbox] = await Promise.all([
-    db.moves.where("locationId").equals(locationId).toArray(),
-    db.move_boxes.toArray(),
-    db.outbox.orderBy("seq").toArray(),
-  ]);
+  const [moves, outbox] = await Promise.all([db.moves.where("locationId").equals(locationId).toArray(), db.outbox.orderBy("seq").toArray()]);
+  const boxes = await db.move_boxes
+    .where("moveId")
+    .anyOf(moves.map((m) => m.id))
+    .toArray();
   const state: MoveState = {
     moves: new Map(moves.filter((m) => !m.deletedAt).map((m) => [m.id, m])),
     boxes: new Map(boxes.filter((b) => !b.deletedAt).map((b) => [boxKey(b.moveId, b.containerId), b])),

@@ -6,7 +6,7 @@
 import { useState, type ReactNode } from "react";
 import { formatCode } from "../../../shared/codes.js";
 import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
-import { boxesOf, queueBoxAdd, queueBoxDestination, queueMoveUpdate, readMoves } from "../../sync/move-ops.js";
+import { boxesOf, queueBoxAdd, queueBoxDestination, queueBoxRemove, queueMoveUpdate, readMoves } from "../../sync/move-ops.js";
 import { useLive, useOnline } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
 import { thingName } from "../names.js";
@@ -61,6 +61,11 @@ function BoxItem({ move, box, places, editable }: { move: MoveRow; box: MoveBoxR
             </select>
           </label>
           <button type="submit">{t("moves.setDestination")}</button>
+          {box.state === "packed" ? (
+            <button type="button" onClick={() => void queueBoxRemove(db, move, box)}>
+              {t("moves.remove")}
+            </button>
+          ) : null}
         </form>
       ) : null}
     </li>
@@ -79,6 +84,8 @@ export function MoveDetailScreen({ locationId, moveId }: { locationId: string; m
     async () => (await db.places.where("locationId").equals(goesTo).toArray()).filter((p) => !p.deletedAt).sort((a, b) => a.name.localeCompare(b.name)),
     [db, goesTo],
   );
+  // A move started on this device names its target only once the server's row arrives.
+  const targetRow = useLive(async () => (move?.toLocationId ? db.locations.get(move.toLocationId) : undefined), [db, move?.toLocationId]);
   const [container, setContainer] = useState("");
   const shell = (body: ReactNode) => (
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
@@ -94,7 +101,7 @@ export function MoveDetailScreen({ locationId, moveId }: { locationId: string; m
   const containers = data.things
     .filter((th) => th.isContainer && !th.deletedAt && !inMoves.has(th.id))
     .sort((a, b) => thingName(a, t).localeCompare(thingName(b, t)));
-  const targetName = move.toLocationName ?? null;
+  const targetName = move.toLocationName ?? targetRow?.name ?? null;
 
   return shell(
     <>
