@@ -40,8 +40,13 @@ const box = (n: number, over: Partial<MoveBoxRow> = {}): MoveBoxRow => ({
 });
 let seq = 0;
 const at = (min: number) => new Date(Date.parse(AT) + min * 60_000).toISOString();
-const scan = (name: "box.load" | "box.unload" | "box.unpack", containerId: string, min: number): Op =>
-  ({ id: id(900 + ++seq), name, locationId: LOC, at: at(min), args: { moveId: move.id, containerId, at: at(min) } });
+const scan = (name: "box.load" | "box.unload" | "box.unpack", containerId: string, min: number): Op => ({
+  id: id(900 + ++seq),
+  name,
+  locationId: LOC,
+  at: at(min),
+  args: { moveId: move.id, containerId, at: at(min) },
+});
 const state = (boxes: MoveBoxRow[]): MoveState => ({
   moves: new Map([[move.id, move]]),
   boxes: new Map(boxes.map((b) => [`${b.moveId}/${b.containerId}`, b])),
