@@ -84,3 +84,7 @@ export type Op = {
 }[OpName];
 
 export const isOpName = (name: string): name is OpName => Object.hasOwn(opArgs, name);
+
+/** The ops of moves and their boxes: the device replays them on its own tables (client/sync/move-ops.ts), never on things or places. */
+export type MoveOp = Extract<Op, { name: `move.${string}` | `box.${string}` }>;
+export const isMoveOp = (op: Op): op is MoveOp => op.name.startsWith("move.") || op.name.startsWith("box.");
