@@ -9,7 +9,8 @@ import { describe, expect } from "vitest";
 import { userActor } from "../../server/auth/actor.js";
 import { withActor } from "../../server/db/actor.js";
 import { rows, sql } from "../../server/db/client.js";
-import { things, users } from "../../server/db/schema/index.js";
+import { memberships, things, users } from "../../server/db/schema/index.js";
+import { v7 as uuidv7 } from "uuid";
 import { PNG, sendRaw } from "../support/hostile.js";
 import { addBox, make, newMove, packedBox, results, scan, shapeFrom, test } from "../support/moves.js";
 
@@ -108,6 +109,13 @@ describe("unpacking into the target location", () => {
     );
     expect(Number(left!.n)).toBe(0);
 
+    // A viewer of only the target reads them with their whole history, and their shape brings them.
+    const newcomer = await svc.signedIn("Nia Newcomer");
+    await db.insert(memberships).values({ id: uuidv7(), locationId: target.id, userId: newcomer.userId, role: "viewer" });
+    const theirHistory = (await newcomer.get(`/api/v1/things/${s.drill.id}/history`)).body.items as { summaryKey: string }[];
+    expect(theirHistory.map((h) => h.summaryKey)).toEqual(["thing.moved_location", "thing.updated", "thing.created"]);
+    expect((await newcomer.get(`/api/v1/files/${fileId}`)).status).toBe(200);
+    expect((await shapeFrom(newcomer)).seen.filter((x) => s.all.includes(x.id)).map((x) => x.op)).toHaveLength(4);
     // The admin reads only the source: the things are gone from REST and from its device's shape.
     for (const id of s.all) expect((await as.admin.get(`/api/v1/things/${id}`)).status).toBe(404);
     const list = (await as.admin.get(`/api/v1/locations/${loc}/things?limit=200`)).body.items.map((t: { id: string }) => t.id);
