@@ -28,6 +28,7 @@ import { notificationRoutes } from "./modules/notifications/routes.js";
 import { extractionRoutes } from "./modules/extractions/routes.js";
 import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
 import { movePrintRoutes } from "./modules/moves/print-routes.js";
+import { moveRoutes } from "./modules/moves/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -58,6 +59,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...aiSettingsRoutes(deps),
     ...movePrintRoutes(deps),
     ...loanRoutes(deps),
+    ...moveRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

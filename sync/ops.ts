@@ -9,6 +9,7 @@ import { fieldConfirmArgs, suggestionAcceptArgs } from "../shared/extractions.js
 import { inboxAcceptArgs, inboxActArgs, inboxMergeArgs } from "../shared/inbox-actions.js";
 import { meterCreateArgs, meterDeleteArgs, meterUpdateArgs, readingCaptureArgs } from "../shared/meters.js";
 import { receiptCaptureArgs } from "../shared/receipts.js";
+import { boxAddArgs, boxRemoveArgs, boxScanArgs, boxUpdateArgs, moveCreateArgs, moveUpdateArgs } from "../shared/moves.js";
 import { placeCreateArgs, placeDeleteArgs, placeUpdateArgs } from "../shared/places.js";
 import {
   brandCreateArgs,
@@ -68,6 +69,15 @@ export const opArgs = {
   "loan.create": loanCreateArgs,
   "loan.return": loanReturnArgs,
   "loan.update": loanUpdateArgs,
+  // Moves (server/modules/moves/): a mover scans boxes in the truck with no signal.
+  "move.create": moveCreateArgs,
+  "move.update": moveUpdateArgs,
+  "box.add": boxAddArgs,
+  "box.update": boxUpdateArgs,
+  "box.load": boxScanArgs,
+  "box.unload": boxScanArgs,
+  "box.unpack": boxScanArgs,
+  "box.remove": boxRemoveArgs,
 } as const;
 
 export type OpName = keyof typeof opArgs;
@@ -79,3 +89,7 @@ export type Op = {
 }[OpName];
 
 export const isOpName = (name: string): name is OpName => Object.hasOwn(opArgs, name);
+
+/** The ops of moves and their boxes: the device replays them on its own tables (client/sync/move-ops.ts), never on things or places. */
+export type MoveOp = Extract<Op, { name: `move.${string}` | `box.${string}` }>;
+export const isMoveOp = (op: Op): op is MoveOp => op.name.startsWith("move.") || op.name.startsWith("box.");

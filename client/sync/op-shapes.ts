@@ -48,6 +48,18 @@ export function shapesOf(op: Op): SyncedTableName[] {
       return ["loans", "things"];
     case "loan.update":
       return ["loans"];
+    // Moves (move-ops.ts): unpacking moves the box and what is in it, with their rows.
+    case "move.create":
+    case "move.update":
+      return ["moves"];
+    case "box.add":
+    case "box.load":
+    case "box.unload":
+    case "box.remove":
+      return ["move_boxes"];
+    case "box.update":
+    case "box.unpack":
+      return ["move_boxes", "things", "codes", "meters", "readings", "box_checks", "inbox"];
     default:
       // Registry ops (types, fields, place kinds, brands, tags, templates): optimistic-registries.ts.
       return registryShapesOf(op) ?? [];

@@ -4,7 +4,7 @@
  * op's optimistic copy (a `dropped` verdict, or its txid arriving on a shape: sync/SPEC.md PU7) is
  * just removing the op from the outbox. Pure functions: no Dexie, no clock.
  */
-import type { Op } from "../../sync/ops.js";
+import { isMoveOp, type MoveOp, type Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
@@ -94,7 +94,7 @@ function edit<T extends object>(map: Map<string, View<T>>, id: string, change: (
 }
 
 /** Applies one op to the local state (mutating the maps; rows are replaced, never edited). */
-export function applyOp(state: LocalState, op: Op): void {
+export function applyOp(state: LocalState, op: Exclude<Op, MoveOp>): void {
   switch (op.name) {
     case "thing.create":
       state.things.set(op.args.id, newThing(op, state.templates));
@@ -294,6 +294,6 @@ export function overlay(server: { things?: ThingRow[]; places?: PlaceRow[]; inbo
     inbox: new Map((server.inbox ?? []).map((r) => [r.id, r])),
     templates: new Map((server.templates ?? []).map((r) => [r.id, r])),
   };
-  for (const op of ops) applyOp(state, op);
+  for (const op of ops) if (!isMoveOp(op)) applyOp(state, op);
   return state;
 }

@@ -24,6 +24,8 @@ import { BoxCheckScreen } from "./screens/BoxCheck.js";
 import { LabelsScreen } from "./screens/Labels.js";
 import { LoansScreen } from "./screens/Loans.js";
 import { CodeScreen, ScanScreen } from "./screens/Scan.js";
+import { MovesScreen } from "./screens/Moves.js";
+import { MoveDetailScreen } from "./screens/MoveDetail.js";
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -75,6 +77,8 @@ function Routes() {
   if ((m = match("/l/:loc/things/:id/check", path))) return <BoxCheckScreen key={m.id} locationId={m.loc!} boxId={m.id!} />;
   if ((m = match("/l/:loc/labels", path))) return <LabelsScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/loans", path))) return <LoansScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/moves", path))) return <MovesScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/moves/:id", path))) return <MoveDetailScreen key={m.id} locationId={m.loc!} moveId={m.id!} />;
   return <Redirect to="/" />;
 }
 

@@ -28,6 +28,9 @@ import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/
 import { receiptCapture } from "./receipts/capture.js";
 import { loanCreate } from "./loans/commands.js";
 import { loanReturn, loanUpdate } from "./loans/return.js";
+import { moveCreate, moveUpdate } from "./moves/commands.js";
+import { boxLoad, boxRemove, boxUnload, boxUnpack, boxUpdate } from "./moves/boxes.js";
+import { boxAdd } from "./moves/add.js";
 
 export const commandRegistry = commandRegistryOf([
   locationCreate,
@@ -74,6 +77,14 @@ export const commandRegistry = commandRegistryOf([
   loanCreate,
   loanReturn,
   loanUpdate,
+  moveCreate,
+  moveUpdate,
+  boxAdd,
+  boxUpdate,
+  boxLoad,
+  boxUnload,
+  boxUnpack,
+  boxRemove,
 ]);
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

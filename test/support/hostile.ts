@@ -245,6 +245,9 @@ export const ID_KINDS = [
   "extraction",
   "loan",
   "contact",
+  "move",
+  /** A box row of a move: routes name boxes by move and container; only a create names its own id. */
+  "moveBox",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -280,6 +283,9 @@ const PATH_KINDS: Record<string, IdKind> = {
   meters: "meter",
   "push-subscriptions": "pushSubscription",
   loans: "loan",
+  moves: "move",
+  // `/moves/{id}/boxes/{containerId}`: a box is named by its container.
+  boxes: "container",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -311,6 +317,8 @@ const FIELD_KINDS: Record<string, IdKind> = {
   userId: "memberUser",
   contactId: "contact",
   personId: "contact",
+  toLocationId: "location",
+  moveId: "move",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -329,6 +337,8 @@ const CREATES: [RegExp, IdKind][] = [
   [/^POST \/api\/v1\/things\/\{id\}\/meters$/, "meter"],
   [/^POST \/api\/v1\/meters\/\{id\}\/readings$/, "reading"],
   [/^POST \/api\/v1\/things\/\{id\}\/loans$/, "loan"],
+  [/^POST \/api\/v1\/locations\/\{id\}\/moves$/, "move"],
+  [/^POST \/api\/v1\/moves\/\{id\}\/boxes$/, "moveBox"],
 ];
 
 /** A body's `id` that names an existing row rather than one the request makes. */
@@ -364,9 +374,11 @@ export function opTargetKind(opName: string): IdRef | undefined {
     // code.claim names the thing (or place) the label goes on.
     code: "thing",
     loan: "loan",
+    move: "move",
+    box: "moveBox",
   };
   const kind: IdKind | undefined = byDomain[domain];
-  return kind && { kind, fresh: verb === "create" || verb === "capture" || verb === "record" };
+  return kind && { kind, fresh: verb === "create" || verb === "capture" || verb === "record" || verb === "add" };
 }
 
 /**
@@ -600,6 +612,15 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         await ok(owner.post("/api/v1/me/push-subscriptions", { endpoint: `https://93.184.215.14/push/${name}-${++n}`, keys }), "push subscription")
       ).id;
     },
+    move: async () => {
+      ids.move = (await ok(owner.post(`/api/v1/locations/${location}/moves`, { name: `${name} Move ${++n}` }), "move")).id;
+    },
+    moveBox: async () => {
+      const crate = (await ok(owner.post(`/api/v1/locations/${location}/things`, { name: `${name} Crate ${++n}`, isContainer: true }), "crate")).id as string;
+      await ok(owner.post(`/api/v1/moves/${ids.move}/boxes`, { containerId: crate }), "box");
+      const [box] = await rows<{ id: string }>(db, sql`SELECT id FROM move_boxes WHERE move_id = ${ids.move} AND container_id = ${crate}`);
+      ids.moveBox = box!.id;
+    },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
@@ -641,6 +662,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "pushSubscription",
     "extraction",
     "loan",
+    "move",
+    "moveBox",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -650,7 +673,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       db,
       sql`SELECT
         EXISTS (SELECT 1 FROM places WHERE id = ${ids.place} AND deleted_at IS NULL) AS place,
-        EXISTS (SELECT 1 FROM things WHERE id = ${ids.container} AND deleted_at IS NULL AND is_container) AS container,
+        -- A container that became a box of an active move cannot be added to another: made anew.
+        EXISTS (SELECT 1 FROM things WHERE id = ${ids.container} AND deleted_at IS NULL AND is_container)
+          AND NOT EXISTS (SELECT 1 FROM move_boxes b JOIN moves m ON m.id = b.move_id WHERE b.container_id = ${ids.container} AND b.deleted_at IS NULL AND m.status = 'active') AS container,
         EXISTS (SELECT 1 FROM things WHERE id = ${ids.thing} AND deleted_at IS NULL) AS thing,
         EXISTS (SELECT 1 FROM history_entries WHERE id = ${ids.historyEvent} AND undone_at IS NULL AND undoable_until > now() + interval '1 minute') AS "historyEvent",
         EXISTS (SELECT 1 FROM files WHERE id = ${ids.file} AND deleted_at IS NULL) AS file,
@@ -666,7 +691,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM push_subscriptions WHERE id = ${ids.pushSubscription}) AS "pushSubscription",
         EXISTS (SELECT 1 FROM loans l JOIN things t ON t.id = l.thing_id WHERE l.id = ${ids.loan} AND l.returned_at IS NULL AND t.deleted_at IS NULL) AS loan,
         EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
-        EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction`,
+        EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction,
+        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {
@@ -683,6 +709,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       opId: true,
       // Label sheets are never deleted.
       labelSheet: true,
+      // Only ever named as an id already taken (a create's own id): a removed box's row still holds it.
+      moveBox: true,
       // The thing's: made anew with it.
       code: true,
       ...r,
@@ -717,6 +745,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         template: "templates",
         meter: "meters",
         loan: "loans",
+        move: "moves",
       }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(

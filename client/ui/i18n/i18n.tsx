@@ -12,6 +12,7 @@ import { metersAr, metersEn } from "./meters.js";
 import { loansAr, loansEn } from "./loans.js";
 import { notificationsAr, notificationsEn } from "./notifications.js";
 import { receiptsAr, receiptsEn } from "./receipts.js";
+import { movesAr, movesEn } from "./moves.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -21,14 +22,15 @@ export type MessageKey =
   | keyof typeof notificationsEn
   | keyof typeof aiEn
   | keyof typeof receiptsEn
-  | keyof typeof loansEn;
+  | keyof typeof loansEn
+  | keyof typeof movesEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr },
 };
 
 export interface I18n {

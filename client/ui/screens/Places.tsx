@@ -85,6 +85,9 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
   return (
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
       <h1>{t("places.title")}</h1>
+      <p className="actions">
+        <Link to={`/l/${locationId}/moves`}>{t("moves.link")}</Link>
+      </p>
       <FirstSyncProgress />
       {tree(null)}
       {data?.canEdit ? (
