@@ -5,7 +5,7 @@ import type { Tx } from "../../db/client.js";
 import { contacts, loans, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
-import { summaries } from "../things/read.js";
+import { summaries, summaryColumns } from "../things/read.js";
 import { placeRefs, refKey } from "./places.js";
 
 type Row = typeof loans.$inferSelect;
@@ -24,25 +24,7 @@ export async function loansOut(tx: Tx, rowsIn: Row[], now: Date = new Date()): P
     { placeId: r.returnPlaceId, containerId: r.returnContainerId },
   ]);
   const [thingRows, names, refs] = await Promise.all([
-    tx
-      .select({
-        id: things.id,
-        locationId: things.locationId,
-        shortCode: things.shortCode,
-        name: things.name,
-        typeId: things.typeId,
-        quantity: things.quantity,
-        lifecycle: things.lifecycle,
-        missingSince: things.missingSince,
-        containerId: things.containerId,
-        coverFileId: things.coverFileId,
-        lastSeenAt: things.lastSeenAt,
-        isContainer: things.isContainer,
-        tagIds: things.tagIds,
-        rowVersion: things.rowVersion,
-      })
-      .from(things)
-      .where(inArray(things.id, thingIds)),
+    tx.select(summaryColumns).from(things).where(inArray(things.id, thingIds)),
     userIds.length ? tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)) : [],
     placeRefs(tx, keys),
   ]);

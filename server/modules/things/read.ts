@@ -14,7 +14,7 @@ import { thingPaths } from "./paths.js";
 import type { ThingRow } from "./values.js";
 
 /** What a summary is made of: lists select only these columns (mapping every column of a page cost more than reading it). */
-const summaryColumns = {
+export const summaryColumns = {
   id: things.id,
   locationId: things.locationId,
   shortCode: things.shortCode,
