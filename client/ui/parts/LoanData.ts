@@ -51,7 +51,10 @@ export interface LoanData {
   counts: { out: number; in: number; overdue: number };
 }
 
-export function useLoans(db: InventoryDb, locationId: string, members: MemberName[] = []): LoanData | undefined {
+/** One empty list for every caller without members: a new `[]` each render would re-run the live query each render. */
+const NO_MEMBERS: MemberName[] = [];
+
+export function useLoans(db: InventoryDb, locationId: string, members: MemberName[] = NO_MEMBERS): LoanData | undefined {
   return useLive(async () => {
     const [loans, contacts, outbox, location] = await Promise.all([
       db.loans.where("locationId").equals(locationId).toArray(),
