@@ -136,7 +136,9 @@ export function MoveDetailScreen({ locationId, moveId }: { locationId: string; m
           onSubmit={(e) => {
             e.preventDefault();
             if (!container) return;
-            void queueBoxAdd(db, move, container).then(() => setContainer(""));
+            // Cleared now, not when the op is queued: a container picked meanwhile must not be cleared with it.
+            setContainer("");
+            void queueBoxAdd(db, move, container);
           }}
         >
           <h2>{t("moves.addBox")}</h2>
