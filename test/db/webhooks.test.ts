@@ -16,6 +16,7 @@ import { rows, sql } from "../../server/db/client.js";
 import { deliverDue } from "../../server/modules/webhooks/worker.js";
 import { startService, type TestService } from "../support/app.js";
 import { locationWithRoles } from "../support/members.js";
+import { addBox, newMove, packedBox } from "../support/moves.js";
 import { op, push } from "../support/push.js";
 
 const test = base
@@ -162,6 +163,38 @@ describe("deliveries", () => {
       expect(paged.body.items).toHaveLength(1);
       const rest2 = await as.admin.get(`/api/v1/webhooks/${made.id}/deliveries?limit=1&cursor=${paged.body.next_cursor}`);
       expect(rest2.body.items[0].id).not.toBe(paged.body.items[0].id);
+      await as.admin.delete(`/api/v1/webhooks/${made.id}`);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test("loans, moves, boxes and inbox items raise their events; an unsubscribed kind is not sent", async ({ svc, loc, as }) => {
+    const rx = await receiver();
+    try {
+      const events = ["loan.created", "loan.returned", "move.created", "move.finished", "box.unpacked", "inbox.item_created"];
+      const made = webhookCreatedSchema.parse((await as.admin.post(`/api/v1/locations/${loc}/webhooks`, { url: rx.url, events })).body);
+      const chair = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Chair" })).body;
+      const loan = await as.member.post(`/api/v1/things/${chair.id}/loans`, { direction: "out", person: { name: "Sam" } });
+      expect(loan.status, JSON.stringify(loan.body)).toBe(201);
+      expect((await as.member.post(`/api/v1/loans/${loan.body.id}/return`, {})).status).toBe(200);
+      const move = await newMove(as.member, loc, { name: "Spring clean" });
+      const s = await packedBox(as.member, loc, "Hook box");
+      await addBox(as.member, move.id, s.box.id);
+      expect((await as.member.patch(`/api/v1/moves/${move.id}/boxes/${s.box.id}`, { state: "unpacked", rowVersion: 1 })).status).toBe(200);
+      const current = (await as.member.get(`/api/v1/moves/${move.id}`)).body;
+      expect((await as.member.patch(`/api/v1/moves/${move.id}`, { status: "finished", rowVersion: current.rowVersion })).status).toBe(200);
+      const captured = uuidv7();
+      const pushed = await push(as.member, [op({ name: "thing.capture", locationId: loc, args: { id: captured, name: "Kettle?" } })]);
+      expect(pushed.body.results[0].status).toBe("applied");
+      await deliver(svc);
+      const verifier = new Webhook(made.secret);
+      const got = rx.got.map((r) => verifier.verify(r.body, r.headers) as { type: string; data: Record<string, unknown> });
+      expect(got.map((e) => e.type).sort()).toEqual([...events].sort());
+      expect(got.find((e) => e.type === "loan.created")!.data).toMatchObject({ id: chair.id, locationId: loc, action: "loan.lent" });
+      expect(got.find((e) => e.type === "move.finished")!.data).toMatchObject({ id: move.id, name: "Spring clean" });
+      expect(got.find((e) => e.type === "box.unpacked")!.data).toMatchObject({ moveId: move.id, containerId: s.box.id, number: 1 });
+      expect(got.find((e) => e.type === "inbox.item_created")!.data).toMatchObject({ thingId: captured, kind: "draft" });
       await as.admin.delete(`/api/v1/webhooks/${made.id}`);
     } finally {
       await rx.close();
