@@ -70,7 +70,7 @@ export function WebhooksScreen({ locationId }: { locationId: string }) {
   );
 }
 
-function CreateForm(props: { locationId: string; disabled: boolean; onCreated(c: WebhookCreated): void; onError(err: unknown): void }) {
+function CreateForm(props: { locationId: string; disabled: boolean; onCreated: (c: WebhookCreated) => void; onError: (err: unknown) => void }) {
   const { t } = useI18n();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<Set<WebhookEvent>>(new Set(["thing.created"]));
@@ -112,7 +112,7 @@ function CreateForm(props: { locationId: string; disabled: boolean; onCreated(c:
   );
 }
 
-function SecretOnce({ created, onDone }: { created: WebhookCreated; onDone(): void }) {
+function SecretOnce({ created, onDone }: { created: WebhookCreated; onDone: () => void }) {
   const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   return (
@@ -132,7 +132,7 @@ function SecretOnce({ created, onDone }: { created: WebhookCreated; onDone(): vo
   );
 }
 
-function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged(): void; onError(err: unknown): void }) {
+function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: () => void; onError: (err: unknown) => void }) {
   const { t, num, dateTime } = useI18n();
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   return (
