@@ -75,10 +75,12 @@ BEGIN
   WHERE e.type IS NOT NULL;
 END $$;
 --> statement-breakpoint
--- History names what commands did; the events are the part of it a receiver is promised.
+-- History names what commands did; the events are the part of it a receiver is promised. Each
+-- trigger returns at once when the written locations have no active webhook (nearly every write).
 CREATE OR REPLACE FUNCTION webhook_from_history() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.active AND w.location_id IN (SELECT a.location_id FROM added a)) THEN RETURN NULL; END IF;
   PERFORM webhook_enqueue(coalesce(jsonb_agg(jsonb_build_object(
     'location_id', a.location_id,
     'type', CASE a.action
@@ -98,6 +100,7 @@ CREATE TRIGGER history_entries_webhooks AFTER INSERT ON history_entries REFERENC
 CREATE OR REPLACE FUNCTION webhook_from_inbox() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.active AND w.location_id IN (SELECT a.location_id FROM added a)) THEN RETURN NULL; END IF;
   PERFORM webhook_enqueue(coalesce(jsonb_agg(jsonb_build_object('location_id', a.location_id, 'type', 'inbox.item_created',
     'data', jsonb_build_object('locationId', a.location_id, 'id', a.id, 'kind', a.kind, 'thingId', a.thing_id))
   ORDER BY a.created_at, a.id), '[]'::jsonb))
@@ -110,6 +113,7 @@ CREATE TRIGGER inbox_items_webhooks AFTER INSERT ON inbox_items REFERENCING NEW 
 CREATE OR REPLACE FUNCTION webhook_from_moves() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.active AND w.location_id IN (SELECT n.location_id FROM after_rows n)) THEN RETURN NULL; END IF;
   PERFORM webhook_enqueue(coalesce(jsonb_agg(jsonb_build_object('location_id', n.location_id, 'type', 'move.finished',
     'data', jsonb_build_object('locationId', n.location_id, 'id', n.id, 'name', n.name, 'toLocationId', n.to_location_id))), '[]'::jsonb))
   FROM after_rows n JOIN before_rows o ON o.id = n.id WHERE n.status = 'finished' AND o.status <> 'finished';
@@ -121,6 +125,7 @@ CREATE TRIGGER moves_webhooks AFTER UPDATE ON moves REFERENCING OLD TABLE AS bef
 CREATE OR REPLACE FUNCTION webhook_from_boxes() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.active AND w.location_id IN (SELECT n.location_id FROM after_rows n)) THEN RETURN NULL; END IF;
   PERFORM webhook_enqueue(coalesce(jsonb_agg(jsonb_build_object('location_id', n.location_id, 'type', 'box.unpacked',
     'data', jsonb_build_object('locationId', n.location_id, 'id', n.id, 'moveId', n.move_id, 'containerId', n.container_id, 'number', n.number))), '[]'::jsonb))
   FROM after_rows n JOIN before_rows o ON o.id = n.id WHERE n.state = 'unpacked' AND o.state <> 'unpacked';

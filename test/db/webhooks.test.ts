@@ -13,6 +13,7 @@ import { v7 as uuidv7 } from "uuid";
 import { describe, expect, test as base } from "vitest";
 import { MAX_WEBHOOK_URL, MAX_WEBHOOKS_PER_LOCATION, WEBHOOK_BACKOFF_MS, webhookCreatedSchema, webhookSchema } from "../../shared/webhooks.js";
 import { rows, sql } from "../../server/db/client.js";
+import { pruneDeliveries } from "../../server/modules/webhooks/queue.js";
 import { deliverDue } from "../../server/modules/webhooks/worker.js";
 import { startService, type TestService } from "../support/app.js";
 import { locationWithRoles } from "../support/members.js";
@@ -163,6 +164,11 @@ describe("deliveries", () => {
       expect(paged.body.items).toHaveLength(1);
       const rest2 = await as.admin.get(`/api/v1/webhooks/${made.id}/deliveries?limit=1&cursor=${paged.body.next_cursor}`);
       expect(rest2.body.items[0].id).not.toBe(paged.body.items[0].id);
+      // The log keeps finished deliveries for 30 days.
+      await svc.database.db.execute(sql`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE webhook_id = ${made.id}`);
+      expect(await pruneDeliveries(svc.database.db, new Date(Date.now() - 2 * 86_400_000))).toBe(0);
+      const pruned = await pruneDeliveries(svc.database.db, new Date());
+      expect(pruned).toBe(rx.got.length);
       await as.admin.delete(`/api/v1/webhooks/${made.id}`);
     } finally {
       await rx.close();

@@ -79,3 +79,18 @@ export async function recordAttempt(db: Db, d: ClaimedDelivery, outcome: Outcome
     }
   });
 }
+
+/** How long finished deliveries stay in the log. */
+export const DELIVERY_LOG_DAYS = 30;
+
+/** Deletes finished deliveries older than the log keeps; waiting ones stay whatever their age. */
+export async function pruneDeliveries(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - DELIVERY_LOG_DAYS * 86_400_000).toISOString();
+  const gone = await asSystem(db, (tx) =>
+    rows<{ id: string }>(
+      tx,
+      sql`DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed', 'skipped') AND created_at < ${before}::timestamptz RETURNING id::text`,
+    ),
+  );
+  return gone.length;
+}

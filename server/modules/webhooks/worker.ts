@@ -11,7 +11,7 @@ import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { checkOutgoingUrl, GuardRefusal, guardedRequest, type GuardOptions } from "../../oauth/guarded-fetch.js";
-import { claimDeliveries, recordAttempt, type ClaimedDelivery, type Outcome } from "./queue.js";
+import { claimDeliveries, pruneDeliveries, recordAttempt, type ClaimedDelivery, type Outcome } from "./queue.js";
 import { openSigningSecret } from "./secret.js";
 import { webhookGuard } from "./url.js";
 
@@ -81,5 +81,11 @@ export function startWebhookWorker(deps: DeliveryDeps, pollMs = 2_000): () => vo
       .finally(() => (running = null));
   }, pollMs);
   timer.unref();
-  return () => clearInterval(timer);
+  const prune = () => void pruneDeliveries(deps.db, new Date()).catch((err: unknown) => deps.logger.error({ err }, "pruning webhook deliveries failed"));
+  const pruner = setInterval(prune, 3_600_000);
+  pruner.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(pruner);
+  };
 }
