@@ -135,6 +135,8 @@ function SecretOnce({ created, onDone }: { created: WebhookCreated; onDone: () =
 function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: () => void; onError: (err: unknown) => void }) {
   const { t, num, dateTime } = useI18n();
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const [active, setActive] = useState(hook.active);
+  useEffect(() => setActive(hook.active), [hook.active]);
   return (
     <li className="webhook">
       <div className="member">
@@ -144,10 +146,16 @@ function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: (
         <label className="check">
           <input
             type="checkbox"
-            checked={hook.active}
-            onChange={(e) =>
-              void api("PATCH", `/api/v1/webhooks/${hook.id}`, { active: e.target.checked, rowVersion: hook.rowVersion }).then(onChanged, onError)
-            }
+            checked={active}
+            onChange={(e) => {
+              // Shown at once; the list reloads (or the switch goes back) when the server answers.
+              const next = e.target.checked;
+              setActive(next);
+              void api("PATCH", `/api/v1/webhooks/${hook.id}`, { active: next, rowVersion: hook.rowVersion }).then(onChanged, (err: unknown) => {
+                setActive(!next);
+                onError(err);
+              });
+            }}
           />
           {t("webhooks.active")}
         </label>
