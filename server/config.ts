@@ -71,6 +71,7 @@ const envSchema = z.object({
   // Tests only: web push endpoints on loopback over http (the in-process push-service stand-in).
   // Never set in production: it lets a subscription make the server call its own host.
   SVC_PUSH_ALLOW_LOOPBACK: flag,
+  SVC_WEBHOOKS_ALLOW_LOOPBACK: flag,
   SVC_PUSH_BURST_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   SVC_VAPID_PUBLIC_KEY: z
     .string()
@@ -172,6 +173,8 @@ export interface Config {
   pushAllowLoopback: boolean;
   /** New inbox items of a location within this quiet time make one notification, not one each. */
   pushBurstMs: number;
+  /** Tests only (SVC_WEBHOOKS_ALLOW_LOOPBACK): webhook URLs may be loopback over http. Never in production. */
+  webhooksAllowLoopback: boolean;
 }
 
 /** The server secret: SVC_SECRET, else one generated once and kept in the data directory. */
@@ -292,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     aiLeaseMs: e.SVC_AI_LEASE_SECONDS * 1000,
     aiConcurrency: e.SVC_AI_CONCURRENCY,
     pushAllowLoopback: e.SVC_PUSH_ALLOW_LOOPBACK,
+    webhooksAllowLoopback: e.SVC_WEBHOOKS_ALLOW_LOOPBACK,
     pushBurstMs: e.SVC_PUSH_BURST_SECONDS * 1000,
     ...overrides,
   };

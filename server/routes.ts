@@ -23,6 +23,7 @@ import { secretRoutes } from "./modules/secrets/routes.js";
 import { boxCheckRoutes } from "./modules/box-checks/routes.js";
 import { codeRoutes } from "./modules/codes/routes.js";
 import { meterRoutes } from "./modules/meters/routes.js";
+import { webhookRoutes } from "./modules/webhooks/routes.js";
 import { loanRoutes } from "./modules/loans/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
 import { extractionRoutes } from "./modules/extractions/routes.js";
@@ -54,6 +55,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...boxCheckRoutes(deps),
     ...codeRoutes(deps),
     ...meterRoutes(deps),
+    ...webhookRoutes(deps),
     ...notificationRoutes(deps),
     ...extractionRoutes(deps),
     ...aiSettingsRoutes(deps),

@@ -8,6 +8,7 @@ import { CaptureScreen } from "./screens/Capture.js";
 import { InboxScreen } from "./screens/Inbox.js";
 import { HomeScreen, LocationsScreen } from "./screens/Locations.js";
 import { MembersScreen } from "./screens/Members.js";
+import { WebhooksScreen } from "./screens/Webhooks.js";
 import { MeterScreen } from "./screens/Meter.js";
 import { MoveScreen } from "./screens/Move.js";
 import { PlacesScreen } from "./screens/Places.js";
@@ -71,6 +72,7 @@ function Routes() {
   if ((m = match("/l/:loc/capture", path))) return <CaptureScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/inbox", path))) return <InboxScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/members", path))) return <MembersScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/webhooks", path))) return <WebhooksScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/types", path))) return <TypesScreen locationId={m.loc!} />;
   if (path === "/scan") return <ScanScreen />;
   if ((m = match("/c/:code", path))) return <CodeScreen key={m.code} code={m.code!} />;

@@ -5,6 +5,7 @@ import { repairBootstraps } from "../modules/locations/bootstrap.js";
 import { startNudges } from "../modules/meters/nudges.js";
 import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
 import { startOverdueNotices } from "../modules/loans/overdue.js";
+import { startWebhookWorker } from "../modules/webhooks/worker.js";
 import { startExtractionWorker } from "../modules/extractions/worker.js";
 import { blobStoreOf } from "../modules/files/blob-store.js";
 
@@ -40,6 +41,7 @@ export function startJobs(services: Services): () => Promise<void> {
   const stopNudges = startNudges(services);
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
   const stopOverdue = startOverdueNotices({ db: database.db, config: services.config, logger });
+  const stopWebhooks = startWebhookWorker({ db: database.db, config: services.config, logger });
   const { config } = services;
   const extractions = config.aiConcurrency
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
@@ -49,6 +51,7 @@ export function startJobs(services: Services): () => Promise<void> {
     stopNudges();
     stopPush();
     stopOverdue();
+    stopWebhooks();
     await extractions?.stop();
   };
 }

@@ -248,6 +248,7 @@ export const ID_KINDS = [
   "move",
   /** A box row of a move: routes name boxes by move and container; only a create names its own id. */
   "moveBox",
+  "webhook",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -286,6 +287,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   moves: "move",
   // `/moves/{id}/boxes/{containerId}`: a box is named by its container.
   boxes: "container",
+  webhooks: "webhook",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -588,6 +590,11 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       const sessions = (await ok(owner.get("/api/v1/me/sessions"), "sessions")).items as { id: string; current: boolean }[];
       ids.session = sessions.find((s) => !s.current)!.id;
     },
+    webhook: async () => {
+      ids.webhook = (
+        await ok(owner.post(`/api/v1/locations/${location}/webhooks`, { url: `https://hooks.example/${name}/${++n}`, events: ["thing.created"] }), "webhook")
+      ).id;
+    },
     meter: async () => {
       ids.meter = (await ok(owner.post(`/api/v1/things/${ids.thing}/meters`, { kind: "water", unit: "m3", label: `${name} Meter ${++n}` }), "meter")).id;
     },
@@ -664,6 +671,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "loan",
     "move",
     "moveBox",
+    "webhook",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -692,7 +700,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM loans l JOIN things t ON t.id = l.thing_id WHERE l.id = ${ids.loan} AND l.returned_at IS NULL AND t.deleted_at IS NULL) AS loan,
         EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction,
-        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move`,
+        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move,
+        EXISTS (SELECT 1 FROM webhooks WHERE id = ${ids.webhook}) AS webhook`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {
@@ -746,6 +755,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         meter: "meters",
         loan: "loans",
         move: "moves",
+        webhook: "webhooks",
       }[kind as string];
       if (kind === "memberUser") {
         const [m] = await rows<{ v: number }>(

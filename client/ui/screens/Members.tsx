@@ -6,6 +6,7 @@ import { api, apiAll } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
+import { Link } from "../router.js";
 import { useReady } from "../session.js";
 import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
@@ -33,6 +34,11 @@ export function MembersScreen({ locationId }: { locationId: string }) {
   return (
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
       <h1>{t("members.title")}</h1>
+      {canManage ? (
+        <p>
+          <Link to={`/l/${locationId}/webhooks`}>{t("webhooks.link")}</Link>
+        </p>
+      ) : null}
       <Notice kind="error">{error}</Notice>
       {!canManage ? <p className="hint">{t("members.onlyAdmins")}</p> : null}
       <ul className="list">

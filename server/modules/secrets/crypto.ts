@@ -17,7 +17,7 @@ const TAG_BYTES = 16;
 export interface SecretOwner {
   accountId: string;
   /** `thing` or `place`; `ai_settings` for an AI provider's API key (server/ai/keys.ts). */
-  entity: "thing" | "place" | "ai_settings";
+  entity: "thing" | "place" | "ai_settings" | "webhook";
   entityId: string;
   fieldId: string;
 }
