@@ -18,23 +18,23 @@ import { REPORT_WORDS, type Words } from "./words.js";
 const MAIN = `
 #let d = json("/data.json")
 #set page(paper: "a4", margin: 16mm, footer: context align(center, text(size: 8pt, fill: luma(120), d.location + " · " + d.date)))
-#set text(font: ("Noto Sans", "Amiri"), size: 9.5pt, lang: d.lang)
-#align(center + horizon, stack(
-  spacing: 8mm,
-  text(size: 12pt, fill: luma(90), d.w.title),
-  text(size: 28pt, weight: "bold", d.location),
-  text(size: 12pt, d.date),
-  v(6mm),
+#set text(font: ("Noto Sans", "Amiri"), size: if d.lang == "ar" { 11pt } else { 9.5pt }, lang: d.lang)
+#block(width: 100%, inset: (bottom: 6mm), stroke: (bottom: 1pt + luma(120)), stack(
+  spacing: 4mm,
+  text(size: 11pt, fill: luma(90), d.w.title),
+  text(size: 24pt, weight: "bold", d.location),
+  text(size: 11pt, d.date),
   table(
     columns: (auto, auto),
     stroke: none,
-    inset: 4pt,
+    inset: (x: 0pt, y: 3pt),
+    column-gutter: 6mm,
     ..d.totals.map(t => (text(fill: luma(90), t.label), strong(t.value))).flatten(),
   ),
 ))
 #for g in d.groups {
-  pagebreak(weak: true)
-  block(width: 100%, inset: (bottom: 2mm), stroke: (bottom: 0.6pt + luma(150)), text(size: 13pt, weight: "bold", g.path))
+  v(5mm)
+  block(sticky: true, width: 100%, inset: (bottom: 2mm), stroke: (bottom: 0.6pt + luma(150)), text(size: 13pt, weight: "bold", g.path))
   for t in g.things {
     block(breakable: false, width: 100%, inset: (y: 2.5mm), stroke: (bottom: 0.3pt + luma(210)), grid(
       columns: (if d.photos { 22mm } else { 0mm }, 1fr, if d.qr { 20mm } else { 0mm }),
@@ -50,7 +50,7 @@ const MAIN = `
     ))
   }
 }
-#if d.groups.len() == 0 { pagebreak(weak: true); text(style: "italic", d.w.none) }
+#if d.groups.len() == 0 { v(5mm); text(style: "italic", d.w.none) }
 `;
 
 const PHOTO_PX = 240;
@@ -128,7 +128,8 @@ export async function reportPdf(data: ReportData, params: ReportParams, deps: { 
       name: (t.name ?? w.unnamed) + (marks ? ` (${marks})` : ""),
       type,
       quantity: num(trimDecimal(t.quantity)),
-      code: t.shortCode ? num(formatCode(t.shortCode)) : null,
+      // A short code is a label to type or scan: its digits stay as printed on the label.
+      code: t.shortCode ? formatCode(t.shortCode) : null,
       fields: t.fields.map((f) => ({ label: f.label, value: fieldText(f, w, num) })),
       photo,
       qr,
