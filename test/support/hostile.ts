@@ -248,6 +248,7 @@ export const ID_KINDS = [
   "move",
   /** A box row of a move: routes name boxes by move and container; only a create names its own id. */
   "moveBox",
+  "report",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -286,6 +287,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   moves: "move",
   // `/moves/{id}/boxes/{containerId}`: a box is named by its container.
   boxes: "container",
+  reports: "report",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -319,6 +321,9 @@ const FIELD_KINDS: Record<string, IdKind> = {
   personId: "contact",
   toLocationId: "location",
   moveId: "move",
+  placeIds: "place",
+  typeIds: "type",
+  thingIds: "thing",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -621,6 +626,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       const [box] = await rows<{ id: string }>(db, sql`SELECT id FROM move_boxes WHERE move_id = ${ids.move} AND container_id = ${crate}`);
       ids.moveBox = box!.id;
     },
+    report: async () => {
+      ids.report = (await ok(owner.post("/api/v1/reports/inventory", { scope: { locationId: location } }), "report", [202])).id;
+    },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
@@ -664,6 +672,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "loan",
     "move",
     "moveBox",
+    "report",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -713,6 +722,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       moveBox: true,
       // The thing's: made anew with it.
       code: true,
+      // Report jobs are never deleted (only their files expire).
+      report: true,
       ...r,
     } as Record<IdKind, boolean>;
   };
