@@ -16,7 +16,7 @@ import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { createMailer } from "../../server/mail/mailer.js";
 import { startReportWorker, type ReportWorker } from "../../server/modules/reports/worker.js";
 import { startService, type HttpClient, type TestService } from "../support/app.js";
-import { locationWithRoles, type Client } from "../support/members.js";
+import { locationWithRoles } from "../support/members.js";
 import { startSmtp, type TestSmtp } from "../support/smtp.js";
 
 const hasPoppler = existsSync("/usr/bin/pdftotext") && existsSync("/usr/bin/pdfimages");
@@ -78,7 +78,12 @@ async function built(c: HttpClient, body: Record<string, unknown> = {}): Promise
 
 async function download(c: HttpClient, id: string) {
   const res = await fetch(`${svc.url}/api/v1/reports/${id}/file`, { headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
-  return { status: res.status, type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition"), body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    disposition: res.headers.get("content-disposition"),
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 function pdfTool(tool: string, pdf: Buffer, args: string[]): string {
@@ -178,7 +183,9 @@ describe("the PDF", () => {
   test("photos and QR codes only when asked", async () => {
     const room = await place("Photo room");
     const t = await thing({ name: "Camera", placeId: room });
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c33" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c33" } })
+      .png()
+      .toBuffer();
     const up = await fetch(`${svc.url}/api/v1/files?locationId=${loc}`, {
       method: "POST",
       headers: { origin: svc.config.publicUrl.origin, cookie: [...as.member.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": "image/png" },
@@ -190,7 +197,10 @@ describe("the PDF", () => {
     const plain = await built(as.member, { filters: { thingIds: [t.id] } });
     const rich = await built(as.member, { filters: { thingIds: [t.id] }, include: { photos: true, qr: true } });
     if (!hasPoppler) return;
-    const images = (pdf: Buffer) => pdfTool("pdfimages", pdf, ["-list"]).split("\n").filter((l) => /^\s*\d+\s+\d+\s+image/.test(l)).length;
+    const images = (pdf: Buffer) =>
+      pdfTool("pdfimages", pdf, ["-list"])
+        .split("\n")
+        .filter((l) => /^\s*\d+\s+\d+\s+image/.test(l)).length;
     expect(images(plain.pdf)).toBe(0);
     expect(images(rich.pdf)).toBe(1);
     // The QR code is vector drawing: the rich PDF is the larger by more than the photo alone.
@@ -207,7 +217,12 @@ describe("the PDF", () => {
     ])
       await ok(as.owner.post(`/api/v1/types/${type.id}/fields`, f));
     const room = await place("Kitchen");
-    const fridge = await thing({ name: "Fridge", placeId: room, typeId: type.id, fields: { price: { amount: "499.50", currency: "EUR" }, voltage: 230, pin: "SECRET-7731" } });
+    const fridge = await thing({
+      name: "Fridge",
+      placeId: room,
+      typeId: type.id,
+      fields: { price: { amount: "499.50", currency: "EUR" }, voltage: 230, pin: "SECRET-7731" },
+    });
     // A value under the secret key in the thing's own fields (as a field made secret after values were
     // entered would leave it, were the conversion to miss one) is never printed either.
     await svc.database.db.execute(sql`UPDATE things SET fields = fields || ${JSON.stringify({ pin: "LEAK-4412" })}::jsonb WHERE id = ${fridge.id}`);
@@ -254,7 +269,18 @@ describe("the PDF", () => {
     if (process.env.REPORT_PNG_DIR && existsSync("/usr/bin/pdftoppm")) {
       const dir = mkdtempSync(join(tmpdir(), "report-png-"));
       writeFileSync(join(dir, "r.pdf"), pdf);
-      execFileSync("pdftoppm", ["-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", join(dir, "r.pdf"), join(process.env.REPORT_PNG_DIR, "report-arabic")]);
+      execFileSync("pdftoppm", [
+        "-png",
+        "-r",
+        "80",
+        "-f",
+        "1",
+        "-l",
+        "1",
+        "-singlefile",
+        join(dir, "r.pdf"),
+        join(process.env.REPORT_PNG_DIR, "report-arabic"),
+      ]);
     }
   });
 });
@@ -262,9 +288,9 @@ describe("the PDF", () => {
 describe("after the report is made", () => {
   test("email: true mails the requester the link when it is done", async () => {
     const { id } = await built(as.viewer, { email: true, filters: { thingIds: [] } });
-    const mail = await smtp.waitFor((as.viewer as Client).email);
+    const mail = await smtp.waitFor(as.viewer.email);
     expect(mail.text).toContain(`${svc.url}/api/v1/reports/${id}/file`);
-    expect(await smtp.anyFor((as.member as Client).email, 300)).toBe(false);
+    expect(await smtp.anyFor(as.member.email, 300)).toBe(false);
   });
 
   test("expiry: the job deletes the file; the report then answers without a file, and the download is 410", async () => {

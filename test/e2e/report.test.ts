@@ -18,7 +18,14 @@ describe("inventory report form", () => {
     e2e = await startE2e();
     const logger = pino({ level: "silent" });
     const { svc } = e2e;
-    worker = startReportWorker({ db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), mailer: createMailer(svc.config, logger), logger, pollMs: 300 });
+    worker = startReportWorker({
+      db: svc.database.db,
+      config: svc.config,
+      store: blobStoreOf(svc.config),
+      mailer: createMailer(svc.config, logger),
+      logger,
+      pollMs: 300,
+    });
   });
   afterAll(async () => {
     await worker?.stop();

@@ -33,8 +33,12 @@ export const reportJobs = pgTable(
     expiresAt: ts("expires_at").notNull(),
   },
   (t) => [
-    index("report_jobs_due_idx").on(t.status, t.createdAt).where(sql`${t.status} IN ('queued', 'running')`),
-    index("report_jobs_expires_idx").on(t.expiresAt).where(sql`${t.file} IS NOT NULL`),
+    index("report_jobs_due_idx")
+      .on(t.status, t.createdAt)
+      .where(sql`${t.status} IN ('queued', 'running')`),
+    index("report_jobs_expires_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.file} IS NOT NULL`),
     index("report_jobs_requester_idx").on(t.requestedBy, t.createdAt),
     check("report_jobs_status", sql`${t.status} IN ('queued', 'running', 'done', 'failed')`),
   ],

@@ -91,7 +91,11 @@ export async function reportData(tx: Tx, locationId: string, params: ReportParam
       tx,
       found.slice(i, i + CHUNK).map((t) => t.id),
     );
-    for (const [id, p] of part) paths.set(id, p.map((e) => e.name));
+    for (const [id, p] of part)
+      paths.set(
+        id,
+        p.map((e) => e.name),
+      );
   }
   const refs = await loadRefs(tx, { locationIds: [locationId] });
   const things = found.map((t): ReportThing => {

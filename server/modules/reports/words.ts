@@ -33,7 +33,16 @@ export const REPORT_WORDS: Record<ReportLocale, Words> = {
     yes: "yes",
     no: "no",
     pathSep: "›",
-    builtin: { thing: "Thing", box: "Box", tool: "Tool", electronics: "Electronics", book: "Book", clothing: "Clothing", furniture: "Furniture", document: "Document" },
+    builtin: {
+      thing: "Thing",
+      box: "Box",
+      tool: "Tool",
+      electronics: "Electronics",
+      book: "Book",
+      clothing: "Clothing",
+      furniture: "Furniture",
+      document: "Document",
+    },
   },
   ar: {
     title: "تقرير الجرد",

@@ -52,9 +52,7 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
   const build = async (job: ClaimedReport) => {
     // The requester as a read-only actor: row-level security and their role in the location decide
     // what the report holds. The request passed the two-factor check, so the proof carries over.
-    const [user] = await asSystem(db, (tx) =>
-      rows<{ name: string; email: string }>(tx, sql`SELECT name, email FROM users WHERE id = ${job.requested_by}`),
-    );
+    const [user] = await asSystem(db, (tx) => rows<{ name: string; email: string }>(tx, sql`SELECT name, email FROM users WHERE id = ${job.requested_by}`));
     const actor: Actor = { type: "user", userId: job.requested_by, displayName: user?.name ?? "", mfaProven: true, locationScope: null, canWrite: false };
     let pdf: Buffer;
     try {
