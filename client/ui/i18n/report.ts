@@ -30,7 +30,7 @@ export const reportEn = {
 export const reportAr: Record<keyof typeof reportEn, string> = {
   "report.link": "تقرير",
   "report.title": "تقرير الجرد",
-  "report.hint": "ملف PDF بأغراض هذا الموقع مجمّعة حسب المكان، يُعدّ على الخادم. يمكن تنزيله لمدة ٧ أيام.",
+  "report.hint": "ملف PDF بأغراض هذا الموقع مجمّعة حسب المكان، يُعدّ على الخادم. يمكن تنزيله لمدة سبعة أيام.",
   "report.places": "الأماكن (إن لم تختر شيئًا: الكل)",
   "report.types": "الأنواع (إن لم تختر شيئًا: الكل)",
   "report.include": "تضمين",
