@@ -8,12 +8,14 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
+import { v7 as uuidv7 } from "uuid";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPORT_MAX_IDS, REPORT_MAX_THING_IDS, REPORT_TTL_MS } from "../../shared/reports.js";
 import { rows, sql } from "../../server/db/client.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { createMailer } from "../../server/mail/mailer.js";
+import { MAX_ATTEMPTS } from "../../server/modules/reports/queue.js";
 import { startReportWorker, type ReportWorker } from "../../server/modules/reports/worker.js";
 import { startService, type HttpClient, type TestService } from "../support/app.js";
 import { locationWithRoles } from "../support/members.js";
@@ -308,5 +310,38 @@ describe("after the report is made", () => {
     expect(state.status).toBe("done");
     expect(state.fileUrl).toBeUndefined();
     expect((await download(as.member, id)).status).toBe(410);
+  });
+
+  test("a requester who left the location before the job ran: the job fails (not_found) and nothing is kept", async () => {
+    const leaver = await svc.signedIn("Lena Leaver");
+    await svc.database.db.execute(sql`INSERT INTO memberships (id, location_id, user_id, role) VALUES (${uuidv7()}, ${loc}, ${leaver.userId}, 'viewer')`);
+    const job = await ok<{ id: string }>(ask(leaver), 202);
+    await svc.database.db.execute(sql`UPDATE memberships SET deleted_at = now() WHERE user_id = ${leaver.userId} AND location_id = ${loc}`);
+    await worker.drain();
+    const [row] = await rows<{ status: string; error: string; gone: boolean }>(
+      svc.database.db,
+      sql`SELECT status, error, file IS NULL AS gone FROM report_jobs WHERE id = ${job.id}`,
+    );
+    expect(row).toEqual({ status: "failed", error: "not_found", gone: true });
+    expect((await leaver.get(`/api/v1/reports/${job.id}`)).status).toBe(404);
+  });
+
+  test("the lease: a job whose worker died is claimed again; one that used up its attempts fails", async () => {
+    const db = svc.database.db;
+    const job = await ok<{ id: string }>(ask(as.member), 202);
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await db.execute(sql`UPDATE report_jobs SET status = 'running', attempt = 1, lease_until = ${past}::timestamptz WHERE id = ${job.id}`);
+    expect(await worker.drain()).toBe(1);
+    expect((await as.member.get(`/api/v1/reports/${job.id}`)).body.status).toBe("done");
+    const dead = await ok<{ id: string }>(ask(as.member), 202);
+    await db.execute(sql`UPDATE report_jobs SET status = 'running', attempt = ${MAX_ATTEMPTS}, lease_until = ${past}::timestamptz WHERE id = ${dead.id}`);
+    expect(await worker.drain()).toBe(0);
+    expect((await as.member.get(`/api/v1/reports/${dead.id}`)).body).toMatchObject({ status: "failed", error: "worker_lost" });
+    // A live lease is left alone.
+    const busy = await ok<{ id: string }>(ask(as.member), 202);
+    const later = new Date(Date.now() + 600_000).toISOString();
+    await db.execute(sql`UPDATE report_jobs SET status = 'running', attempt = 1, lease_until = ${later}::timestamptz WHERE id = ${busy.id}`);
+    expect(await worker.drain()).toBe(0);
+    expect((await as.member.get(`/api/v1/reports/${busy.id}`)).body.status).toBe("running");
   });
 });
