@@ -291,6 +291,7 @@ describe("after the report is made", () => {
   test("email: true mails the requester the link when it is done", async () => {
     const { id } = await built(as.viewer, { email: true, filters: { thingIds: [] } });
     const mail = await smtp.waitFor(as.viewer.email);
+    expect(mail.text).toContain(`${svc.url}/l/${loc}/report?id=${id}`);
     expect(mail.text).toContain(`${svc.url}/api/v1/reports/${id}/file`);
     expect(await smtp.anyFor(as.member.email, 300)).toBe(false);
   });

@@ -68,6 +68,10 @@ describe("inventory report form", () => {
     const state = await page.evaluate(async (u) => (await fetch(u)).json(), `/api/v1/reports/${id}`);
     expect(state).toMatchObject({ status: "done", locationId });
     await screenshot(page, "report-en-360");
+    // The mailed link opens the screen on that report.
+    await page.goto(`/l/${locationId}/report?id=${id}`);
+    await page.getByRole("status").filter({ hasText: "The report is ready." }).waitFor();
+    await expect(page.getByRole("link", { name: "Download the PDF" }).getAttribute("href")).resolves.toBe(href);
 
     // Offline: the form says so and cannot be sent.
     await context.setOffline(true);

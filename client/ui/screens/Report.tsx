@@ -2,7 +2,7 @@
  * The inventory report form: which places and types, what to include, the report's language and
  * digits, and whether to mail the link. The report is made on the server (POST /reports/inventory),
  * so the form needs a connection; once asked, the screen follows the job every 2 s until it is
- * done and offers the download.
+ * done and offers the download. The mailed link opens this screen with the report's id.
  */
 import { useEffect, useState } from "react";
 import type { ReportDigits, ReportJob, ReportLocale, ReportState } from "../../../shared/reports.js";
@@ -12,6 +12,7 @@ import { useI18n } from "../i18n/i18n.js";
 import { placeName, typeName } from "../names.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
+import { useLocation } from "../router.js";
 import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
@@ -43,6 +44,12 @@ export function ReportScreen({ locationId }: { locationId: string }) {
   const [job, setJob] = useState<ReportState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  // Opened from the mail's link (`?id=`): shows that report.
+  const opened = useLocation().query.get("id");
+  useEffect(() => {
+    if (opened && online) api<ReportState>("GET", `/api/v1/reports/${opened}`).then(setJob, (err: unknown) => setError(errorText(err)));
+  }, [opened, online]);
 
   // Follows the job until it is done or failed (a failed poll, e.g. offline, tries again next time).
   useEffect(() => {

@@ -71,7 +71,8 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
         await deps.mailer.send({
           to: user.email,
           subject: SUBJECT[job.params.locale],
-          text: `${SUBJECT[job.params.locale]}:\n\n${origin}${reportFilePath(job.id)}\n`,
+          // The app's report screen (it signs the person in first when needed) and the file itself.
+          text: `${SUBJECT[job.params.locale]}:\n\n${origin}/l/${job.location_id}/report?id=${job.id}\n\nPDF: ${origin}${reportFilePath(job.id)}\n`,
           kind: "report-ready",
         });
       } catch (err) {
