@@ -8,6 +8,8 @@ import { startOverdueNotices } from "../modules/loans/overdue.js";
 import { startWebhookWorker } from "../modules/webhooks/worker.js";
 import { startExtractionWorker } from "../modules/extractions/worker.js";
 import { blobStoreOf } from "../modules/files/blob-store.js";
+import { startReportWorker } from "../modules/reports/worker.js";
+import { createMailer } from "../mail/mailer.js";
 
 const HOUR = 3600_000;
 
@@ -46,8 +48,10 @@ export function startJobs(services: Services): () => Promise<void> {
   const extractions = config.aiConcurrency
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
     : null;
+  const reports = startReportWorker({ db: database.db, config, store: blobStoreOf(config), mailer: createMailer(config, logger), logger });
   return async () => {
     clearInterval(timer);
+    await reports.stop();
     stopNudges();
     stopPush();
     stopOverdue();

@@ -249,6 +249,7 @@ export const ID_KINDS = [
   /** A box row of a move: routes name boxes by move and container; only a create names its own id. */
   "moveBox",
   "webhook",
+  "report",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -288,6 +289,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   // `/moves/{id}/boxes/{containerId}`: a box is named by its container.
   boxes: "container",
   webhooks: "webhook",
+  reports: "report",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -321,6 +323,9 @@ const FIELD_KINDS: Record<string, IdKind> = {
   personId: "contact",
   toLocationId: "location",
   moveId: "move",
+  placeIds: "place",
+  typeIds: "type",
+  thingIds: "thing",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -628,6 +633,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       const [box] = await rows<{ id: string }>(db, sql`SELECT id FROM move_boxes WHERE move_id = ${ids.move} AND container_id = ${crate}`);
       ids.moveBox = box!.id;
     },
+    report: async () => {
+      ids.report = (await ok(owner.post("/api/v1/reports/inventory", { scope: { locationId: location } }), "report", [202])).id;
+    },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
@@ -672,6 +680,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "move",
     "moveBox",
     "webhook",
+    "report",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -722,6 +731,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       moveBox: true,
       // The thing's: made anew with it.
       code: true,
+      // Report jobs are never deleted (only their files expire).
+      report: true,
       ...r,
     } as Record<IdKind, boolean>;
   };

@@ -14,6 +14,7 @@ import { notificationsAr, notificationsEn } from "./notifications.js";
 import { receiptsAr, receiptsEn } from "./receipts.js";
 import { movesAr, movesEn } from "./moves.js";
 import { webhooksAr, webhooksEn } from "./webhooks.js";
+import { reportAr, reportEn } from "./report.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -25,14 +26,15 @@ export type MessageKey =
   | keyof typeof receiptsEn
   | keyof typeof loansEn
   | keyof typeof movesEn
-  | keyof typeof webhooksEn;
+  | keyof typeof webhooksEn
+  | keyof typeof reportEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn, ...webhooksEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr, ...webhooksAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn, ...webhooksEn, ...reportEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr, ...webhooksAr, ...reportAr },
 };
 
 export interface I18n {

@@ -50,6 +50,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
           {t("loans.link")}
           {loans?.counts.overdue ? <span className="badge warn">{t("loans.overdueBadge", { count: loans.counts.overdue })}</span> : null}
         </Link>
+        <Link to={`/l/${locationId}/report`}>{t("report.link")}</Link>
       </div>
       <FirstSyncProgress />
       <div className="filters">

@@ -12,3 +12,4 @@ export * from "./ai.js";
 export * from "./receipts.js";
 export * from "./moves-loans.js";
 export * from "./webhooks.js";
+export * from "./reports.js";
