@@ -26,6 +26,7 @@ import { LoansScreen } from "./screens/Loans.js";
 import { CodeScreen, ScanScreen } from "./screens/Scan.js";
 import { MovesScreen } from "./screens/Moves.js";
 import { MoveDetailScreen } from "./screens/MoveDetail.js";
+import { SharePreviewScreen } from "./screens/SharePreview.js";
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -41,6 +42,9 @@ function Routes() {
   const { path, query } = useLocation();
   const search = query.size ? `?${query.toString()}` : "";
 
+  // A share link's page is public: its token is the only authority, whoever is (or is not) signed in.
+  const shared = match("/s/:id", path);
+  if (shared) return <SharePreviewScreen key={shared.id} id={shared.id!} />;
   if (path === "/magic") return <MagicLinkScreen />;
   if (path === "/reset") return <ResetPasswordScreen />;
   if (path === "/confirm-email") return <ConfirmEmailScreen />;

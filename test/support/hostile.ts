@@ -248,6 +248,7 @@ export const ID_KINDS = [
   "move",
   /** A box row of a move: routes name boxes by move and container; only a create names its own id. */
   "moveBox",
+  "shareLink",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -286,6 +287,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   moves: "move",
   // `/moves/{id}/boxes/{containerId}`: a box is named by its container.
   boxes: "container",
+  "share-links": "shareLink",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -319,6 +321,8 @@ const FIELD_KINDS: Record<string, IdKind> = {
   personId: "contact",
   toLocationId: "location",
   moveId: "move",
+  // A share link's target: the fuzzers send the example scope "thing".
+  targetId: "thing",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -621,6 +625,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       const [box] = await rows<{ id: string }>(db, sql`SELECT id FROM move_boxes WHERE move_id = ${ids.move} AND container_id = ${crate}`);
       ids.moveBox = box!.id;
     },
+    shareLink: async () => {
+      ids.shareLink = (await ok(owner.post("/api/v1/share-links", { scope: "thing", targetId: ids.thing, title: `${name} link ${++n}` }), "share link")).id;
+    },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
@@ -664,6 +671,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "loan",
     "move",
     "moveBox",
+    "shareLink",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -692,7 +700,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM loans l JOIN things t ON t.id = l.thing_id WHERE l.id = ${ids.loan} AND l.returned_at IS NULL AND t.deleted_at IS NULL) AS loan,
         EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction,
-        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move`,
+        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move,
+        EXISTS (SELECT 1 FROM share_links WHERE id = ${ids.shareLink} AND revoked_at IS NULL) AS "shareLink"`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {
