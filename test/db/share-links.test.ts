@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { describe, expect } from "vitest";
 import { shareLinkPreviewSchema } from "../../shared/share-links.js";
+import { rows } from "../../server/db/client.js";
 import { apiTest as test } from "../support/fixtures.js";
 import { PNG } from "../support/hostile.js";
 import type { Client } from "../support/members.js";
@@ -85,7 +86,7 @@ describe("share links", () => {
     expect((await as.outsider.get(`/api/v1/locations/${loc}/share-links`)).status).toBe(404);
 
     // The database never holds the token itself.
-    const [stored] = (await svc.database.db.execute(sql`SELECT token_hash FROM share_links WHERE id = ${mine.id}`)).rows as { token_hash: string }[];
+    const [stored] = await rows<{ token_hash: string }>(svc.database.db, sql`SELECT token_hash FROM share_links WHERE id = ${mine.id}`);
     expect(stored!.token_hash).not.toContain(mine.token);
 
     expect((await as.member.delete(`/api/v1/share-links/${theirs.id}`)).status).toBe(403);
@@ -114,7 +115,13 @@ describe("share links", () => {
     expect(res.body).toMatchObject({ scope: "thing", title: "My crate", total: 1, cap: 500, page: 1, nextPage: null });
     expect(res.body.thing).toMatchObject({ name: "Crate", path: [{ name: "Shed", kind: "place", isUnplaced: false }, { name: "Shelf" }], photo: null });
     expect(res.body.items).toEqual([
-      expect.objectContaining({ name: "Saw", quantity: 2, condition: "good", description: "Sharp", path: expect.arrayContaining([{ name: "Crate", kind: "container", isUnplaced: false }]) }),
+      expect.objectContaining({
+        name: "Saw",
+        quantity: 2,
+        condition: "good",
+        description: "Sharp",
+        path: expect.arrayContaining([{ name: "Crate", kind: "container", isUnplaced: false }]),
+      }),
     ]);
     expect(res.body.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     expectThingKeys(res.body.thing);

@@ -28,11 +28,17 @@ function SharedThingView({ thing, heading }: { thing: SharedThing; heading: bool
   const typeLabel = thing.type.name ?? (thing.type.builtinKey ? t(`type.${thing.type.builtinKey}` as MessageKey) : "");
   return (
     <div className="shared-thing">
-      {thing.photo ? <img className="shared-photo" src={thing.photo.thumbUrl ?? thing.photo.url} alt={name} loading="lazy" referrerPolicy="no-referrer" /> : null}
+      {thing.photo ? (
+        <img className="shared-photo" src={thing.photo.thumbUrl ?? thing.photo.url} alt={name} loading="lazy" referrerPolicy="no-referrer" />
+      ) : null}
       <div className="stack">
         {heading ? <h1>{name}</h1> : <strong>{name}</strong>}
         <span className="meta">
-          {[typeLabel, thing.quantity !== 1 ? t("share.page.quantity", { n: num(thing.quantity) }) : "", thing.condition ? t(`share.condition.${thing.condition}`) : ""]
+          {[
+            typeLabel,
+            thing.quantity !== 1 ? t("share.page.quantity", { n: num(thing.quantity) }) : "",
+            thing.condition ? t(`share.condition.${thing.condition}`) : "",
+          ]
             .filter(Boolean)
             .join(" · ")}
         </span>

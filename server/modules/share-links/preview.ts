@@ -13,7 +13,7 @@ import { shareLinks } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { thingPaths } from "../things/paths.js";
 import { scopedThings, type LinkScope } from "./scope.js";
-import type { ShareDeps } from "./service.js";
+import type { ShareDeps } from "./token.js";
 
 export interface OpenLink extends LinkScope {
   title: string | null;
@@ -144,7 +144,13 @@ export async function sharePreview(deps: ShareDeps, id: string, token: string | 
 }
 
 /** The file's content address, if it is the photo of a thing the link shows. */
-export async function sharedFile(deps: ShareDeps, id: string, token: string | undefined, fileId: string, now = new Date()): Promise<{ sha256: string; mime: string }> {
+export async function sharedFile(
+  deps: ShareDeps,
+  id: string,
+  token: string | undefined,
+  fileId: string,
+  now = new Date(),
+): Promise<{ sha256: string; mime: string }> {
   return asSystem(deps.db, async (tx) => {
     const link = await openLink(tx, deps, id, token, now);
     const rootThing = link.scope === "thing" ? link.targetId : null;

@@ -27,8 +27,8 @@ import { blobStoreOf } from "../files/blob-store.js";
 import type { StoredBlob } from "../files/storage.js";
 import { thumbnailOf } from "../files/thumbs.js";
 import { sharedFile, sharePreview } from "./preview.js";
-import { createShareLink, listShareLinks, revokeShareLink, type ShareDeps } from "./service.js";
-import { ShareTokenHasher } from "./token.js";
+import { createShareLink, listShareLinks, revokeShareLink } from "./service.js";
+import { ShareTokenHasher, type ShareDeps } from "./token.js";
 
 const byId = z.object({ id: uuidSchema });
 const byFile = z.object({ id: uuidSchema, fileId: uuidSchema });

@@ -23,11 +23,7 @@ export function scopedThings(link: LinkScope): SQL {
   const rootPlace = link.scope === "place" ? link.targetId : link.scope === "view" ? (f.placeId ?? null) : null;
   const rootThing = link.scope === "thing" ? link.targetId : null;
   const base =
-    link.scope === "thing"
-      ? sql`t.container_id = ${rootThing}::uuid`
-      : rootPlace
-        ? sql`t.place_id IN (SELECT id FROM sub)`
-        : sql`t.place_id IS NOT NULL`;
+    link.scope === "thing" ? sql`t.container_id = ${rootThing}::uuid` : rootPlace ? sql`t.place_id IN (SELECT id FROM sub)` : sql`t.place_id IS NOT NULL`;
   const narrowed: SQL[] = [sql`t.lifecycle IN ('active', 'in_repair')`];
   if (f.typeId) narrowed.push(sql`t.type_id = ${f.typeId}::uuid`);
   if (f.tagId) narrowed.push(sql`${f.tagId}::uuid = ANY(t.tag_ids)`);

@@ -20,17 +20,13 @@ import { withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { places, shareLinks, things, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { newShareToken, type ShareTokenHasher } from "./token.js";
+import { newShareToken, type ShareDeps } from "./token.js";
+
+export type { ShareDeps };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The newest links of a location a list shows (links are few; revoked ones are left out). */
 export const SHARE_LIST_MAX = 500;
-
-export interface ShareDeps {
-  db: Db;
-  hasher: ShareTokenHasher;
-  publicUrl: URL;
-}
 
 /** The page a link opens: the token rides in the fragment, which browsers never send to a server or in a Referer. */
 export function shareUrl(publicUrl: URL, id: string, token: string): string {
@@ -113,21 +109,19 @@ export async function listShareLinks(db: Db, actor: Actor, locationId: string): 
     const admin = actor.canWrite && roleAtLeast(role, "admin");
     const mayWrite = actor.canWrite && roleAtLeast(role, "member");
     return {
-      items: found.map(
-        (r): ShareLink => ({
-          id: r.id,
-          locationId: r.locationId,
-          scope: r.scope,
-          targetId: r.targetId,
-          filter: r.filter,
-          title: r.title,
-          cap: r.cap,
-          expiresAt: r.expiresAt.toISOString(),
-          createdAt: r.createdAt.toISOString(),
-          createdBy: r.createdByName === null ? null : { displayName: r.createdByName },
-          canRevoke: admin || (mayWrite && r.createdById === actor.userId),
-        }),
-      ),
+      items: found.map((r): ShareLink => ({
+        id: r.id,
+        locationId: r.locationId,
+        scope: r.scope,
+        targetId: r.targetId,
+        filter: r.filter,
+        title: r.title,
+        cap: r.cap,
+        expiresAt: r.expiresAt.toISOString(),
+        createdAt: r.createdAt.toISOString(),
+        createdBy: r.createdByName === null ? null : { displayName: r.createdByName },
+        canRevoke: admin || (mayWrite && r.createdById === actor.userId),
+      })),
     };
   });
 }

@@ -4,6 +4,14 @@
  * ../tokens/secret.ts), bound to the link's id, and compared in constant time.
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../../db/client.js";
+
+/** What the share-link services need: the database, the token hasher and where links point. */
+export interface ShareDeps {
+  db: Db;
+  hasher: ShareTokenHasher;
+  publicUrl: URL;
+}
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const SHARE_TOKEN_LENGTH = 43;
