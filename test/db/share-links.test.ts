@@ -234,4 +234,16 @@ describe("share links", () => {
     expect((await as.member.delete(`/api/v1/share-links/${l.id}`)).status).toBe(204);
     expect((await fetch(svc.url + res.body.thing.photo.url)).status).toBe(404);
   });
+
+  test("an address reads at most 120 previews a minute; the next is 429 with Retry-After, another address is unaffected", async ({ svc, loc, as }) => {
+    const thing = await make(as.member, loc, { name: "Kayak" });
+    const l = await share(as.member, { scope: "thing", targetId: thing });
+    const one = svc.client();
+    const get = (c: typeof one) => c.request("GET", `/api/v1/share-links/${l.id}/preview`, undefined, { "x-share-token": l.token });
+    for (let i = 0; i < 120; i++) expect((await get(one)).status).toBe(200);
+    const over = await get(one);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await get(svc.client())).status).toBe(200);
+  });
 });
