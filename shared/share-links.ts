@@ -33,28 +33,21 @@ export const shareLinkFilterSchema = z
   .strict();
 export type ShareLinkFilter = z.infer<typeof shareLinkFilterSchema>;
 
-export const shareLinkCreateBody = z
-  .object({
-    scope: z.enum(SHARE_SCOPES),
-    /** The thing or place shared (scopes thing and place). */
-    targetId: uuidSchema.optional(),
-    /** The location a view covers (scope view); for the others, the target's location if given. */
-    locationId: uuidSchema.optional(),
-    filter: shareLinkFilterSchema.optional(),
-    title: z.string().trim().min(1).max(SHARE_TITLE_MAX).nullable().optional(),
-    expiresAt: z.iso.datetime({ offset: true }).optional(),
-    cap: z.number().int().min(1).max(SHARE_CAP_MAX).optional(),
-  })
-  .strict()
-  .superRefine((b, ctx) => {
-    if (b.scope === "view") {
-      if (!b.locationId) ctx.addIssue({ code: "custom", path: ["locationId"], message: "a view names its location" });
-      if (b.targetId) ctx.addIssue({ code: "custom", path: ["targetId"], message: "a view has a filter, not a target" });
-    } else {
-      if (!b.targetId) ctx.addIssue({ code: "custom", path: ["targetId"], message: `a ${b.scope} link names its ${b.scope}` });
-      if (b.filter) ctx.addIssue({ code: "custom", path: ["filter"], message: "only a view has a filter" });
-    }
-  });
+const common = {
+  title: z.string().trim().min(1).max(SHARE_TITLE_MAX).nullable().optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  cap: z.number().int().min(1).max(SHARE_CAP_MAX).optional(),
+};
+/** A thing or a place: the target, and (if given) the location it must be in. */
+const targeted = (scope: "thing" | "place") =>
+  z.object({ scope: z.literal(scope), targetId: uuidSchema, locationId: uuidSchema.optional(), ...common }).strict();
+
+/** One shape per scope, so a body can only be whole: a view names its location and filter, a thing or place its target. */
+export const shareLinkCreateBody = z.discriminatedUnion("scope", [
+  targeted("thing"),
+  targeted("place"),
+  z.object({ scope: z.literal("view"), locationId: uuidSchema, filter: shareLinkFilterSchema.optional(), ...common }).strict(),
+]);
 export type ShareLinkCreate = z.infer<typeof shareLinkCreateBody>;
 
 export const shareLinkCreatedSchema = z.object({ id: uuidSchema, url: z.string() });

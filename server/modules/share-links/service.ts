@@ -34,12 +34,12 @@ export function shareUrl(publicUrl: URL, id: string, token: string): string {
 }
 
 async function targetLocation(tx: Tx, body: ShareLinkCreate): Promise<string> {
-  if (body.scope === "view") return body.locationId!;
+  if (body.scope === "view") return body.locationId;
   const table = body.scope === "thing" ? things : places;
   const [row] = await tx
     .select({ locationId: table.locationId })
     .from(table)
-    .where(and(eq(table.id, body.targetId!), isNull(table.deletedAt)));
+    .where(and(eq(table.id, body.targetId), isNull(table.deletedAt)));
   if (!row) throw new NotFoundError(body.scope);
   if (body.locationId && body.locationId.toLowerCase() !== row.locationId)
     throw new ValidationError(`body.locationId: the ${body.scope} is not in this location`);
@@ -48,7 +48,7 @@ async function targetLocation(tx: Tx, body: ShareLinkCreate): Promise<string> {
 
 /** The view's filter names rows of its own location only. */
 async function checkFilter(tx: Tx, locationId: string, body: ShareLinkCreate): Promise<void> {
-  const placeId = body.filter?.placeId;
+  const placeId = body.scope === "view" ? body.filter?.placeId : undefined;
   if (!placeId) return;
   const [p] = await tx
     .select({ id: places.id })
@@ -72,7 +72,7 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
       id,
       locationId,
       scope: body.scope,
-      targetId: body.scope === "view" ? null : body.targetId!.toLowerCase(),
+      targetId: body.scope === "view" ? null : body.targetId.toLowerCase(),
       filter: body.scope === "view" ? (body.filter ?? {}) : null,
       title: body.title ?? null,
       cap: body.cap ?? SHARE_CAP_DEFAULT,
