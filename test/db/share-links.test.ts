@@ -231,6 +231,10 @@ describe("share links", () => {
     expect((await fetch(`${svc.url}/api/v1/share-links/${l.id}/files/${photo}?t=${"A".repeat(43)}`)).status).toBe(404);
     expect((await fetch(`${svc.url}/api/v1/share-links/${l.id}/files/${other}?t=${l.token}`)).status).toBe(404);
     expect((await fetch(`${svc.url}/api/v1/files/${photo}`)).status).toBe(401);
+    // A personal token is refused here too, even beside the link's token.
+    const pat = await as.member.post("/api/v1/tokens", { name: "photos", scope: "read", locationIds: [loc] });
+    expect(pat.status).toBe(201);
+    expect((await fetch(svc.url + res.body.thing.photo.url, { headers: { authorization: `Bearer ${pat.body.secret}` } })).status).toBe(403);
     expect((await as.member.delete(`/api/v1/share-links/${l.id}`)).status).toBe(204);
     expect((await fetch(svc.url + res.body.thing.photo.url)).status).toBe(404);
   });
