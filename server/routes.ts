@@ -31,6 +31,7 @@ import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
 import { movePrintRoutes } from "./modules/moves/print-routes.js";
 import { moveRoutes } from "./modules/moves/routes.js";
 import { reportRoutes } from "./modules/reports/routes.js";
+import { shareLinkRoutes } from "./modules/share-links/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -64,6 +65,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...loanRoutes(deps),
     ...moveRoutes(deps),
     ...reportRoutes(deps),
+    ...shareLinkRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -28,6 +28,7 @@ import { CodeScreen, ScanScreen } from "./screens/Scan.js";
 import { MovesScreen } from "./screens/Moves.js";
 import { ReportScreen } from "./screens/Report.js";
 import { MoveDetailScreen } from "./screens/MoveDetail.js";
+import { SharePreviewScreen } from "./screens/SharePreview.js";
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -43,6 +44,9 @@ function Routes() {
   const { path, query } = useLocation();
   const search = query.size ? `?${query.toString()}` : "";
 
+  // A share link's page is public: its token is the only authority, whoever is (or is not) signed in.
+  const shared = match("/s/:id", path);
+  if (shared) return <SharePreviewScreen key={shared.id} id={shared.id!} />;
   if (path === "/magic") return <MagicLinkScreen />;
   if (path === "/reset") return <ResetPasswordScreen />;
   if (path === "/confirm-email") return <ConfirmEmailScreen />;

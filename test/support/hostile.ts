@@ -250,6 +250,7 @@ export const ID_KINDS = [
   "moveBox",
   "webhook",
   "report",
+  "shareLink",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -290,6 +291,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   boxes: "container",
   webhooks: "webhook",
   reports: "report",
+  "share-links": "shareLink",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -326,6 +328,8 @@ const FIELD_KINDS: Record<string, IdKind> = {
   placeIds: "place",
   typeIds: "type",
   thingIds: "thing",
+  // A share link's target: the fuzzers send the example scope "thing".
+  targetId: "thing",
 };
 
 /** What a create route makes, for the `id` it may be given (a device-made id). */
@@ -636,6 +640,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     report: async () => {
       ids.report = (await ok(owner.post("/api/v1/reports/inventory", { scope: { locationId: location } }), "report", [202])).id;
     },
+    shareLink: async () => {
+      ids.shareLink = (await ok(owner.post("/api/v1/share-links", { scope: "thing", targetId: ids.thing, title: `${name} link ${++n}` }), "share link")).id;
+    },
     labelSheet: async () => {
       ids.labelSheet = (await ok(owner.post(`/api/v1/locations/${location}/label-sheets`, { count: 1 }), "label sheet")).id;
     },
@@ -681,6 +688,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "moveBox",
     "webhook",
     "report",
+    "shareLink",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -710,7 +718,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction,
         EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move,
-        EXISTS (SELECT 1 FROM webhooks WHERE id = ${ids.webhook}) AS webhook`,
+        EXISTS (SELECT 1 FROM webhooks WHERE id = ${ids.webhook}) AS webhook,
+        EXISTS (SELECT 1 FROM share_links WHERE id = ${ids.shareLink} AND revoked_at IS NULL) AS "shareLink"`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {

@@ -15,6 +15,7 @@ import { receiptsAr, receiptsEn } from "./receipts.js";
 import { movesAr, movesEn } from "./moves.js";
 import { webhooksAr, webhooksEn } from "./webhooks.js";
 import { reportAr, reportEn } from "./report.js";
+import { shareAr, shareEn } from "./share.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -27,14 +28,15 @@ export type MessageKey =
   | keyof typeof loansEn
   | keyof typeof movesEn
   | keyof typeof webhooksEn
-  | keyof typeof reportEn;
+  | keyof typeof reportEn
+  | keyof typeof shareEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn, ...webhooksEn, ...reportEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr, ...webhooksAr, ...reportAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn, ...webhooksEn, ...reportEn, ...shareEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr, ...webhooksAr, ...reportAr, ...shareAr },
 };
 
 export interface I18n {

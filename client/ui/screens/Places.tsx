@@ -7,6 +7,7 @@ import { v7 as uuidv7 } from "uuid";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Notice } from "../parts/Notice.js";
+import { ShareLinks } from "../parts/ShareLink.js";
 import { PlaceEditor } from "../parts/PlaceEditor.js";
 import { Shell } from "../parts/Shell.js";
 import { Link } from "../router.js";
@@ -75,6 +76,7 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
                 onClose={() => setEditing(null)}
               />
             ) : null}
+            {data?.canEdit && editing === p.id && !p.isUnplaced ? <ShareLinks locationId={locationId} scope="place" targetId={p.id} canShare /> : null}
             {tree(p.id)}
           </li>
         ))}

@@ -19,6 +19,7 @@ import { ThingCodeAndChecks } from "../parts/ThingCodeAndChecks.js";
 import { ThingExtraction } from "../parts/ThingExtraction.js";
 import { SaveTemplate, SecretValue, ThingTags } from "../parts/ThingExtras.js";
 import { Shell } from "../parts/Shell.js";
+import { ShareLinks } from "../parts/ShareLink.js";
 import { usePeople } from "../people.js";
 import { effectiveFields, useRegistries } from "../registries.js";
 import { Link, navigate } from "../router.js";
@@ -196,6 +197,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
       <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />
       <ThingLoan locationId={locationId} thing={thing} canEdit={data.canEdit} places={data.places} things={data.things} />
       <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />
+      <ShareLinks locationId={locationId} scope="thing" targetId={thing.id} canShare={data.canEdit} />
       {data.canEdit ? (
         <>
           <form

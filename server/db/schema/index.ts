@@ -13,3 +13,4 @@ export * from "./receipts.js";
 export * from "./moves-loans.js";
 export * from "./webhooks.js";
 export * from "./reports.js";
+export * from "./share-links.js";

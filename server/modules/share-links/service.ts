@@ -1,0 +1,142 @@
+/**
+ * Making, listing and revoking share links, for signed-in members. Links are made online only: the
+ * token is shown once, in the answer's URL, and only its hash is kept.
+ */
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { roleAtLeast } from "../../../shared/roles.js";
+import {
+  SHARE_CAP_DEFAULT,
+  SHARE_DEFAULT_DAYS,
+  SHARE_MAX_DAYS,
+  type ShareLink,
+  type ShareLinkCreate,
+  type ShareLinkCreated,
+  type ShareLinkList,
+} from "../../../shared/share-links.js";
+import { locationAccess } from "../../access/location.js";
+import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
+import type { Db, Tx } from "../../db/client.js";
+import { places, shareLinks, things, users } from "../../db/schema/index.js";
+import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { newShareToken, type ShareDeps } from "./token.js";
+
+export type { ShareDeps };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The newest links of a location a list shows (links are few; revoked ones are left out). */
+export const SHARE_LIST_MAX = 500;
+
+/** The page a link opens: the token rides in the fragment, which browsers never send to a server or in a Referer. */
+export function shareUrl(publicUrl: URL, id: string, token: string): string {
+  return `${publicUrl.origin}${publicUrl.pathname.replace(/\/$/, "")}/s/${id}#${token}`;
+}
+
+async function targetLocation(tx: Tx, body: ShareLinkCreate): Promise<string> {
+  if (body.scope === "view") return body.locationId;
+  const table = body.scope === "thing" ? things : places;
+  const [row] = await tx
+    .select({ locationId: table.locationId })
+    .from(table)
+    .where(and(eq(table.id, body.targetId), isNull(table.deletedAt)));
+  if (!row) throw new NotFoundError(body.scope);
+  if (body.locationId && body.locationId.toLowerCase() !== row.locationId)
+    throw new ValidationError(`body.locationId: the ${body.scope} is not in this location`);
+  return row.locationId;
+}
+
+/** The view's filter names rows of its own location only. */
+async function checkFilter(tx: Tx, locationId: string, body: ShareLinkCreate): Promise<void> {
+  const placeId = body.scope === "view" ? body.filter?.placeId : undefined;
+  if (!placeId) return;
+  const [p] = await tx
+    .select({ id: places.id })
+    .from(places)
+    .where(and(eq(places.id, placeId), eq(places.locationId, locationId), isNull(places.deletedAt)));
+  if (!p) throw new NotFoundError("place");
+}
+
+export async function createShareLink(deps: ShareDeps, actor: Actor, body: ShareLinkCreate, now = new Date()): Promise<ShareLinkCreated> {
+  const expiresAt = body.expiresAt ? new Date(body.expiresAt) : new Date(now.getTime() + SHARE_DEFAULT_DAYS * DAY_MS);
+  if (expiresAt.getTime() <= now.getTime()) throw new ValidationError("body.expiresAt: must be in the future");
+  if (expiresAt.getTime() > now.getTime() + SHARE_MAX_DAYS * DAY_MS) throw new ValidationError(`body.expiresAt: at most ${SHARE_MAX_DAYS} days ahead`);
+  return withActor(deps.db, actor, async (tx) => {
+    const locationId = await targetLocation(tx, body);
+    const { role } = await locationAccess(tx, locationId);
+    if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot share from this location.`);
+    await checkFilter(tx, locationId, body);
+    const id = uuidv7();
+    const token = newShareToken();
+    await tx.insert(shareLinks).values({
+      id,
+      locationId,
+      scope: body.scope,
+      targetId: body.scope === "view" ? null : body.targetId.toLowerCase(),
+      filter: body.scope === "view" ? (body.filter ?? {}) : null,
+      title: body.title ?? null,
+      cap: body.cap ?? SHARE_CAP_DEFAULT,
+      tokenHash: deps.hasher.hash(id, token),
+      expiresAt,
+      createdBy: actor.userId,
+    });
+    return { id, url: shareUrl(deps.publicUrl, id, token) };
+  });
+}
+
+export async function listShareLinks(db: Db, actor: Actor, locationId: string): Promise<ShareLinkList> {
+  return withActor(db, actor, async (tx) => {
+    const { role } = await locationAccess(tx, locationId);
+    const found = await tx
+      .select({
+        id: shareLinks.id,
+        locationId: shareLinks.locationId,
+        scope: shareLinks.scope,
+        targetId: shareLinks.targetId,
+        filter: shareLinks.filter,
+        title: shareLinks.title,
+        cap: shareLinks.cap,
+        expiresAt: shareLinks.expiresAt,
+        createdAt: shareLinks.createdAt,
+        createdById: shareLinks.createdBy,
+        createdByName: users.name,
+      })
+      .from(shareLinks)
+      .leftJoin(users, eq(users.id, shareLinks.createdBy))
+      .where(and(eq(shareLinks.locationId, locationId), isNull(shareLinks.revokedAt)))
+      .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id))
+      .limit(SHARE_LIST_MAX);
+    const admin = actor.canWrite && roleAtLeast(role, "admin");
+    const mayWrite = actor.canWrite && roleAtLeast(role, "member");
+    return {
+      items: found.map((r): ShareLink => ({
+        id: r.id,
+        locationId: r.locationId,
+        scope: r.scope,
+        targetId: r.targetId,
+        filter: r.filter,
+        title: r.title,
+        cap: r.cap,
+        expiresAt: r.expiresAt.toISOString(),
+        createdAt: r.createdAt.toISOString(),
+        createdBy: r.createdByName === null ? null : { displayName: r.createdByName },
+        canRevoke: admin || (mayWrite && r.createdById === actor.userId),
+      })),
+    };
+  });
+}
+
+/** The maker (while still a member) or an admin revokes; a revoked link answers like one never made. */
+export async function revokeShareLink(db: Db, actor: Actor, id: string, now = new Date()): Promise<void> {
+  await withActor(db, actor, async (tx) => {
+    const [link] = await tx
+      .select({ locationId: shareLinks.locationId, createdBy: shareLinks.createdBy })
+      .from(shareLinks)
+      .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)));
+    if (!link) throw new NotFoundError("share link");
+    const { role } = await locationAccess(tx, link.locationId);
+    const own = link.createdBy === actor.userId && roleAtLeast(role, "member");
+    if (!actor.canWrite || !(own || roleAtLeast(role, "admin"))) throw new ForbiddenError("Only the link's maker or an admin can revoke it.");
+    await tx.update(shareLinks).set({ revokedAt: now }).where(eq(shareLinks.id, id));
+  });
+}
