@@ -29,6 +29,7 @@ import { extractionRoutes } from "./modules/extractions/routes.js";
 import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
 import { movePrintRoutes } from "./modules/moves/print-routes.js";
 import { moveRoutes } from "./modules/moves/routes.js";
+import { exportRoutes } from "./modules/exports/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -60,6 +61,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...movePrintRoutes(deps),
     ...loanRoutes(deps),
     ...moveRoutes(deps),
+    ...exportRoutes({ ...deps, limits: services.limits }),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -7,6 +7,7 @@ import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
 import { startOverdueNotices } from "../modules/loans/overdue.js";
 import { startExtractionWorker } from "../modules/extractions/worker.js";
 import { blobStoreOf } from "../modules/files/blob-store.js";
+import { exportDirOf, startExportWorker } from "../modules/exports/worker.js";
 
 const HOUR = 3600_000;
 
@@ -44,11 +45,13 @@ export function startJobs(services: Services): () => Promise<void> {
   const extractions = config.aiConcurrency
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
     : null;
+  const exportsWorker = startExportWorker({ db: database.db, store: blobStoreOf(config), dir: exportDirOf(config.dataDir), logger });
   return async () => {
     clearInterval(timer);
     stopNudges();
     stopPush();
     stopOverdue();
     await extractions?.stop();
+    await exportsWorker.stop();
   };
 }

@@ -11,3 +11,4 @@ export * from "./push.js";
 export * from "./ai.js";
 export * from "./receipts.js";
 export * from "./moves-loans.js";
+export * from "./exports.js";

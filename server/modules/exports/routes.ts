@@ -1,0 +1,66 @@
+/**
+ * POST /api/v1/exports, GET /api/v1/exports, GET /api/v1/exports/:id, POST /api/v1/exports/:id/cancel,
+ * GET /api/v1/exports/:id/file. Never open to a personal token (tokens/allow-list.ts).
+ */
+import { z } from "zod";
+import { exportCreateBody, exportListSchema, exportSchema } from "../../../shared/exports.js";
+import { uuidSchema } from "../../../shared/ids.js";
+import type { SignInLimits } from "../../auth/limits.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import type { RouteDeps } from "../deps.js";
+import { cancelExport, createExport, getExport, listExports, sendExportFile, type ExportDeps } from "./service.js";
+import { exportDirOf } from "./worker.js";
+
+const idParams = z.object({ id: uuidSchema });
+
+export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
+  const service: ExportDeps = { db: deps.db, auth: deps.auth, limits: deps.limits, dir: exportDirOf(deps.config.dataDir) };
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/v1/exports",
+      summary:
+        "Start an export of a location (its owners and admins) or of the whole account (its owner): a zip built in the background. `includesSecrets` needs the owner and a fresh re-authentication (403 reauth_required)",
+      tag: "exports",
+      status: 201,
+      body: exportCreateBody,
+      response: exportSchema,
+      handler: ({ actor, body }) => createExport(service, actor, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/exports",
+      summary: "My exports, newest first (the last 50)",
+      tag: "exports",
+      response: exportListSchema,
+      handler: ({ actor }) => listExports(deps.db, actor),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/exports/:id",
+      summary: "An export: status, progress and, when done, its file's size, sha256 and download URL",
+      tag: "exports",
+      params: idParams,
+      response: exportSchema,
+      handler: ({ actor, params }) => getExport(deps.db, actor, params.id),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/exports/:id/cancel",
+      summary: "Stop a queued or running export and delete what it wrote; answers the export (status cancelled)",
+      tag: "exports",
+      params: idParams,
+      response: exportSchema,
+      handler: ({ actor, params }) => cancelExport(service, actor, params.id),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/exports/:id/file",
+      summary: "Download a finished export (application/zip; its sha256 is the export's `sha256`)",
+      tag: "exports",
+      params: idParams,
+      response: z.unknown(),
+      handler: ({ actor, params, res }) => sendExportFile(service, actor, params.id, res),
+    }),
+  ] as RouteDef[];
+}
