@@ -25,6 +25,7 @@ import { LabelsScreen } from "./screens/Labels.js";
 import { LoansScreen } from "./screens/Loans.js";
 import { CodeScreen, ScanScreen } from "./screens/Scan.js";
 import { MovesScreen } from "./screens/Moves.js";
+import { ExportScreen } from "./screens/Export.js";
 import { MoveDetailScreen } from "./screens/MoveDetail.js";
 
 /** Pages that work without a session. */
@@ -78,6 +79,7 @@ function Routes() {
   if ((m = match("/l/:loc/labels", path))) return <LabelsScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/loans", path))) return <LoansScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/moves", path))) return <MovesScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/export", path))) return <ExportScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/moves/:id", path))) return <MoveDetailScreen key={m.id} locationId={m.loc!} moveId={m.id!} />;
   return <Redirect to="/" />;
 }

@@ -61,7 +61,7 @@ function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
 
 const json = (files: Map<string, Buffer>, name: string) => JSON.parse(files.get(name)!.toString("utf8")) as Record<string, unknown>[];
 
-const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000". padEnd(60, "0"), "hex");
+const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000".padEnd(60, "0"), "hex");
 
 async function thing(c: Client, loc: string, body: Record<string, unknown>) {
   const res = await c.post(`/api/v1/locations/${loc}/things`, body);
@@ -76,7 +76,7 @@ async function start(c: Client, body: Record<string, unknown>) {
 describe("export routes", () => {
   test("an admin exports a location: queued, built by the job, a zip whose sha256 matches the download", async ({ svc, loc, as }) => {
     const a = await thing(as.member, loc, { name: "Drill", quantity: 2 });
-    await thing(as.member, loc, { name: "Ladder, tall \"red\"" });
+    await thing(as.member, loc, { name: 'Ladder, tall "red"' });
     const made = await start(as.admin, { locationId: loc });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const rec = exportSchema.parse(made.body);
@@ -195,7 +195,10 @@ describe("secret values and tokens", () => {
     const t = await thing(as.owner, loc, { name: "Router", typeId: router.typeId, fields: { ssid: "home", wifi_password: "hunter2-secret" } });
     expectError(await start(as.admin, { locationId: loc, includesSecrets: true }), 403, "forbidden");
     // The owner's session is older than a few minutes: the password again first.
-    await svc.database.db.update(authSessions).set({ createdAt: new Date(Date.now() - 3600_000), reauthenticatedAt: null }).where(eq(authSessions.userId, as.owner.userId));
+    await svc.database.db
+      .update(authSessions)
+      .set({ createdAt: new Date(Date.now() - 3600_000), reauthenticatedAt: null })
+      .where(eq(authSessions.userId, as.owner.userId));
     expectError(await start(as.owner, { locationId: loc, includesSecrets: true }), 403, "reauth_required");
     expect((await as.owner.post("/api/v1/me/reauthenticate", { password: PASSWORD })).status).toBe(200);
     const made = await start(as.owner, { locationId: loc, includesSecrets: true });
@@ -276,7 +279,10 @@ describe("cancel and expiry", () => {
     expect(existsSync(file)).toBe(true);
     await w.drain();
     expect(existsSync(file)).toBe(true); // not yet
-    await svc.database.db.update(exports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(exports.id, made.id));
+    await svc.database.db
+      .update(exports)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(exports.id, made.id));
     await w.drain();
     expect(existsSync(file)).toBe(false);
     expect((await as.admin.get(`/api/v1/exports/${made.id}`)).body.status).toBe("expired");

@@ -248,6 +248,7 @@ export const ID_KINDS = [
   "move",
   /** A box row of a move: routes name boxes by move and container; only a create names its own id. */
   "moveBox",
+  "export",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -286,6 +287,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   moves: "move",
   // `/moves/{id}/boxes/{containerId}`: a box is named by its container.
   boxes: "container",
+  exports: "export",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -631,6 +633,11 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       ids.contact = loan.person.id;
     },
     contact: async () => makers.loan!(),
+    export: async () => {
+      // The owner's unfinished exports are limited: older ones are stood down so a new one can start.
+      await db.execute(sql`UPDATE exports SET status = 'cancelled' WHERE requested_by = ${owner.userId} AND status IN ('queued', 'running')`);
+      ids.export = (await ok(owner.post("/api/v1/exports", { scope: "location", locationId: location }), "export")).id;
+    },
     managedUser: async () => {
       ids.managedUser = (
         await ok(
@@ -664,6 +671,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "loan",
     "move",
     "moveBox",
+    "export",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -692,7 +700,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM loans l JOIN things t ON t.id = l.thing_id WHERE l.id = ${ids.loan} AND l.returned_at IS NULL AND t.deleted_at IS NULL) AS loan,
         EXISTS (SELECT 1 FROM contacts WHERE id = ${ids.contact} AND deleted_at IS NULL) AS contact,
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction,
-        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move`,
+        EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move,
+        EXISTS (SELECT 1 FROM exports WHERE id = ${ids.export} AND status = 'queued') AS export`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {

@@ -13,6 +13,7 @@ import { loansAr, loansEn } from "./loans.js";
 import { notificationsAr, notificationsEn } from "./notifications.js";
 import { receiptsAr, receiptsEn } from "./receipts.js";
 import { movesAr, movesEn } from "./moves.js";
+import { exportAr, exportEn } from "./export.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -23,14 +24,15 @@ export type MessageKey =
   | keyof typeof aiEn
   | keyof typeof receiptsEn
   | keyof typeof loansEn
-  | keyof typeof movesEn;
+  | keyof typeof movesEn
+  | keyof typeof exportEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr },
+  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn, ...exportEn },
+  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr, ...exportAr },
 };
 
 export interface I18n {

@@ -41,7 +41,15 @@ export async function removeExportFiles(dir: string, id: string): Promise<void> 
   await rm(partPath(dir, id), { force: true });
 }
 
-const EXT: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/heic": "heic", "image/avif": "avif", "application/pdf": "pdf" };
+const EXT: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "image/heic": "heic",
+  "image/avif": "avif",
+  "application/pdf": "pdf",
+};
 
 export async function buildExport(
   deps: BuildDeps,
@@ -120,9 +128,13 @@ export async function buildExport(
       for (const f of page) {
         try {
           const source = await deps.store.open(f.sha256);
-          await entry(`files/${f.id}.${EXT[f.mime] ?? "bin"}`, async (write) => {
-            for await (const chunk of source) await write(chunk as Buffer);
-          }, false);
+          await entry(
+            `files/${f.id}.${EXT[f.mime] ?? "bin"}`,
+            async (write) => {
+              for await (const chunk of source) await write(chunk as Buffer);
+            },
+            false,
+          );
         } catch {
           missingFiles += 1; // a blob gone from the store: counted in the manifest, not a failed export
         }

@@ -103,7 +103,10 @@ export async function createExport(deps: ExportDeps, actor: Actor, body: ExportC
   return asSystem(db, async (tx) => {
     // Serialises one person's creates, so two at once cannot both pass the limit.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`export:${actor.userId}`}))`);
-    const [active] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM exports WHERE requested_by = ${actor.userId} AND status IN ('queued', 'running')`);
+    const [active] = await rows<{ n: number }>(
+      tx,
+      sql`SELECT count(*)::int AS n FROM exports WHERE requested_by = ${actor.userId} AND status IN ('queued', 'running')`,
+    );
     if ((active?.n ?? 0) >= EXPORT_MAX_ACTIVE) throw new RateLimitedError(60);
     const options = { ...body.options, locale: body.locale, digits: body.digits };
     const [row] = await rows<Row>(
@@ -137,7 +140,8 @@ export async function listExports(db: Db, actor: Actor): Promise<{ items: Export
 export async function cancelExport(deps: ExportDeps, actor: Actor, id: string): Promise<ExportRecord> {
   const row = await mine(deps.db, actor, id);
   if (row.status === "cancelled") return recordOf(row);
-  if (row.status !== "queued" && row.status !== "running") throw new ConflictError(`This export already ended (${row.status}); only a queued or running one can be cancelled.`);
+  if (row.status !== "queued" && row.status !== "running")
+    throw new ConflictError(`This export already ended (${row.status}); only a queued or running one can be cancelled.`);
   const [done] = await asSystem(deps.db, (tx) =>
     rows<Row>(
       tx,

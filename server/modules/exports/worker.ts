@@ -44,7 +44,10 @@ async function scopeOf(db: Db, job: ClaimedExport): Promise<string[] | null> {
     }
     const own = await rows<{ id: string }>(tx, sql`SELECT id::text AS id FROM accounts WHERE id = ${job.account_id} AND owner_user_id = ${job.requested_by}`);
     if (!own.length) return null;
-    const locs = await rows<{ id: string }>(tx, sql`SELECT id::text AS id FROM locations WHERE account_id = ${job.account_id} AND deleted_at IS NULL ORDER BY id`);
+    const locs = await rows<{ id: string }>(
+      tx,
+      sql`SELECT id::text AS id FROM locations WHERE account_id = ${job.account_id} AND deleted_at IS NULL ORDER BY id`,
+    );
     return locs.map((l) => l.id);
   });
 }
@@ -112,7 +115,9 @@ export function startExportWorker(deps: ExportWorkerDeps, opts: { timer?: boolea
     return round;
   };
   const timer =
-    opts.timer === false ? null : setInterval(() => void tick().catch((err: unknown) => deps.logger.error({ err }, "export round failed")), deps.pollMs ?? 2000);
+    opts.timer === false
+      ? null
+      : setInterval(() => void tick().catch((err: unknown) => deps.logger.error({ err }, "export round failed")), deps.pollMs ?? 2000);
   timer?.unref();
   return {
     async drain() {
