@@ -2,16 +2,20 @@
  * POST /api/v1/exports, GET /api/v1/exports, GET /api/v1/exports/:id, POST /api/v1/exports/:id/cancel,
  * GET /api/v1/exports/:id/file. Never open to a personal token (tokens/allow-list.ts).
  */
+import express from "express";
 import { z } from "zod";
-import { exportCreateBody, exportListSchema, exportSchema } from "../../../shared/exports.js";
+import { CSV_IMPORT_MAX_BYTES, csvImportResultSchema, exportCreateBody, exportListSchema, exportSchema } from "../../../shared/exports.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import type { SignInLimits } from "../../auth/limits.js";
+import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { importCsv } from "./import-csv.js";
 import { cancelExport, createExport, getExport, listExports, sendExportFile, type ExportDeps } from "./service.js";
 import { exportDirOf } from "./worker.js";
 
 const idParams = z.object({ id: uuidSchema });
+const readCsv = express.text({ type: () => true, limit: CSV_IMPORT_MAX_BYTES });
 
 export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
   const service: ExportDeps = { db: deps.db, auth: deps.auth, limits: deps.limits, dir: exportDirOf(deps.config.dataDir) };
@@ -61,6 +65,25 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       params: idParams,
       response: z.unknown(),
       handler: ({ actor, params, res }) => sendExportFile(service, actor, params.id, res),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/locations/:id/imports/csv",
+      summary: `Import things from CSV text (columns name, quantity, place, type and field keys; at most ${CSV_IMPORT_MAX_BYTES} bytes). dryRun=true checks every row and writes nothing; a real run writes nothing when any row has a problem`,
+      tag: "exports",
+      params: idParams,
+      query: z.object({ dryRun: z.enum(["true", "false"]).default("true") }).strict(),
+      response: csvImportResultSchema,
+      async handler({ req, res, actor, params, query }) {
+        const text = await new Promise<string>((resolve, reject) =>
+          readCsv(req, res, (err?: unknown) => {
+            if ((err as { type?: string } | undefined)?.type === "entity.too.large") reject(new PayloadTooLargeError(CSV_IMPORT_MAX_BYTES));
+            else if (err) reject(err instanceof AppError ? err : new ValidationError("Could not read the CSV."));
+            else resolve(typeof req.body === "string" ? req.body : "");
+          }),
+        );
+        return importCsv(serviceDeps(deps), actor, params.id, text, query.dryRun === "true");
+      },
     }),
   ] as RouteDef[];
 }
