@@ -78,3 +78,15 @@ export const csvImportResultSchema = z
   })
   .meta({ id: "CsvImportResult" });
 export type CsvImportResult = z.infer<typeof csvImportResultSchema>;
+
+/** The largest export zip a restore takes. */
+export const ZIP_IMPORT_MAX_BYTES = 200 * 1024 * 1024;
+
+export const zipImportResultSchema = z
+  .object({
+    places: z.number().int(),
+    things: z.number().int(),
+    photos: z.number().int(),
+    ids: z.record(z.string(), z.string()).meta({ description: "Old id -> new id of each restored place, thing and photo" }),
+  })
+  .meta({ id: "ZipImportResult" });

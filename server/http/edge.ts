@@ -149,8 +149,8 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Routes that read their own body: an upload is the file's raw bytes, in its own media type. */
 const OWN_BODY_ROUTES = new Set(["POST /api/v1/files"]);
-/** Routes with an id in the path that read their own body: the CSV import of things. */
-const OWN_BODY_PATTERNS = [/^POST \/api\/v1\/locations\/[^/]+\/imports\/csv\/?$/i];
+/** Routes with an id in the path that read their own body: the CSV import of things, the restore of an export's zip. */
+const OWN_BODY_PATTERNS = [/^POST \/api\/v1\/locations\/[^/]+\/imports(\/csv)?\/?$/i];
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;

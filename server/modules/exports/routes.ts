@@ -4,13 +4,24 @@
  */
 import express from "express";
 import { z } from "zod";
-import { CSV_IMPORT_MAX_BYTES, csvImportResultSchema, exportCreateBody, exportListSchema, exportSchema } from "../../../shared/exports.js";
+import {
+  ZIP_IMPORT_MAX_BYTES,
+  zipImportResultSchema,
+  CSV_IMPORT_MAX_BYTES,
+  csvImportResultSchema,
+  exportCreateBody,
+  exportListSchema,
+  exportSchema,
+} from "../../../shared/exports.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import type { SignInLimits } from "../../auth/limits.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { importCsv } from "./import-csv.js";
+import { importZip } from "./import-zip.js";
+import { blobStoreOf } from "../files/blob-store.js";
+import { receiveToFile } from "./receive.js";
 import { cancelExport, createExport, getExport, listExports, sendExportFile, type ExportDeps } from "./service.js";
 import { exportDirOf } from "./worker.js";
 
@@ -83,6 +94,22 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
           }),
         );
         return importCsv(serviceDeps(deps), actor, params.id, text, query.dryRun === "true");
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/locations/:id/imports",
+      summary: `Restore an export's zip (the raw bytes, at most ${ZIP_IMPORT_MAX_BYTES} bytes) into an empty location of the same account: places, things and photos with new ids; 409 when the location is not empty`,
+      tag: "exports",
+      params: idParams,
+      response: zipImportResultSchema,
+      async handler({ req, actor, params }) {
+        const file = await receiveToFile(req, ZIP_IMPORT_MAX_BYTES);
+        try {
+          return await importZip({ ...serviceDeps(deps), store: blobStoreOf(deps.config) }, actor, params.id, file.path);
+        } finally {
+          await file.remove();
+        }
       },
     }),
   ] as RouteDef[];
