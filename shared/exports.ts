@@ -28,20 +28,18 @@ export const exportOptionsSchema = z
   .strict();
 export type ExportOptions = z.infer<typeof exportOptionsSchema>;
 
-export const exportCreateBody = z
-  .object({
-    scope: z.enum(EXPORT_SCOPES),
-    locationId: uuidSchema.optional(),
-    options: exportOptionsSchema.default({ ended: false, trashed: false, history: false, aiCalls: false, readable: true, pdf: false }),
-    locale: z.enum(["en", "ar"]).default("en"),
-    digits: z.enum(["western", "eastern"]).default("western"),
-    includesSecrets: z.boolean().default(false),
-  })
-  .strict()
-  .refine((b) => (b.scope === "location") === (b.locationId !== undefined), {
-    message: "locationId is required for scope location and not allowed for scope account",
-    path: ["locationId"],
-  });
+const exportCreateCommon = {
+  options: exportOptionsSchema.default({ ended: false, trashed: false, history: false, aiCalls: false, readable: true, pdf: false }),
+  locale: z.enum(["en", "ar"]).default("en"),
+  digits: z.enum(["western", "eastern"]).default("western"),
+  includesSecrets: z.boolean().default(false),
+};
+
+/** A location's export names the location; an account's names none (it is the asker's own account). */
+export const exportCreateBody = z.discriminatedUnion("scope", [
+  z.object({ scope: z.literal("location"), locationId: uuidSchema, ...exportCreateCommon }).strict(),
+  z.object({ scope: z.literal("account"), ...exportCreateCommon }).strict(),
+]);
 export type ExportCreate = z.infer<typeof exportCreateBody>;
 
 export const exportSchema = z

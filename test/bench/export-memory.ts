@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
-import { migrate, openDatabase, sql } from "../../server/db/client.js";
+import { migrate, openDatabase, rows, sql } from "../../server/db/client.js";
 import { bootstrapUser } from "../../server/modules/locations/bootstrap.js";
 import { DiskBlobStore } from "../../server/modules/files/storage.js";
 import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
@@ -35,10 +35,10 @@ const store = new DiskBlobStore(path.join(dataDir, "files"));
 const userId = uuidv7();
 await db.execute(sql`INSERT INTO users (id, name, email, email_verified) VALUES (${userId}, 'Bench', ${`bench-${userId}@example.test`}, true)`);
 await bootstrapUser(db, { id: userId, name: "Bench" });
-const [loc] = (await db.execute(sql`SELECT l.id::text AS id FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${userId}`))
-  .rows as {
-  id: string;
-}[];
+const [loc] = await rows<{ id: string }>(
+  db,
+  sql`SELECT l.id::text AS id FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${userId}`,
+);
 const locationId = loc!.id;
 
 // Photos: distinct bytes each (a JPEG header, then noise that does not compress), in the blob store.
@@ -76,11 +76,10 @@ const t0 = Date.now();
 const worker = startExportWorker({ db, store, dir: exportDirOf(dataDir), logger: pino({ level: "warn" }) }, { timer: false });
 await worker.drain();
 clearInterval(sampler);
-const [row] = (await db.execute(sql`SELECT status, bytes, progress_total FROM exports WHERE id = ${exportId}`)).rows as {
-  status: string;
-  bytes: string;
-  progress_total: number;
-}[];
+const [row] = await rows<{ status: string; bytes: string; progress_total: number }>(
+  db,
+  sql`SELECT status, bytes, progress_total FROM exports WHERE id = ${exportId}`,
+);
 console.log(
   JSON.stringify({
     database: database.kind,

@@ -22,7 +22,7 @@ async function raw(svc: TestService, c: Client | null, method: string, p: string
   const res = await fetch(`${svc.url}${p}`, {
     method,
     headers: { ...(c ? { cookie: cookieOf(c) } : {}), origin: svc.config.publicUrl.origin, ...(body ? { "content-type": "application/zip" } : {}), ...headers },
-    ...(body ? { body } : {}),
+    ...(body ? { body: new Uint8Array(body) } : {}),
   });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { status: res.status, bytes, json: () => JSON.parse(bytes.toString()) };

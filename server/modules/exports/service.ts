@@ -76,7 +76,7 @@ export async function createExport(deps: ExportDeps, actor: Actor, body: ExportC
   let accountId: string;
   let ownsAccount: boolean;
   if (body.scope === "location") {
-    const locationId = body.locationId!;
+    const { locationId } = body;
     // Owners and admins export a location: the zip holds every record, money and members' history included.
     const access = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
     if (access.role !== "owner" && access.role !== "admin") throw new ForbiddenError("Only the location's owners and admins can export it.");
@@ -112,7 +112,7 @@ export async function createExport(deps: ExportDeps, actor: Actor, body: ExportC
     const [row] = await rows<Row>(
       tx,
       sql`INSERT INTO exports (id, account_id, location_id, scope, requested_by, options, includes_secrets)
-          VALUES (${id}, ${accountId}, ${body.scope === "location" ? body.locationId! : null}, ${body.scope}, ${actor.userId}, ${JSON.stringify(options)}::jsonb, ${body.includesSecrets})
+          VALUES (${id}, ${accountId}, ${body.scope === "location" ? body.locationId : null}, ${body.scope}, ${actor.userId}, ${JSON.stringify(options)}::jsonb, ${body.includesSecrets})
           RETURNING ${COLUMNS}`,
     );
     return recordOf(row!);
