@@ -41,13 +41,13 @@ async function exported(svc: TestService, c: Client, loc: string): Promise<Buffe
 function entries(zip: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => {
-      if (err || !z) return reject(err);
+      if (err || !z) return reject(err ?? new Error("not a zip"));
       const out = new Map<string, Buffer>();
       z.on("entry", (e: yauzl.Entry) =>
         z.openReadStream(e, (_e, s) => {
           const chunks: Buffer[] = [];
-          s!.on("data", (c: Buffer) => chunks.push(c));
-          s!.on("end", () => {
+          s.on("data", (c: Buffer) => chunks.push(c));
+          s.on("end", () => {
             out.set(e.fileName, Buffer.concat(chunks));
             z.readEntry();
           });
@@ -93,7 +93,7 @@ async function comparable(zip: Buffer) {
 
 describe("restoring an export", () => {
   test("export -> restore into an empty location -> export again: places and things equal after mapping ids", async ({ svc }) => {
-    const c = (await svc.signedIn("Rosa Restore")) as Client;
+    const c = await svc.signedIn("Rosa Restore");
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const book = await typeWithFields(svc.database.db, from, "Book", [{ key: "author", kind: "text" }]);
     const house = (await c.post(`/api/v1/locations/${from}/places`, { name: "House" })).body.id;
@@ -133,7 +133,7 @@ describe("restoring an export", () => {
   });
 
   test("another account's export, a member, a token, a body that is not a zip: refused", async ({ svc, loc, as }) => {
-    const c = (await svc.signedIn("Other Account")) as Client;
+    const c = await svc.signedIn("Other Account");
     const own = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const zip = await exported(svc, c, own);
     const empty = (await as.owner.post("/api/v1/locations", { name: "Empty" })).body.id as string;

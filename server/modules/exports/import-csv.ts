@@ -19,6 +19,7 @@ import type { ServiceDeps } from "../deps.js";
 import { createPlace } from "../places/service.js";
 import { createThing } from "../things/service.js";
 import { loadRefs } from "../things/refs.js";
+import type { EffectiveField } from "../types/fields.js";
 import { parseCsv } from "./csv.js";
 
 interface Planned {
@@ -72,7 +73,7 @@ export async function importCsv(deps: ServiceDeps, actor: Actor, locationId: str
     const typeText = get("type");
     const typeId = typeText ? typeByName.get(norm(typeText)) : undefined;
     if (typeText && !typeId) problems.push(`no type named "${typeText}"`);
-    const defs = typeId ? fieldsOf(typeId) : new Map();
+    const defs = typeId ? fieldsOf(typeId) : new Map<string, EffectiveField>();
     const fields: Record<string, unknown> = {};
     header.forEach((col, c) => {
       const value = (cells[c] ?? "").trim();

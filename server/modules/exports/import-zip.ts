@@ -19,7 +19,37 @@ import { uploadFile } from "../files/service.js";
 import { createPlace } from "../places/service.js";
 import { createThing } from "../things/service.js";
 
-type Row = Record<string, any>;
+type Row = Record<string, unknown>;
+type Fields = Record<string, unknown>;
+interface PlaceRow {
+  id: string;
+  parent_id: string | null;
+  kind_id: string | null;
+  name: string;
+  is_unplaced: boolean;
+  fields: Fields;
+  deleted_at: string | null;
+}
+interface ThingRow {
+  id: string;
+  place_id: string | null;
+  container_id: string | null;
+  type_id: string;
+  name: string | null;
+  description: string | null;
+  quantity: string | number;
+  lifecycle: "draft" | "active" | "in_repair" | "ended";
+  condition: "new" | "good" | "fair" | "poor" | "broken" | null;
+  brand_id: string | null;
+  model: string | null;
+  colour: string | null;
+  serial: string | null;
+  is_container: boolean;
+  fields: Fields;
+  tag_ids: string[];
+  cover_file_id: string | null;
+  deleted_at: string | null;
+}
 
 export interface ZipImportResult {
   places: number;
@@ -58,13 +88,14 @@ function readZip(file: string): Promise<Map<string, Buffer>> {
 }
 
 /** Parents before children: each row after the row its `key` names (when that row is in the list). */
-function parentsFirst(list: Row[], key: string): Row[] {
-  const byId = new Map(list.map((r) => [r.id as string, r]));
-  const out: Row[] = [];
+function parentsFirst<T extends { id: string }>(list: T[], parentOf: (r: T) => string | null): T[] {
+  const byId = new Map(list.map((r) => [r.id, r]));
+  const out: T[] = [];
   const seen = new Set<string>();
-  const visit = (r: Row, depth: number) => {
+  const visit = (r: T, depth: number) => {
     if (seen.has(r.id) || depth > 1000) return;
-    const parent = r[key] ? byId.get(r[key]) : undefined;
+    const p = parentOf(r);
+    const parent = p ? byId.get(p) : undefined;
     if (parent) visit(parent, depth + 1);
     seen.add(r.id);
     out.push(r);
@@ -81,11 +112,11 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     return { accountId: l!.account_id };
   });
   const entries = await readZip(file);
-  const json = (name: string): Row[] => {
+  const json = <T = Row>(name: string): T[] => {
     const b = entries.get(name);
     if (!b) throw new ValidationError(`The zip has no ${name}; is it an export of this service?`);
     try {
-      return JSON.parse(b.toString("utf8")) as Row[];
+      return JSON.parse(b.toString("utf8")) as T[];
     } catch {
       throw new ValidationError(`${name} in the zip is not JSON.`);
     }
@@ -94,9 +125,9 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
   if (manifest.version !== 1) throw new ValidationError("This export's format version is not one this server reads.");
   if (manifest.accountId !== accountId) throw new ConflictError("This export is of another account; restore it into a location of the account it came from.");
   if (!Array.isArray(manifest.locationIds) || manifest.locationIds.length !== 1) throw new ValidationError("Only an export of one location can be restored.");
-  const places = json("records/places.json");
-  const things = json("records/things.json");
-  const files = new Map(json("records/files.json").map((f) => [f.id as string, f]));
+  const places = json<PlaceRow>("records/places.json");
+  const things = json<ThingRow>("records/things.json");
+  const files = new Map(json<{ id: string }>("records/files.json").map((f) => [f.id, f]));
 
   const [busy] = await asSystem(deps.db, (tx) =>
     rows<{ n: number }>(
@@ -112,7 +143,7 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
   );
   const ids: Record<string, string> = {};
   let placeCount = 0;
-  for (const p of parentsFirst(places, "parent_id")) {
+  for (const p of parentsFirst(places, (p) => p.parent_id)) {
     if (p.deleted_at) continue;
     if (p.is_unplaced) {
       ids[p.id] = unplaced!.id;
@@ -131,7 +162,7 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
   }
   let thingCount = 0;
   let photos = 0;
-  for (const t of parentsFirst(things, "container_id")) {
+  for (const t of parentsFirst(things, (t) => t.container_id)) {
     if (t.deleted_at) continue;
     const id = uuidv7();
     const parent =
