@@ -19,7 +19,7 @@ async function post(svc: TestService, c: Client | null, loc: string, csv: string
     headers: { ...(cookie ? { cookie } : {}), origin: svc.config.publicUrl.origin, "content-type": "text/csv", ...headers },
     body: csv,
   });
-  return { status: res.status, body: (await res.json()) };
+  return { status: res.status, body: await res.json() };
 }
 
 const count = async (svc: TestService, loc: string, table: "things" | "places") =>

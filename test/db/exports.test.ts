@@ -151,7 +151,7 @@ describe("export routes", () => {
   });
 
   test("the account scope: its owner exports every location of the account", async ({ svc, as }) => {
-    const c = (await svc.signedIn("Acct Owner"));
+    const c = await svc.signedIn("Acct Owner");
     const made = await c.post("/api/v1/exports", { scope: "account" });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body.locationId).toBeUndefined();
@@ -173,7 +173,7 @@ describe("export routes", () => {
   });
 
   test(`at most ${EXPORT_MAX_ACTIVE} unfinished exports per person; one more is 429`, async ({ svc, loc }) => {
-    const c = (await svc.signedIn());
+    const c = await svc.signedIn();
     const own = (await c.get("/api/v1/me")).body.locations[0].id as string;
     for (let i = 0; i < EXPORT_MAX_ACTIVE; i++) expect((await start(c, { locationId: own })).status).toBe(201);
     expectError(await start(c, { locationId: own }), 429, "rate_limited");
