@@ -32,6 +32,7 @@ import { movePrintRoutes } from "./modules/moves/print-routes.js";
 import { moveRoutes } from "./modules/moves/routes.js";
 import { reportRoutes } from "./modules/reports/routes.js";
 import { shareLinkRoutes } from "./modules/share-links/routes.js";
+import { exportRoutes } from "./modules/exports/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -66,6 +67,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...moveRoutes(deps),
     ...reportRoutes(deps),
     ...shareLinkRoutes(deps),
+    ...exportRoutes({ ...deps, limits: services.limits }),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -27,6 +27,7 @@ import { LoansScreen } from "./screens/Loans.js";
 import { CodeScreen, ScanScreen } from "./screens/Scan.js";
 import { MovesScreen } from "./screens/Moves.js";
 import { ReportScreen } from "./screens/Report.js";
+import { ExportScreen } from "./screens/Export.js";
 import { MoveDetailScreen } from "./screens/MoveDetail.js";
 import { SharePreviewScreen } from "./screens/SharePreview.js";
 
@@ -86,6 +87,7 @@ function Routes() {
   if ((m = match("/l/:loc/loans", path))) return <LoansScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/moves", path))) return <MovesScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/report", path))) return <ReportScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/export", path))) return <ExportScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/moves/:id", path))) return <MoveDetailScreen key={m.id} locationId={m.loc!} moveId={m.id!} />;
   return <Redirect to="/" />;
 }

@@ -149,6 +149,8 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Routes that read their own body: an upload is the file's raw bytes, in its own media type. */
 const OWN_BODY_ROUTES = new Set(["POST /api/v1/files"]);
+/** Routes with an id in the path that read their own body: the CSV import of things, the restore of an export's zip. */
+const OWN_BODY_PATTERNS = [/^POST \/api\/v1\/locations\/[^/]+\/imports(\/csv)?\/?$/i];
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -201,7 +203,13 @@ export function bodyParser(): RequestHandler {
   const small = express.json({ limit: ANONYMOUS_BODY_LIMIT, verify: checkJsonBytes });
   const large = express.json({ limit: AUTHENTICATED_BODY_LIMIT, verify: checkJsonBytes });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!BODY_METHODS.has(req.method) || OWN_BODY_ROUTES.has(`${req.method} ${req.path}`) || !hasBody(req)) return next();
+    if (
+      !BODY_METHODS.has(req.method) ||
+      OWN_BODY_ROUTES.has(`${req.method} ${req.path}`) ||
+      OWN_BODY_PATTERNS.some((p) => p.test(`${req.method} ${req.path}`)) ||
+      !hasBody(req)
+    )
+      return next();
     if (!req.is("application/json")) return next(unsupportedMediaType("Send the body as JSON (Content-Type: application/json)."));
     const limit = req.actor ? AUTHENTICATED_BODY_LIMIT : ANONYMOUS_BODY_LIMIT;
     const declared = Number(req.headers["content-length"] ?? "0");

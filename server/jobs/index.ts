@@ -10,6 +10,7 @@ import { startExtractionWorker } from "../modules/extractions/worker.js";
 import { blobStoreOf } from "../modules/files/blob-store.js";
 import { startReportWorker } from "../modules/reports/worker.js";
 import { createMailer } from "../mail/mailer.js";
+import { exportDirOf, startExportWorker } from "../modules/exports/worker.js";
 
 const HOUR = 3600_000;
 
@@ -49,6 +50,7 @@ export function startJobs(services: Services): () => Promise<void> {
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
     : null;
   const reports = startReportWorker({ db: database.db, config, store: blobStoreOf(config), mailer: createMailer(config, logger), logger });
+  const exportsWorker = startExportWorker({ db: database.db, store: blobStoreOf(config), dir: exportDirOf(config.dataDir), logger });
   return async () => {
     clearInterval(timer);
     await reports.stop();
@@ -57,5 +59,6 @@ export function startJobs(services: Services): () => Promise<void> {
     stopOverdue();
     stopWebhooks();
     await extractions?.stop();
+    await exportsWorker.stop();
   };
 }

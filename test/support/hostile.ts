@@ -251,6 +251,7 @@ export const ID_KINDS = [
   "webhook",
   "report",
   "shareLink",
+  "export",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -292,6 +293,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   webhooks: "webhook",
   reports: "report",
   "share-links": "shareLink",
+  exports: "export",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -653,6 +655,11 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       ids.contact = loan.person.id;
     },
     contact: async () => makers.loan!(),
+    export: async () => {
+      // The owner's unfinished exports are limited: older ones are stood down so a new one can start.
+      await db.execute(sql`UPDATE exports SET status = 'cancelled' WHERE requested_by = ${owner.userId} AND status IN ('queued', 'running')`);
+      ids.export = (await ok(owner.post("/api/v1/exports", { scope: "location", locationId: location }), "export")).id;
+    },
     managedUser: async () => {
       ids.managedUser = (
         await ok(
@@ -689,6 +696,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "webhook",
     "report",
     "shareLink",
+    "export",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -719,7 +727,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM extractions e JOIN things t ON t.id = e.thing_id WHERE e.id = ${ids.extraction} AND t.deleted_at IS NULL) AS extraction,
         EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move,
         EXISTS (SELECT 1 FROM webhooks WHERE id = ${ids.webhook}) AS webhook,
-        EXISTS (SELECT 1 FROM share_links WHERE id = ${ids.shareLink} AND revoked_at IS NULL) AS "shareLink"`,
+        EXISTS (SELECT 1 FROM share_links WHERE id = ${ids.shareLink} AND revoked_at IS NULL) AS "shareLink",
+        EXISTS (SELECT 1 FROM exports WHERE id = ${ids.export} AND status = 'queued') AS export`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {

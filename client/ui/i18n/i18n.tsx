@@ -16,6 +16,7 @@ import { movesAr, movesEn } from "./moves.js";
 import { webhooksAr, webhooksEn } from "./webhooks.js";
 import { reportAr, reportEn } from "./report.js";
 import { shareAr, shareEn } from "./share.js";
+import { exportAr, exportEn } from "./export.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -29,14 +30,41 @@ export type MessageKey =
   | keyof typeof movesEn
   | keyof typeof webhooksEn
   | keyof typeof reportEn
-  | keyof typeof shareEn;
+  | keyof typeof shareEn
+  | keyof typeof exportEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
-  en: { ...en, ...metersEn, ...fieldEn, ...notificationsEn, ...aiEn, ...receiptsEn, ...loansEn, ...movesEn, ...webhooksEn, ...reportEn, ...shareEn },
-  ar: { ...ar, ...metersAr, ...fieldAr, ...notificationsAr, ...aiAr, ...receiptsAr, ...loansAr, ...movesAr, ...webhooksAr, ...reportAr, ...shareAr },
+  en: {
+    ...en,
+    ...metersEn,
+    ...fieldEn,
+    ...notificationsEn,
+    ...aiEn,
+    ...receiptsEn,
+    ...loansEn,
+    ...movesEn,
+    ...webhooksEn,
+    ...reportEn,
+    ...shareEn,
+    ...exportEn,
+  },
+  ar: {
+    ...ar,
+    ...metersAr,
+    ...fieldAr,
+    ...notificationsAr,
+    ...aiAr,
+    ...receiptsAr,
+    ...loansAr,
+    ...movesAr,
+    ...webhooksAr,
+    ...reportAr,
+    ...shareAr,
+    ...exportAr,
+  },
 };
 
 export interface I18n {

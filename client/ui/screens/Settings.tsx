@@ -25,6 +25,11 @@ export function SettingsScreen() {
           <Link to={`/l/${lastLocation}/types`}>{t("types.link")}</Link>
         </p>
       ) : null}
+      {lastLocation ? (
+        <p>
+          <Link to={`/l/${lastLocation}/export`}>{t("export.link")}</Link>
+        </p>
+      ) : null}
       <fieldset>
         <legend>{t("settings.language")}</legend>
         {(

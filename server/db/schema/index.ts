@@ -14,3 +14,4 @@ export * from "./moves-loans.js";
 export * from "./webhooks.js";
 export * from "./reports.js";
 export * from "./share-links.js";
+export * from "./exports.js";

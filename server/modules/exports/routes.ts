@@ -1,0 +1,116 @@
+/**
+ * POST /api/v1/exports, GET /api/v1/exports, GET /api/v1/exports/:id, POST /api/v1/exports/:id/cancel,
+ * GET /api/v1/exports/:id/file. Never open to a personal token (tokens/allow-list.ts).
+ */
+import express from "express";
+import { z } from "zod";
+import {
+  ZIP_IMPORT_MAX_BYTES,
+  zipImportResultSchema,
+  CSV_IMPORT_MAX_BYTES,
+  csvImportResultSchema,
+  exportCreateBody,
+  exportListSchema,
+  exportSchema,
+} from "../../../shared/exports.js";
+import { uuidSchema } from "../../../shared/ids.js";
+import type { SignInLimits } from "../../auth/limits.js";
+import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import { serviceDeps, type RouteDeps } from "../deps.js";
+import { importCsv } from "./import-csv.js";
+import { importZip } from "./import-zip.js";
+import { blobStoreOf } from "../files/blob-store.js";
+import { receiveToFile } from "./receive.js";
+import { cancelExport, createExport, getExport, listExports, sendExportFile, type ExportDeps } from "./service.js";
+import { exportDirOf } from "./worker.js";
+
+const idParams = z.object({ id: uuidSchema });
+const readCsv = express.text({ type: () => true, limit: CSV_IMPORT_MAX_BYTES });
+
+export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
+  const service: ExportDeps = { db: deps.db, auth: deps.auth, limits: deps.limits, dir: exportDirOf(deps.config.dataDir) };
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/v1/exports",
+      summary:
+        "Start an export of a location (its owners and admins) or of the whole account (its owner): a zip built in the background. `includesSecrets` needs the owner and a fresh re-authentication (403 reauth_required)",
+      tag: "exports",
+      status: 201,
+      body: exportCreateBody,
+      response: exportSchema,
+      handler: ({ actor, body }) => createExport(service, actor, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/exports",
+      summary: "My exports, newest first (the last 50)",
+      tag: "exports",
+      response: exportListSchema,
+      handler: ({ actor }) => listExports(deps.db, actor),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/exports/:id",
+      summary: "An export: status, progress and, when done, its file's size, sha256 and download URL",
+      tag: "exports",
+      params: idParams,
+      response: exportSchema,
+      handler: ({ actor, params }) => getExport(deps.db, actor, params.id),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/exports/:id/cancel",
+      summary: "Stop a queued or running export and delete what it wrote; answers the export (status cancelled)",
+      tag: "exports",
+      params: idParams,
+      response: exportSchema,
+      handler: ({ actor, params }) => cancelExport(service, actor, params.id),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/exports/:id/file",
+      summary: "Download a finished export (application/zip; its sha256 is the export's `sha256`)",
+      tag: "exports",
+      params: idParams,
+      response: z.unknown(),
+      handler: ({ actor, params, res }) => sendExportFile(service, actor, params.id, res),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/locations/:id/imports/csv",
+      summary: `Import things from CSV text (columns name, quantity, place, type and field keys; at most ${CSV_IMPORT_MAX_BYTES} bytes). dryRun=true checks every row and writes nothing; a real run writes nothing when any row has a problem`,
+      tag: "exports",
+      params: idParams,
+      query: z.object({ dryRun: z.enum(["true", "false"]).default("true") }).strict(),
+      response: csvImportResultSchema,
+      async handler({ req, res, actor, params, query }) {
+        const text = await new Promise<string>((resolve, reject) =>
+          readCsv(req, res, (err?: unknown) => {
+            if ((err as { type?: string } | undefined)?.type === "entity.too.large") reject(new PayloadTooLargeError(CSV_IMPORT_MAX_BYTES));
+            else if (err) reject(err instanceof AppError ? err : new ValidationError("Could not read the CSV."));
+            else resolve(typeof req.body === "string" ? req.body : "");
+          }),
+        );
+        return importCsv(serviceDeps(deps), actor, params.id, text, query.dryRun === "true");
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/locations/:id/imports",
+      summary: `Restore an export's zip (the raw bytes, at most ${ZIP_IMPORT_MAX_BYTES} bytes) into an empty location of the same account: places, things and photos with new ids; 409 when the location is not empty`,
+      tag: "exports",
+      params: idParams,
+      response: zipImportResultSchema,
+      async handler({ req, actor, params }) {
+        const file = await receiveToFile(req, ZIP_IMPORT_MAX_BYTES);
+        try {
+          return await importZip({ ...serviceDeps(deps), store: blobStoreOf(deps.config) }, actor, params.id, file.path);
+        } finally {
+          await file.remove();
+        }
+      },
+    }),
+  ] as RouteDef[];
+}

@@ -1,0 +1,139 @@
+/**
+ * The export worker in the server process: every `pollMs` it claims one due export (queue.ts) and
+ * builds it (build.ts), and deletes the files of exports whose seven days ran out. One export at a
+ * time per process: each is a full pass over the data and the disk.
+ */
+import path from "node:path";
+import type { Logger } from "pino";
+import { EXPORT_TTL_DAYS, exportOptionsSchema } from "../../../shared/exports.js";
+import { rows, sql, type Db } from "../../db/client.js";
+import { asSystem } from "../../db/actor.js";
+import type { BlobStore } from "../files/storage.js";
+import { buildExport, Cancelled, removeExportFiles } from "./build.js";
+import { claimDueExports, expireDue, fail, finish, heartbeat, releaseExport, type ClaimedExport } from "./queue.js";
+
+export const EXPORT_LEASE_MS = 5 * 60_000;
+export const exportDirOf = (dataDir: string) => path.join(dataDir, "exports");
+
+export interface ExportWorkerDeps {
+  db: Db;
+  store: BlobStore;
+  dir: string;
+  logger: Logger;
+  pollMs?: number;
+  /** Called between pages (tests pause a build here to cancel it mid-way). */
+  onBeat?: (id: string, done: number, total: number) => Promise<void>;
+}
+
+export interface ExportWorker {
+  /** Builds what is due now and sweeps expired files, until nothing is due (tests call this). */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** The locations the export covers, re-checked now: the person may have lost the right meanwhile. */
+async function scopeOf(db: Db, job: ClaimedExport): Promise<string[] | null> {
+  return asSystem(db, async (tx) => {
+    if (job.scope === "location") {
+      const ok = await rows<{ id: string }>(
+        tx,
+        sql`SELECT m.id::text AS id FROM memberships m WHERE m.location_id = ${job.location_id} AND m.user_id = ${job.requested_by}
+              AND m.deleted_at IS NULL AND m.role IN ('owner', 'admin')`,
+      );
+      return ok.length ? [job.location_id!] : null;
+    }
+    const own = await rows<{ id: string }>(tx, sql`SELECT id::text AS id FROM accounts WHERE id = ${job.account_id} AND owner_user_id = ${job.requested_by}`);
+    if (!own.length) return null;
+    const locs = await rows<{ id: string }>(
+      tx,
+      sql`SELECT id::text AS id FROM locations WHERE account_id = ${job.account_id} AND deleted_at IS NULL ORDER BY id`,
+    );
+    return locs.map((l) => l.id);
+  });
+}
+
+export async function runExport(deps: ExportWorkerDeps, job: ClaimedExport): Promise<void> {
+  const { db, dir } = deps;
+  const { locale: _l, digits: _d, ...stored } = job.options;
+  const options = exportOptionsSchema.parse(stored);
+  const locationIds = await scopeOf(db, job);
+  if (!locationIds) return fail(db, job.id, "You no longer may export this.");
+  const [created] = await asSystem(db, (tx) => rows<{ at: string }>(tx, sql`SELECT created_at AS at FROM exports WHERE id = ${job.id}`));
+  try {
+    const out = await buildExport(
+      {
+        db,
+        store: deps.store,
+        dir,
+        beat: async (done, total) => {
+          await deps.onBeat?.(job.id, done, total);
+          return heartbeat(db, job.id, done, total, EXPORT_LEASE_MS);
+        },
+      },
+      { id: job.id, scope: job.scope, createdAt: new Date(created!.at).toISOString(), includesSecrets: job.includes_secrets },
+      { accountId: job.account_id, locationIds, options },
+    );
+    // Cancelled between the last page and here: the file goes too.
+    if (!(await finish(db, job.id, { ...out, ttlMs: EXPORT_TTL_DAYS * 86_400_000 }))) await removeExportFiles(dir, job.id);
+  } catch (err) {
+    if (err instanceof Cancelled) return;
+    deps.logger.error({ err, exportId: job.id }, "export failed");
+    await fail(db, job.id, "The export could not be built; try again.");
+  }
+}
+
+export async function sweepExpired(deps: Pick<ExportWorkerDeps, "db" | "dir">, now = new Date()): Promise<number> {
+  const ids = await expireDue(deps.db, now);
+  for (const id of ids) await removeExportFiles(deps.dir, id);
+  return ids.length;
+}
+
+export function startExportWorker(deps: ExportWorkerDeps, opts: { timer?: boolean } = {}): ExportWorker {
+  let stopped = false;
+  let round: Promise<number> | null = null;
+  let current: string | null = null;
+  // Stopping ends a build at its next page; the export goes back to the queue for the next start.
+  const run: ExportWorkerDeps = {
+    ...deps,
+    onBeat: async (id, done, total) => {
+      if (stopped) throw new Cancelled();
+      await deps.onBeat?.(id, done, total);
+    },
+  };
+  const once = async (): Promise<number> => {
+    if (stopped) return 0;
+    await sweepExpired(deps);
+    const claimed = await claimDueExports(deps.db, new Date(), EXPORT_LEASE_MS, 1);
+    for (const job of claimed) {
+      current = job.id;
+      await runExport(run, job).finally(() => (current = null));
+    }
+    return claimed.length;
+  };
+  const tick = (): Promise<number> => {
+    round ??= once().finally(() => (round = null));
+    return round;
+  };
+  const timer =
+    opts.timer === false
+      ? null
+      : setInterval(() => void tick().catch((err: unknown) => deps.logger.error({ err }, "export round failed")), deps.pollMs ?? 2000);
+  timer?.unref();
+  return {
+    async drain() {
+      let total = 0;
+      for (;;) {
+        const n = await tick();
+        if (!n) return total;
+        total += n;
+      }
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      const left = current;
+      await round?.catch(() => undefined);
+      if (left) await releaseExport(deps.db, left).catch((err: unknown) => deps.logger.error({ err }, "could not hand the export back"));
+    },
+  };
+}
