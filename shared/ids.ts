@@ -10,5 +10,10 @@ export type Uuid = z.infer<typeof uuidSchema>;
 /** Timestamps leave the server as ISO 8601 UTC strings ending in Z. */
 export const timestampSchema = z.string().meta({ format: "date-time" });
 
+/** A numeric column's text without the zeros it pads with: "3.000" -> "3", "0.00022800" -> "0.000228". */
+export function trimDecimal(value: string): string {
+  return value.includes(".") ? value.replace(/0+$/, "").replace(/\.$/, "") : value;
+}
+
 /** Decimal strings for quantities, amounts and readings (DESIGN.md data conventions). */
 export const decimalSchema = z.string().regex(/^-?\d{1,11}(\.\d{1,3})?$/, "must be a decimal number with at most 3 decimals");

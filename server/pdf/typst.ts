@@ -7,6 +7,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NodeCompiler } from "@myriaddreamin/typst-ts-node-compiler";
+import QRCode from "qrcode";
+import { codePath } from "../../shared/codes.js";
 
 /** Typst's virtual workspace: the data and the images live in memory under it. */
 const ROOT = "/doc";
@@ -35,4 +37,11 @@ export function typstPdf(main: string, data: unknown, files: Record<string, Buff
     c.resetShadow();
     c.evictCache(10);
   }
+}
+
+/** The QR code of each code's link (`{origin}/c/{code}`) as an SVG file at `/qr/{code}.svg`, for the documents' images. */
+export async function codeQrFiles(origin: string, codes: string[]): Promise<Record<string, Buffer>> {
+  const unique = [...new Set(codes)];
+  const svgs = await Promise.all(unique.map((code) => QRCode.toString(`${origin}${codePath(code)}`, { type: "svg", margin: 0, errorCorrectionLevel: "M" })));
+  return Object.fromEntries(unique.map((code, i) => [`/qr/${code}.svg`, Buffer.from(svgs[i]!)]));
 }

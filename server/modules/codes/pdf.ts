@@ -4,9 +4,8 @@
  * location's name. Text goes to Typst as data (a JSON file), never spliced into markup, so a name
  * cannot change the document. Noto Sans comes first; Amiri sets the Arabic names Noto Sans lacks.
  */
-import QRCode from "qrcode";
-import { codePath, formatCode } from "../../../shared/codes.js";
-import { typstPdf } from "../../pdf/typst.js";
+import { formatCode } from "../../../shared/codes.js";
+import { codeQrFiles, typstPdf } from "../../pdf/typst.js";
 
 const LABELS_PER_PAGE = 24;
 
@@ -38,11 +37,10 @@ export interface SheetContent {
 }
 
 export async function labelSheetPdf({ origin, locationName, codes }: SheetContent): Promise<Buffer> {
-  const svgs = await Promise.all(codes.map((code) => QRCode.toString(`${origin}${codePath(code)}`, { type: "svg", margin: 0, errorCorrectionLevel: "M" })));
   const pages: { code: string; printed: string }[][] = [];
   codes.forEach((code, i) => {
     if (i % LABELS_PER_PAGE === 0) pages.push([]);
     pages.at(-1)!.push({ code, printed: formatCode(code) });
   });
-  return typstPdf(MAIN, { location: locationName, pages }, Object.fromEntries(codes.map((code, i) => [`/qr/${code}.svg`, Buffer.from(svgs[i]!)])));
+  return typstPdf(MAIN, { location: locationName, pages }, await codeQrFiles(origin, codes));
 }

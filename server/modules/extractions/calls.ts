@@ -4,6 +4,7 @@
  * on who reads: it is worked out per reader, never stored.
  */
 import { v7 as uuidv7 } from "uuid";
+import { trimDecimal } from "../../../shared/ids.js";
 import type { AiCallRecord, AiCallWithTask } from "../../../shared/ai.js";
 import { monthOf } from "../../ai/budget.js";
 import type { Payer } from "../../ai/paying.js";
@@ -53,7 +54,7 @@ export function callRecordOf(row: CallRow, reader: string | null): AiCallRecord 
     providerKind: row.providerKind,
     tokens: row.tokens,
     images: row.images,
-    ...(row.costAmount !== null && row.costCurrency ? { cost: { amount: trimAmount(row.costAmount), currency: row.costCurrency } } : {}),
+    ...(row.costAmount !== null && row.costCurrency ? { cost: { amount: trimDecimal(row.costAmount), currency: row.costCurrency } } : {}),
     costSource: row.costSource,
     paidBy: { scope: row.paidByScope, label: row.paidByLabel, mine: reader !== null && row.paidByUserId === reader },
     outcome: row.outcome,
@@ -81,9 +82,4 @@ export function storedCallOut(stored: unknown, reader: string | null, live: Live
   const row = call.id ? live.get(call.id) : undefined;
   if (row) return { ...callRecordOf(row, reader), task: call.task };
   return { ...call, paidBy: { ...call.paidBy, mine: reader !== null && paidByUserId === reader } };
-}
-
-/** numeric(18, 8) as stored ("0.00022800") without the trailing zeros the column pads with. */
-export function trimAmount(amount: string): string {
-  return amount.includes(".") ? amount.replace(/0+$/, "").replace(/\.$/, "") : amount;
 }

@@ -1,5 +1,6 @@
 /** Reads of loans: the spec's record, one loan, the filtered list with its counts, the contacts. */
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { trimDecimal } from "../../../shared/ids.js";
 import { isOverdue, utcDay, type Loan, type LoanList, type LoanQuery } from "../../../shared/loans.js";
 import type { Tx } from "../../db/client.js";
 import { contacts, loans, things, users } from "../../db/schema/index.js";
@@ -12,8 +13,6 @@ type Row = typeof loans.$inferSelect;
 
 /** The spec's nil uuid: the person of a loan whose member account was deleted since (their name stays on the loan). */
 const NO_PERSON = "00000000-0000-0000-0000-000000000000";
-/** A number as the spec's decimal strings show it: "3", "2.5" (not "3.000"). */
-const decimalOut = (q: string) => q.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
 
 export async function loansOut(tx: Tx, rowsIn: Row[], now: Date = new Date()): Promise<Loan[]> {
   if (!rowsIn.length) return [];
@@ -52,7 +51,7 @@ export async function loansOut(tx: Tx, rowsIn: Row[], now: Date = new Date()): P
         dueOn: r.dueOn,
         returnedAt: r.returnedAt?.toISOString() ?? null,
         overdue: isOverdue(r, now),
-        quantity: decimalOut(r.quantity),
+        quantity: trimDecimal(r.quantity),
         splitFromThingId: r.splitFromThingId,
         returnPlace: r.returnedAt ? ref(r.returnPlaceId, r.returnContainerId) : null,
         previousPlace: ref(r.previousPlaceId, r.previousContainerId),

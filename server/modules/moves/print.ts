@@ -9,9 +9,9 @@
  * Text reaches Typst as data (a JSON file), never spliced into markup, so a name cannot change the
  * document. English or Arabic (Typst shapes Arabic and sets it right to left with `lang: "ar"`).
  */
-import QRCode from "qrcode";
-import { codePath, formatCode } from "../../../shared/codes.js";
-import { typstPdf } from "../../pdf/typst.js";
+import { formatCode } from "../../../shared/codes.js";
+import { trimDecimal } from "../../../shared/ids.js";
+import { codeQrFiles, typstPdf } from "../../pdf/typst.js";
 import type { PrintedMove } from "./print-data.js";
 
 export const PRINT_LOCALES = ["en", "ar"] as const;
@@ -103,15 +103,6 @@ const PACKING = `
 }
 `;
 
-/** "2.000" -> "2", "0.500" -> "0.5": quantities as a person writes them. */
-const quantityText = (q: string) => (q.includes(".") ? q.replace(/0+$/, "").replace(/\.$/, "") : q);
-
-async function qrFiles(origin: string, codes: string[]): Promise<Record<string, Buffer>> {
-  const unique = [...new Set(codes)];
-  const svgs = await Promise.all(unique.map((code) => QRCode.toString(`${origin}${codePath(code)}`, { type: "svg", margin: 0, errorCorrectionLevel: "M" })));
-  return Object.fromEntries(unique.map((code, i) => [`/qr/${code}.svg`, Buffer.from(svgs[i]!)]));
-}
-
 export async function boxLabelsPdf(move: PrintedMove, origin: string, locale: PrintLocale): Promise<Buffer> {
   const w = WORDS[locale];
   const boxes = move.boxes.map((b) => ({
@@ -127,7 +118,7 @@ export async function boxLabelsPdf(move: PrintedMove, origin: string, locale: Pr
   return typstPdf(
     LABELS,
     data,
-    await qrFiles(
+    await codeQrFiles(
       origin,
       boxes.flatMap((b) => (b.code ? [b.code] : [])),
     ),
@@ -151,7 +142,7 @@ export async function packingListPdf(move: PrintedMove, origin: string, locale: 
       contents: b.contents.map((t) => ({
         name: t.name ?? w.unnamed,
         type: t.type ?? "",
-        quantity: quantityText(t.quantity),
+        quantity: trimDecimal(t.quantity),
         code: t.code ? formatCode(t.code) : "",
         depth: t.depth,
       })),
@@ -160,7 +151,7 @@ export async function packingListPdf(move: PrintedMove, origin: string, locale: 
   return typstPdf(
     PACKING,
     data,
-    await qrFiles(
+    await codeQrFiles(
       origin,
       move.boxes.flatMap((b) => (b.code ? [b.code] : [])),
     ),

@@ -6,11 +6,11 @@
  * Text reaches Typst as data, never as markup. Arabic is set with `lang: "ar"` (shaped, right to
  * left); every number this file prints goes through `num`, which writes eastern digits when asked.
  */
-import QRCode from "qrcode";
 import sharp from "sharp";
-import { codePath, formatCode } from "../../../shared/codes.js";
+import { formatCode } from "../../../shared/codes.js";
 import { easternDigits, type ReportParams } from "../../../shared/reports.js";
-import { typstPdf } from "../../pdf/typst.js";
+import { trimDecimal } from "../../../shared/ids.js";
+import { codeQrFiles, typstPdf } from "../../pdf/typst.js";
 import type { BlobStore } from "../files/storage.js";
 import type { ReportData, ReportField, ReportThing } from "./data.js";
 import { REPORT_WORDS, type Words } from "./words.js";
@@ -56,7 +56,6 @@ const MAIN = `
 const PHOTO_PX = 240;
 
 /** "2.000" -> "2": quantities and amounts as a person writes them. */
-const trimDecimal = (q: string) => (q.includes(".") ? q.replace(/0+$/, "").replace(/\.$/, "") : q);
 
 function fieldText(f: ReportField, w: Words, num: (s: string) => string): string {
   const v = f.value;
@@ -119,7 +118,7 @@ export async function reportPdf(data: ReportData, params: ReportParams, deps: { 
     let qr: string | null = null;
     if (params.include.qr && t.shortCode) {
       qr = `/qr/${t.shortCode}.svg`;
-      files[qr] = Buffer.from(await QRCode.toString(`${deps.origin}${codePath(t.shortCode)}`, { type: "svg", margin: 0, errorCorrectionLevel: "M" }));
+      Object.assign(files, await codeQrFiles(deps.origin, [t.shortCode]));
     }
     const key = t.path.length ? t.path.join(` ${w.pathSep} `) : w.noPlace;
     const type = t.type.name ?? (t.type.builtinKey ? (w.builtin[t.type.builtinKey] ?? t.type.builtinKey) : "");
