@@ -85,6 +85,10 @@ export const zipImportResultSchema = z
     places: z.number().int(),
     things: z.number().int(),
     photos: z.number().int(),
-    ids: z.record(z.string(), z.string()).meta({ description: "Old id -> new id of each restored place, thing and photo" }),
+    records: z.record(z.string(), z.number().int()).meta({ description: "Rows restored per table" }),
+    skipped: z
+      .record(z.string(), z.number().int())
+      .meta({ description: "Rows left out per table: they hang on a row the export did not hold (a trashed or ended thing it left out)" }),
+    ids: z.record(z.string(), z.string()).meta({ description: "Old id -> new id of every restored row" }),
   })
   .meta({ id: "ZipImportResult" });

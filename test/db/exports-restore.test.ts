@@ -8,12 +8,14 @@ import pino from "pino";
 import yauzl from "yauzl";
 import { describe, expect } from "vitest";
 import { things as thingsTable } from "../../server/db/schema/index.js";
+import { rows, sql } from "../../server/db/client.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { TestService } from "../support/app.js";
 import type { Client } from "../support/members.js";
 import { typeWithFields } from "../support/secrets.js";
+import yazl from "yazl";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -26,16 +28,6 @@ async function raw(svc: TestService, c: Client | null, method: string, p: string
   });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { status: res.status, bytes, json: () => JSON.parse(bytes.toString()) };
-}
-
-async function exported(svc: TestService, c: Client, loc: string): Promise<Buffer> {
-  const made = await c.post("/api/v1/exports", { scope: "location", locationId: loc });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  await startExportWorker(
-    { db: svc.database.db, store: blobStoreOf(svc.config), dir: exportDirOf(svc.config.dataDir), logger: pino({ level: "silent" }) },
-    { timer: false },
-  ).drain();
-  return (await raw(svc, c, "GET", `/api/v1/exports/${made.body.id}/file`)).bytes;
 }
 
 function entries(zip: Buffer): Promise<Map<string, Buffer>> {
@@ -59,72 +51,129 @@ function entries(zip: Buffer): Promise<Map<string, Buffer>> {
   );
 }
 
-/** Places and things as the zip holds them, with ids replaced by names of what they point to (ids differ after a restore). */
-async function comparable(zip: Buffer) {
-  const files = await entries(zip);
-  const rows = (n: string) => JSON.parse(files.get(`records/${n}.json`)!.toString()) as Record<string, any>[];
-  const places = rows("places");
-  const things = rows("things");
-  const sha = new Map(rows("files").map((f) => [f.id, f.sha256]));
-  const placeName = new Map(places.map((p) => [p.id, p.is_unplaced ? "(unplaced)" : p.name]));
-  const thingName = new Map(things.map((t) => [t.id, t.name]));
-  return {
-    places: places
-      .filter((p) => !p.is_unplaced)
-      .map((p) => ({ name: p.name, parent: p.parent_id ? placeName.get(p.parent_id) : null, kind_id: p.kind_id, fields: p.fields }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
-    things: things
-      .map((t) => ({
-        name: t.name,
-        quantity: t.quantity,
-        fields: t.fields,
-        type_id: t.type_id,
-        lifecycle: t.lifecycle,
-        is_container: t.is_container,
-        tag_ids: t.tag_ids,
-        serial: t.serial,
-        place: t.place_id ? placeName.get(t.place_id) : null,
-        container: t.container_id ? thingName.get(t.container_id) : null,
-        cover: t.cover_file_id ? sha.get(t.cover_file_id) : null,
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+const PASSWORD = "correct horse battery";
+
+/** A zip of these entries (a crafted export). */
+function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
+  const z = new yazl.ZipFile();
+  for (const [name, bytes] of files) z.addBuffer(bytes, name);
+  z.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    z.outputStream.on("data", (c: Buffer) => chunks.push(c));
+    z.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+    z.outputStream.on("error", reject);
+  });
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** A short code is a label's: the source still holds its codes, so the restored rows were given new ones. */
+const noCode = (row: string) => row.replace(/"short_code": "[^"]*"/, '"short_code": "*"');
+
+/** Each records/*.json row's own text (the export writes one row per line), old ids mapped to new, codes blanked, sorted. */
+function rowTexts(zip: Map<string, Buffer>, name: string, ids: Record<string, string> = {}): string[] {
+  const text = zip.get(`records/${name}.json`)!.toString("utf8");
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => noCode(l.replace(/,$/, "").replace(UUID, (m) => ids[m] ?? m)))
+    .sort();
+}
+
+async function reauthenticated(c: Client) {
+  expect((await c.post("/api/v1/me/reauthenticate", { password: PASSWORD })).status).toBe(200);
+}
+
+async function exportedWith(svc: TestService, c: Client, loc: string, body: Record<string, unknown>): Promise<Buffer> {
+  const made = await c.post("/api/v1/exports", { scope: "location", locationId: loc, ...body });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  await startExportWorker(
+    { db: svc.database.db, store: blobStoreOf(svc.config), dir: exportDirOf(svc.config.dataDir), logger: pino({ level: "silent" }) },
+    { timer: false },
+  ).drain();
+  return (await raw(svc, c, "GET", `/api/v1/exports/${made.body.id}/file`)).bytes;
+}
+
+const ALL = { options: { ended: true, trashed: true, history: true, aiCalls: true, readable: false, pdf: false }, includesSecrets: true };
+
+/** A location with something in every table an export holds. */
+async function richLocation(svc: TestService, c: Client, loc: string) {
+  const ok = async (res: Promise<{ status: number; body: any }>, status = 201) => {
+    const r = await res;
+    expect(r.status, JSON.stringify(r.body)).toBe(status);
+    return r.body;
   };
+  const book = await typeWithFields(svc.database.db, loc, "Book", [{ key: "author", kind: "text" }]);
+  const safe = await typeWithFields(svc.database.db, loc, "Safe", [{ key: "combination", kind: "text", secret: true }]);
+  const house = (await ok(c.post(`/api/v1/locations/${loc}/places`, { name: "House" }))).id;
+  const study = (await ok(c.post(`/api/v1/locations/${loc}/places`, { name: "Study", parentId: house }))).id;
+  const crate = (await ok(c.post(`/api/v1/locations/${loc}/things`, { name: "Crate", isContainer: true, placeId: study }))).id;
+  const dune = (
+    await ok(c.post(`/api/v1/locations/${loc}/things`, { name: "Dune", typeId: book.typeId, fields: { author: "Herbert" }, containerId: crate, quantity: 3 }))
+  ).id;
+  const loose = (await ok(c.post(`/api/v1/locations/${loc}/things`, { name: "Loose thing", serial: "SN-1" }))).id;
+  const vault = (await ok(c.post(`/api/v1/locations/${loc}/things`, { name: "Vault", typeId: safe.typeId, fields: { combination: "12-34-56" } }))).id;
+  const up = await raw(svc, c, "POST", `/api/v1/files?locationId=${loc}`, PNG, { "content-type": "application/octet-stream" });
+  expect(up.status).toBe(201);
+  await svc.database.db.update(thingsTable).set({ coverFileId: up.json().id }).where(eq(thingsTable.id, dune));
+  const ended = (await ok(c.post(`/api/v1/locations/${loc}/things`, { name: "Old kettle" }))).id;
+  await ok(c.patch(`/api/v1/things/${ended}`, { lifecycle: "ended", rowVersion: 1 }), 200);
+  const trashed = (await ok(c.post(`/api/v1/locations/${loc}/things`, { name: "Broken lamp" }))).id;
+  // A meter on the thing that ends up trashed: an export without trashed things has nothing to hang it on.
+  await ok(c.post(`/api/v1/things/${trashed}/meters`, { kind: "electricity", unit: "kWh" }));
+  await ok(c.delete(`/api/v1/things/${trashed}`, { rowVersion: 1 }), 200);
+  const meter = (await ok(c.post(`/api/v1/things/${loose}/meters`, { kind: "water", unit: "m3", label: "Cold" }))).id;
+  await ok(c.post(`/api/v1/meters/${meter}/readings`, { value: "10.500", takenAt: "2026-01-01T10:00:00Z" }));
+  await ok(c.post(`/api/v1/meters/${meter}/readings`, { value: "12.250", takenAt: "2026-02-01T10:00:00Z" }));
+  await ok(c.post(`/api/v1/things/${loose}/loans`, { direction: "out", person: { name: "Sam" } }));
+  await ok(c.post(`/api/v1/things/${crate}/box-checks`, { at: "2026-03-01T12:00:00Z", seen: [dune] }));
+  const flat = (await ok(c.post("/api/v1/locations", { name: "New flat" }))).id;
+  const move = (await ok(c.post(`/api/v1/locations/${loc}/moves`, { name: "To the flat", toLocationId: flat }))).id;
+  await ok(c.post(`/api/v1/moves/${move}/boxes`, { containerId: crate }));
+  return { dune, crate, vault, loose, meter, trashed, ended, photo: up.json().id as string };
 }
 
 describe("restoring an export", () => {
-  test("export -> restore into an empty location -> export again: places and things equal after mapping ids", async ({ svc }) => {
+  test("every record comes back: export -> restore -> export reads the same, row for row, once ids are mapped", async ({ svc }) => {
     const c = await svc.signedIn("Rosa Restore");
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
-    const book = await typeWithFields(svc.database.db, from, "Book", [{ key: "author", kind: "text" }]);
-    const house = (await c.post(`/api/v1/locations/${from}/places`, { name: "House" })).body.id;
-    const study = (await c.post(`/api/v1/locations/${from}/places`, { name: "Study", parentId: house })).body.id;
-    const crate = (await c.post(`/api/v1/locations/${from}/things`, { name: "Crate", isContainer: true, placeId: study })).body.id;
-    const dune = await c.post(`/api/v1/locations/${from}/things`, {
-      name: "Dune",
-      typeId: book.typeId,
-      fields: { author: "Herbert" },
-      containerId: crate,
-      quantity: 3,
-    });
-    expect(dune.status).toBe(201);
-    await c.post(`/api/v1/locations/${from}/things`, { name: "Loose thing", serial: "SN-1" });
-    const up = await raw(svc, c, "POST", `/api/v1/files?locationId=${from}`, PNG, { "content-type": "application/octet-stream" });
-    expect(up.status).toBe(201);
-    await svc.database.db.update(thingsTable).set({ coverFileId: up.json().id }).where(eq(thingsTable.id, dune.body.id));
+    const made = await richLocation(svc, c, from);
+    await reauthenticated(c);
+    const first = await exportedWith(svc, c, from, ALL);
 
-    const first = await exported(svc, c, from);
     const to = (await c.post("/api/v1/locations", { name: "Restored" })).body.id as string;
     const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, first);
     expect(res.status, res.bytes.toString()).toBe(200);
-    expect(res.json()).toMatchObject({ places: 2, things: 3, photos: 1 });
-    expect(res.json().ids[dune.body.id]).toBeDefined();
-    expect(res.json().ids[dune.body.id]).not.toBe(dune.body.id);
-    const second = await exported(svc, c, to);
-    const [a, b] = [await comparable(first), await comparable(second)];
-    expect(a.things).toHaveLength(3);
-    expect(b).toEqual(a);
-    // The restored things are the location's, readable through the API like any other.
-    expect((await c.get(`/api/v1/things/${res.json().ids[dune.body.id]}`)).body).toMatchObject({ name: "Dune", fields: { author: "Herbert" } });
+    const out = res.json();
+    expect(out).toMatchObject({ places: 2, photos: 1, skipped: {}, records: { secret_values: 1 } });
+    expect(out.things).toBe(6);
+    const ids = out.ids as Record<string, string>;
+    expect(ids[made.dune]).toBeDefined();
+    expect(ids[made.dune]).not.toBe(made.dune);
+    expect(ids[from]).toBe(to);
+
+    const second = await exportedWith(svc, c, to, ALL);
+    const [a, b] = [await entries(first), await entries(second)];
+    const tables = [...a.keys()].filter((n) => n.startsWith("records/") && n !== "records/locations.json" && n !== "records/secret_values.json");
+    expect(tables.length).toBeGreaterThanOrEqual(18);
+    for (const name of tables.map((n) => n.slice("records/".length, -".json".length))) {
+      const before = rowTexts(a, name, ids);
+      if (["places", "things", "files", "meters", "readings", "loans", "moves", "move_boxes", "box_checks", "history_entries"].includes(name))
+        expect(before.length, name).toBeGreaterThan(0);
+      // The target's own "location.created" entry is its own history, not the export's.
+      const after = rowTexts(b, name).filter(
+        (r) => !(name === "history_entries" && r.includes('"action": "location.created"') && r.includes(`"entity_id": "${to}"`)),
+      );
+      expect(after, name).toEqual(before);
+    }
+    // The same photo bytes, the secret sealed again for the new thing, things readable as any other.
+    expect(b.get(`files/${ids[made.photo]}.png`)).toEqual(a.get(`files/${made.photo}.png`));
+    expect((await raw(svc, c, "GET", `/api/v1/files/${ids[made.photo]}`)).bytes).toEqual(PNG);
+    const reveal = await c.post(`/api/v1/things/${ids[made.vault]}/secrets/combination/reveal`);
+    expect(reveal.status, JSON.stringify(reveal.body)).toBe(200);
+    expect(JSON.stringify(reveal.body)).toContain("12-34-56");
+    expect((await c.get(`/api/v1/things/${ids[made.dune]}`)).body).toMatchObject({ name: "Dune", fields: { author: "Herbert" } });
+    expect((await c.get(`/api/v1/locations/${to}/things`)).body.items.map((t: { name: string }) => t.name)).toContain("Dune");
 
     // Not empty any more: refused, nothing written.
     const again = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, first);
@@ -132,18 +181,105 @@ describe("restoring an export", () => {
     expect(again.json().error.message).toMatch(/empty location/);
   });
 
-  test("another account's export, a member, a token, a body that is not a zip: refused", async ({ svc, loc, as }) => {
+  test("an export without trashed things: what hangs on a left-out thing is left out too, and said so", async ({ svc }) => {
+    const c = await svc.signedIn("Tilda Trash");
+    const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const made = await richLocation(svc, c, from);
+    const zip = await exportedWith(svc, c, from, { options: { ended: false, trashed: false, history: true } });
+    const to = (await c.post("/api/v1/locations", { name: "Restored" })).body.id as string;
+    const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, zip);
+    expect(res.status, res.bytes.toString()).toBe(200);
+    const out = res.json();
+    expect(out.ids[made.trashed]).toBeUndefined();
+    expect(out.ids[made.ended]).toBeUndefined();
+    // The lamp's meter was exported (it is not trashed itself) but has no thing to hang on.
+    const meters = (await entries(zip)).get("records/meters.json")!.toString();
+    expect(meters).toContain(made.trashed);
+    expect(out.skipped).toEqual({ meters: 1 });
+    expect(out.records).toMatchObject({ places: 2, things: 4, files: 1, readings: 2, loans: 1, moves: 1, move_boxes: 1, box_checks: 1 });
+    expect(out.records.meters).toBe(1);
+    expect(out.ids[made.meter]).toBeDefined();
+  });
+
+  test("into another account (a backup on a new server): registries come along, built-in types matched, strangers dropped", async ({ svc }) => {
+    const c = await svc.signedIn("Rosa Restore");
+    const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const made = await richLocation(svc, c, from);
+    const zip = await exportedWith(svc, c, from, { options: { history: true } });
+    const other = await svc.signedIn("New Server Person");
+    const to = (await other.get("/api/v1/me")).body.locations[0].id as string;
+    const res = await raw(svc, other, "POST", `/api/v1/locations/${to}/imports`, zip);
+    expect(res.status, res.bytes.toString()).toBe(200);
+    const ids = res.json().ids as Record<string, string>;
+    const dune = (await other.get(`/api/v1/things/${ids[made.dune]}`)).body;
+    expect(dune).toMatchObject({ name: "Dune", fields: { author: "Herbert" } });
+    const [row] = await rows<{ account: string; builtin: string | null }>(
+      svc.database.db,
+      sql`SELECT ty.account_id::text AS account, ty.builtin_key AS builtin FROM things t JOIN types ty ON ty.id = t.type_id WHERE t.id = ${ids[made.loose]}`,
+    );
+    const [acc] = await rows<{ id: string }>(svc.database.db, sql`SELECT account_id::text AS id FROM locations WHERE id = ${to}`);
+    expect(row!.account).toBe(acc!.id);
+    expect(row!.builtin).not.toBeNull();
+    // Rosa is nobody in this account: not named as the creator of anything restored.
+    const named = await rows(svc.database.db, sql`SELECT 1 FROM things WHERE location_id = ${to} AND created_by = ${c.userId}`);
+    expect(named).toEqual([]);
+    // The loan's contact came along into the new account.
+    const [loan] = await rows<{ account: string; name: string }>(
+      svc.database.db,
+      sql`SELECT c.account_id::text AS account, c.name FROM loans l JOIN contacts c ON c.id = l.contact_id WHERE l.location_id = ${to}`,
+    );
+    expect(loan).toEqual({ account: acc!.id, name: "Sam" });
+  });
+
+  test("a crafted zip pointing at another account's rows is refused and changes nothing", async ({ svc, loc, as }) => {
+    const c = await svc.signedIn("Mallory Zip");
+    const own = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const thing = (await c.post(`/api/v1/locations/${own}/things`, { name: "Bait" })).body.id as string;
+    const zip = await entries(await exportedWith(svc, c, own, {}));
+    const victimType = await typeWithFields(svc.database.db, loc, "Victim type", []);
+    const victimPlace = (await as.owner.post(`/api/v1/locations/${loc}/places`, { name: "Victim's attic" })).body.id as string;
+    const to = (await c.post("/api/v1/locations", { name: "Target" })).body.id as string;
+    const crafted = (edit: (row: Record<string, unknown>) => void) => {
+      const files = new Map(zip);
+      const list = JSON.parse(zip.get("records/things.json")!.toString()) as Record<string, unknown>[];
+      for (const r of list) if (r.id === thing) edit(r);
+      files.set("records/things.json", Buffer.from(JSON.stringify(list)));
+      return zipOf(files);
+    };
+    const typeRes = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, await crafted((r) => (r.type_id = victimType.typeId)));
+    expect(typeRes.status, typeRes.bytes.toString()).toBe(400);
+    expect((await c.get(`/api/v1/locations/${to}/things`)).body.items).toEqual([]);
+    // A place of another tenant is not the thing's place after a restore (it is not in the export).
+    const placeRes = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, await crafted((r) => (r.place_id = victimPlace)));
+    expect(placeRes.status, placeRes.bytes.toString()).toBe(200);
+    const [row] = await rows<{ place_id: string | null }>(
+      svc.database.db,
+      sql`SELECT place_id::text AS place_id FROM things WHERE id = ${placeRes.json().ids[thing]}`,
+    );
+    expect(row!.place_id).not.toBe(victimPlace);
+    const leaked = await rows(svc.database.db, sql`SELECT 1 FROM things WHERE location_id = ${to} AND place_id = ${victimPlace}`);
+    expect(leaked).toEqual([]);
+  });
+
+  test("a photo that is not the one its record names, a non-empty location, a member, a token, a body that is not a zip: refused", async ({ svc, loc, as }) => {
     const c = await svc.signedIn("Other Account");
     const own = (await c.get("/api/v1/me")).body.locations[0].id as string;
-    const zip = await exported(svc, c, own);
+    await richLocation(svc, c, own);
+    const zip = await exportedWith(svc, c, own, {});
+    const busy = (await as.owner.post("/api/v1/locations", { name: "Busy" })).body.id as string;
+    await as.owner.post(`/api/v1/locations/${busy}/things`, { name: "Already here" });
+    expect((await raw(svc, as.owner, "POST", `/api/v1/locations/${busy}/imports`, zip)).status).toBe(409);
     const empty = (await as.owner.post("/api/v1/locations", { name: "Empty" })).body.id as string;
-    expect((await raw(svc, as.owner, "POST", `/api/v1/locations/${empty}/imports`, zip)).status).toBe(409);
+    const files = await entries(zip);
+    const photo = [...files.keys()].find((n) => n.startsWith("files/"))!;
+    const swapped = new Map(files).set(photo, Buffer.concat([PNG, Buffer.from("tampered")]));
+    const bad = await raw(svc, as.owner, "POST", `/api/v1/locations/${empty}/imports`, await zipOf(swapped));
+    expect(bad.status, bad.bytes.toString()).toBe(400);
     expect((await raw(svc, as.member, "POST", `/api/v1/locations/${loc}/imports`, zip)).status).toBe(403);
     expect((await raw(svc, as.outsider, "POST", `/api/v1/locations/${empty}/imports`, zip)).status).toBe(404);
     expect((await raw(svc, as.owner, "POST", `/api/v1/locations/${empty}/imports`, Buffer.from("not a zip at all"))).status).toBe(400);
     const tok = await as.owner.post("/api/v1/tokens", { name: "restore script", scope: "write", locationIds: [loc] });
     expect((await raw(svc, null, "POST", `/api/v1/locations/${empty}/imports`, zip, { authorization: `Bearer ${tok.body.secret}` })).status).toBe(403);
-    const list = (await as.owner.get(`/api/v1/locations/${empty}/things`)).body.items;
-    expect(list).toEqual([]);
+    expect((await as.owner.get(`/api/v1/locations/${empty}/things`)).body.items).toEqual([]);
   });
 });

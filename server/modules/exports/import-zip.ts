@@ -1,107 +1,98 @@
 /**
- * Restoring an export's zip into an empty location of the same account
- * (POST /api/v1/locations/:id/imports): places, things with their fields, and photos, with new ids.
- * Places and things are written through the normal write path (place.create, thing.create, file
- * upload) in parent-before-child order; a thing's cover photo is set as capture sets it. What a
- * one-location export holds beyond places, things and photos (meters, loans, moves, history) is
- * not restored.
+ * Restoring an export's zip into an empty location (POST /api/v1/locations/:id/imports): every
+ * record of the export comes back (places, things, photos, meters and readings, loans, moves and
+ * their boxes, box checks, purchases, inbox items, history and AI calls when exported, trashed and
+ * ended rows when exported, and secret values when the owner exported them), each with a new id
+ * and every reference to it - in columns and inside JSON alike - following it (`remap`).
+ *
+ * Into a location of the account the export came from, the registries (types, fields, tags,
+ * brands, place kinds, contacts) are the account's own and stay as they are; into another
+ * account (a backup restored on a new server), they are restored too, built-in types and place
+ * kinds matched to the target's own by their key.
+ *
+ * Photos are stored first, one at a time, each checked against its recorded sha256; then all rows
+ * go in one transaction, so a zip that fails half-way changes nothing.
  */
 import { v7 as uuidv7 } from "uuid";
-import yauzl from "yauzl";
 import { roleAtLeast } from "../../../shared/roles.js";
 import type { Actor } from "../../auth/actor.js";
-import { rows, sql } from "../../db/client.js";
+import { rows, sql, type Tx } from "../../db/client.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { locationAccess } from "../../access/location.js";
 import { ConflictError, ForbiddenError, ValidationError } from "../../errors/classes.js";
 import type { FileDeps } from "../files/service.js";
-import { uploadFile } from "../files/service.js";
-import { createPlace } from "../places/service.js";
-import { createThing } from "../things/service.js";
+import { TABLES } from "./tables.js";
+import { EXPORT_FORMAT_VERSION } from "./build.js";
+import { eachPhoto, readRecords } from "./zip-read.js";
+import { catalogOf, fillDeferred, insertRows, overwriteRow, settleReferences, type Catalog, type Owner, type RefPlan, type Scope } from "./restore-rows.js";
+import { matchRegistries } from "./restore-registries.js";
+import { restoreSecrets, type ExportedSecret } from "./restore-secrets.js";
 
-type Row = Record<string, unknown>;
-type Fields = Record<string, unknown>;
-interface PlaceRow {
-  id: string;
-  parent_id: string | null;
-  kind_id: string | null;
-  name: string;
-  is_unplaced: boolean;
-  fields: Fields;
-  deleted_at: string | null;
-}
-interface ThingRow {
-  id: string;
-  place_id: string | null;
-  container_id: string | null;
-  type_id: string;
-  name: string | null;
-  description: string | null;
-  quantity: string | number;
-  lifecycle: "draft" | "active" | "in_repair" | "ended";
-  condition: "new" | "good" | "fair" | "poor" | "broken" | null;
-  brand_id: string | null;
-  model: string | null;
-  colour: string | null;
-  serial: string | null;
-  is_container: boolean;
-  fields: Fields;
-  tag_ids: string[];
-  cover_file_id: string | null;
-  deleted_at: string | null;
-}
+type Row = Record<string, unknown> & { id: string };
 
 export interface ZipImportResult {
   places: number;
   things: number;
   photos: number;
-  /** Old id -> new id of every place and thing, so a caller can follow its records across. */
+  /** Rows restored per table. */
+  records: Record<string, number>;
+  /** Rows left out per table: they hang on a row the export did not include (a trashed or ended thing it left out). */
+  skipped: Record<string, number>;
+  /** Old id -> new id of every restored row, so a caller can follow its records across. */
   ids: Record<string, string>;
 }
 
-/** Reads the entries the restore needs (records and photos) from a zip file on disk. */
-function readZip(file: string): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(new ValidationError("This is not a zip file."));
-      const out = new Map<string, Buffer>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        const wanted =
-          entry.fileName === "manifest.json" || /^records\/(places|things|files)\.json$/.test(entry.fileName) || entry.fileName.startsWith("files/");
-        if (!wanted) return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(new ValidationError("The zip could not be read."));
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("error", () => reject(new ValidationError("The zip could not be read.")));
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.on("error", () => reject(new ValidationError("The zip could not be read.")));
-      zip.readEntry();
-    });
-  });
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const UUID_ONLY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const REGISTRIES = TABLES.filter((t) => t.by === "account").map((t) => t.name);
+const LOCATION_TABLES = TABLES.filter((t) => t.by === "location").map((t) => t.name);
+
+/** Every old id the map knows, wherever it stands in the JSON text, becomes its new id. */
+const remap = (text: string, ids: Map<string, string>) => text.replace(UUID, (m) => ids.get(m) ?? m);
+
+function parseRows(table: string, text: string): Row[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError(`records/${table}.json in the zip is not JSON.`);
+  }
+  if (!Array.isArray(parsed) || !parsed.every((r) => r && typeof r === "object" && typeof (r as Row).id === "string" && UUID_ONLY.test((r as Row).id)))
+    throw new ValidationError(`records/${table}.json in the zip is not a list of rows with ids.`);
+  const list = parsed as Row[];
+  if (new Set(list.map((r) => r.id)).size !== list.length) throw new ValidationError(`records/${table}.json in the zip repeats an id.`);
+  return list;
 }
 
-/** Parents before children: each row after the row its `key` names (when that row is in the list). */
-function parentsFirst<T extends { id: string }>(list: T[], parentOf: (r: T) => string | null): T[] {
-  const byId = new Map(list.map((r) => [r.id, r]));
-  const out: T[] = [];
-  const seen = new Set<string>();
-  const visit = (r: T, depth: number) => {
-    if (seen.has(r.id) || depth > 1000) return;
-    const p = parentOf(r);
-    const parent = p ? byId.get(p) : undefined;
-    if (parent) visit(parent, depth + 1);
-    seen.add(r.id);
-    out.push(r);
-  };
-  for (const r of list) visit(r, 0);
-  return out;
+interface Manifest {
+  version: number;
+  accountId: string;
+  locationIds: string[];
+}
+
+function parseManifest(text: string): Manifest {
+  let m: Partial<Manifest>;
+  try {
+    m = JSON.parse(text) as Partial<Manifest>;
+  } catch {
+    throw new ValidationError("manifest.json in the zip is not JSON.");
+  }
+  if (m.version !== EXPORT_FORMAT_VERSION) throw new ValidationError("This export's format version is not one this server reads.");
+  if (!Array.isArray(m.locationIds) || m.locationIds.length !== 1 || typeof m.locationIds[0] !== "string" || !UUID_ONLY.test(m.locationIds[0]))
+    throw new ValidationError("Only an export of one location can be restored.");
+  if (typeof m.accountId !== "string" || !UUID_ONLY.test(m.accountId)) throw new ValidationError("manifest.json names no account.");
+  return m as Manifest;
+}
+
+async function emptyOrRefuse(tx: Tx, locationId: string): Promise<string> {
+  const [state] = await rows<{ busy: number; unplaced: string | null }>(
+    tx,
+    sql`SELECT (SELECT count(*) FROM things WHERE location_id = ${locationId} AND deleted_at IS NULL)
+             + (SELECT count(*) FROM places WHERE location_id = ${locationId} AND deleted_at IS NULL AND NOT is_unplaced) AS busy,
+           (SELECT id::text FROM places WHERE location_id = ${locationId} AND is_unplaced) AS unplaced`,
+  );
+  if (Number(state!.busy) > 0) throw new ConflictError("An export is restored only into an empty location: this one already has places or things.");
+  return state!.unplaced!;
 }
 
 export async function importZip(deps: FileDeps, actor: Actor, locationId: string, file: string): Promise<ZipImportResult> {
@@ -111,89 +102,134 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     const [l] = await rows<{ account_id: string }>(tx, sql`SELECT account_id::text AS account_id FROM locations WHERE id = ${locationId}`);
     return { accountId: l!.account_id };
   });
-  const entries = await readZip(file);
-  const json = <T = Row>(name: string): T[] => {
-    const b = entries.get(name);
-    if (!b) throw new ValidationError(`The zip has no ${name}; is it an export of this service?`);
-    try {
-      return JSON.parse(b.toString("utf8")) as T[];
-    } catch {
-      throw new ValidationError(`${name} in the zip is not JSON.`);
-    }
-  };
-  const manifest = json("manifest.json") as unknown as Row;
-  if (manifest.version !== 1) throw new ValidationError("This export's format version is not one this server reads.");
-  if (manifest.accountId !== accountId) throw new ConflictError("This export is of another account; restore it into a location of the account it came from.");
-  if (!Array.isArray(manifest.locationIds) || manifest.locationIds.length !== 1) throw new ValidationError("Only an export of one location can be restored.");
-  const places = json<PlaceRow>("records/places.json");
-  const things = json<ThingRow>("records/things.json");
-  const files = new Map(json<{ id: string }>("records/files.json").map((f) => [f.id, f]));
+  const zip = await readRecords(file);
+  const manifest = parseManifest(zip.manifest);
+  const crossAccount = manifest.accountId !== accountId;
+  const order = [...(crossAccount ? REGISTRIES : []), ...LOCATION_TABLES].filter((t) => zip.records.has(t));
+  if (!order.includes("places") || !order.includes("things"))
+    throw new ValidationError("The zip has no places or things records; is it an export of this service?");
+  const parsed = new Map(order.map((t) => [t, parseRows(t, zip.records.get(t)!)]));
+  await asSystem(deps.db, (tx) => emptyOrRefuse(tx, locationId)); // before storing any photo
 
-  const [busy] = await asSystem(deps.db, (tx) =>
-    rows<{ n: number }>(
-      tx,
-      sql`SELECT (SELECT count(*) FROM things WHERE location_id = ${locationId} AND deleted_at IS NULL)
-               + (SELECT count(*) FROM places WHERE location_id = ${locationId} AND deleted_at IS NULL AND NOT is_unplaced) AS n`,
-    ),
-  );
-  if (Number(busy!.n) > 0) throw new ConflictError("An export is restored only into an empty location: this one already has places or things.");
-
-  const [unplaced] = await asSystem(deps.db, (tx) =>
-    rows<{ id: string }>(tx, sql`SELECT id::text AS id FROM places WHERE location_id = ${locationId} AND is_unplaced`),
-  );
-  const ids: Record<string, string> = {};
-  let placeCount = 0;
-  for (const p of parentsFirst(places, (p) => p.parent_id)) {
-    if (p.deleted_at) continue;
-    if (p.is_unplaced) {
-      ids[p.id] = unplaced!.id;
-      continue;
-    }
-    const id = uuidv7();
-    await createPlace(deps, actor, locationId, {
-      id,
-      name: p.name,
-      parentId: p.parent_id ? (ids[p.parent_id] ?? null) : null,
-      kindId: p.kind_id,
-      fields: p.fields,
-    });
-    ids[p.id] = id;
-    placeCount += 1;
-  }
-  let thingCount = 0;
+  // Photos first, outside the transaction (the store is not transactional; a blob nobody names is harmless).
+  const fileRows = new Map((parsed.get("files") ?? []).map((f) => [f.id, f]));
   let photos = 0;
-  for (const t of parentsFirst(things, (t) => t.container_id)) {
-    if (t.deleted_at) continue;
-    const id = uuidv7();
-    const parent =
-      t.container_id && ids[t.container_id] ? { containerId: ids[t.container_id] } : t.place_id && ids[t.place_id] ? { placeId: ids[t.place_id] } : {};
-    await createThing(deps, actor, locationId, {
-      id,
-      name: t.name,
-      description: t.description,
-      typeId: t.type_id,
-      quantity: String(t.quantity),
-      lifecycle: t.lifecycle,
-      condition: t.condition,
-      brandId: t.brand_id,
-      model: t.model,
-      colour: t.colour,
-      serial: t.serial,
-      isContainer: t.is_container,
-      fields: t.fields,
-      tagIds: t.tag_ids,
-      ...parent,
-    });
-    ids[t.id] = id;
-    thingCount += 1;
-    const cover = t.cover_file_id ? files.get(t.cover_file_id) : undefined;
-    const bytes = cover ? [...entries.entries()].find(([name]) => name.startsWith(`files/${cover.id}.`))?.[1] : undefined;
-    if (cover && bytes) {
-      const made = await uploadFile(deps, actor, locationId, undefined, bytes);
-      ids[cover.id] = made.result.id;
-      await asSystem(deps.db, (tx) => tx.execute(sql`UPDATE things SET cover_file_id = ${made.result.id} WHERE id = ${id}`));
-      photos += 1;
+  await eachPhoto(file, async (fileId, bytes) => {
+    const row = fileRows.get(fileId);
+    if (!row) return;
+    if ((await deps.store.put(bytes)) !== row.sha256) throw new ValidationError(`The photo files/${fileId} in the zip is not the one its record names.`);
+    photos += 1;
+  });
+
+  return asSystem(deps.db, async (tx) => {
+    const started = await rows<{ at: string }>(tx, sql`SELECT clock_timestamp()::text AS at`);
+    const unplaced = await emptyOrRefuse(tx, locationId);
+    const catalog = await catalogOf(tx, [...REGISTRIES, ...LOCATION_TABLES]);
+    const ids = new Map<string, string>([[manifest.locationIds[0]!, locationId]]);
+    // Rows of the zip that stand for a row the target already has (its Unplaced area, its built-in types).
+    const existing = new Set<string>();
+    const sourceUnplaced = parsed.get("places")!.find((p) => p.is_unplaced === true);
+    if (sourceUnplaced) {
+      ids.set(sourceUnplaced.id, unplaced);
+      existing.add(sourceUnplaced.id);
     }
+    if (crossAccount) for (const [from, to] of await matchRegistries(tx, accountId, parsed)) (ids.set(from, to), existing.add(from));
+    for (const t of order) for (const r of parsed.get(t)!) if (!ids.has(r.id)) ids.set(r.id, uuidv7());
+
+    const written = new Set(order);
+    const owner = (t: string): Owner => (REGISTRIES.includes(t) ? { column: "account_id", id: accountId } : { column: "location_id", id: locationId });
+    const scope: Scope = { locationId, accountId, ownerOf: owner };
+    const plan = planTables(catalog, order, parsed, existing, owner);
+
+    const records: Record<string, number> = {};
+    for (const t of order) {
+      const json = remap(zip.records.get(t)!, ids);
+      const p = plan.get(t)!;
+      // A thing whose place and box were both left out of the export goes to Unplaced.
+      const fallback = t === "things" ? { column: "place_id", when: ["container_id"], value: unplaced } : undefined;
+      records[t] = 0;
+      for (const level of p.levels)
+        records[t] += await insertRows(
+          tx,
+          scope,
+          t,
+          catalog.columns.get(t)!,
+          json,
+          p.refs,
+          level.map((id) => ids.get(id)!),
+          fallback,
+        );
+      if (t === "places" && sourceUnplaced)
+        await overwriteRow(tx, "places", catalog.columns.get("places")!, json, unplaced, ["location_id", "short_code", "is_unplaced", "parent_id"]);
+    }
+    for (const t of order) await fillDeferred(tx, scope, t, remap(zip.records.get(t)!, ids), plan.get(t)!.refs);
+    await settleReferences(tx, catalog, order, written, scope, new Set(REGISTRIES));
+    if (zip.records.has("secret_values"))
+      records.secret_values = await restoreSecrets(tx, scope, parseSecrets(zip.records.get("secret_values")!), ids, crossAccount);
+
+    // A restore is not new activity: no push for restored inbox items, no webhook event for old history.
+    await tx.execute(sql`DELETE FROM push_pending WHERE location_id = ${locationId} AND created_at >= ${started[0]!.at}::timestamptz`);
+    await tx.execute(sql`DELETE FROM webhook_deliveries WHERE location_id = ${locationId} AND created_at >= ${started[0]!.at}::timestamptz`);
+
+    const skipped = Object.fromEntries([...plan].filter(([, p]) => p.dropped).map(([t, p]) => [t, p.dropped]));
+    return { places: records.places ?? 0, things: records.things ?? 0, photos, records, skipped, ids: Object.fromEntries(ids) };
+  });
+}
+
+/**
+ * Which rows go in, in what order, and how each reference is written: a required reference (NOT
+ * NULL) must name a row restored before it, or the row is left out (its thing was not exported);
+ * a row inside another of its table (a thing in a box, a place in a place) goes in after it (one
+ * `level` per depth); an optional reference to a table written later waits for `fillDeferred`.
+ */
+function planTables(catalog: Catalog, order: string[], parsed: Map<string, Row[]>, existing: Set<string>, owner: (t: string) => Owner) {
+  const kept = new Map<string, Set<string>>();
+  const out = new Map<string, { refs: Map<string, RefPlan>; levels: string[][]; dropped: number }>();
+  for (const [i, t] of order.entries()) {
+    const refs = new Map<string, RefPlan>();
+    const required: [string, string][] = [];
+    let self: string | null = null;
+    for (const [c, ref] of catalog.refs.get(t) ?? []) {
+      if (c === owner(t).column || !order.includes(ref)) continue;
+      if (catalog.notNull.has(`${t}.${c}`)) {
+        if (order.indexOf(ref) >= i) throw new Error(`${t}.${c} is a required reference to a table restored after it`);
+        required.push([c, ref]);
+        refs.set(c, { how: "as-is" });
+      } else if (ref === t) {
+        if (self) throw new Error(`${t} has two references to itself`);
+        self = c;
+        refs.set(c, { how: "resolve", ref });
+      } else refs.set(c, order.indexOf(ref) > i ? { how: "defer", ref } : { how: "resolve", ref });
+    }
+    const keep = new Set<string>();
+    const list = parsed.get(t)!;
+    for (const r of list) if (!existing.has(r.id) && required.every(([c, ref]) => kept.get(ref)?.has(r[c] as string))) keep.add(r.id);
+    const byId = new Map(list.map((r) => [r.id, r]));
+    const depth = new Map<string, number>();
+    const depthOf = (id: string, seen: number): number => {
+      if (seen > 1000) throw new ValidationError(`records/${t}.json in the zip holds a loop.`);
+      const known = depth.get(id);
+      if (known !== undefined) return known;
+      const parent = self ? (byId.get(id)![self] as string | null) : null;
+      const d = parent && keep.has(parent) && parent !== id ? depthOf(parent, seen + 1) + 1 : 0;
+      depth.set(id, d);
+      return d;
+    };
+    const levels: string[][] = [];
+    for (const id of keep) (levels[depthOf(id, 0)] ??= []).push(id);
+    for (const e of existing) if (byId.has(e)) keep.add(e);
+    kept.set(t, keep);
+    out.set(t, { refs, levels: levels.filter(Boolean), dropped: list.filter((r) => !keep.has(r.id)).length });
   }
-  return { places: placeCount, things: thingCount, photos, ids };
+  return out;
+}
+
+function parseSecrets(text: string): ExportedSecret[] {
+  try {
+    const list = JSON.parse(text) as unknown;
+    if (Array.isArray(list)) return list as ExportedSecret[];
+  } catch {
+    // refused below
+  }
+  throw new ValidationError("records/secret_values.json in the zip is not a list.");
 }

@@ -99,7 +99,7 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
     defineRoute({
       method: "post",
       path: "/api/v1/locations/:id/imports",
-      summary: `Restore an export's zip (the raw bytes, at most ${ZIP_IMPORT_MAX_BYTES} bytes) into an empty location of the same account: places, things and photos with new ids; 409 when the location is not empty`,
+      summary: `Restore an export's zip (the raw bytes, at most ${ZIP_IMPORT_MAX_BYTES} bytes) into an empty location: every record of the export with new ids (and, into another account, its registries); 409 when the location is not empty`,
       tag: "exports",
       params: idParams,
       response: zipImportResultSchema,

@@ -15,7 +15,7 @@ export interface Scope {
   options: ExportOptions;
 }
 
-interface Table {
+export interface Table {
   name: string;
   /** Rows of the scope's locations, or of its owner account (registries, contacts). */
   by: "location" | "account" | "self";
