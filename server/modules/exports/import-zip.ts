@@ -133,7 +133,11 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
       ids.set(sourceUnplaced.id, unplaced);
       existing.add(sourceUnplaced.id);
     }
-    if (crossAccount) for (const [from, to] of await matchRegistries(tx, accountId, parsed)) (ids.set(from, to), existing.add(from));
+    if (crossAccount)
+      for (const [from, to] of await matchRegistries(tx, accountId, parsed)) {
+        ids.set(from, to);
+        existing.add(from);
+      }
     for (const t of order) for (const r of parsed.get(t)!) if (!ids.has(r.id)) ids.set(r.id, uuidv7());
 
     const written = new Set(order);

@@ -33,7 +33,7 @@ function walk(
       if (err || !zip) return reject(new ValidationError("This is not a zip file."));
       const fail = (e: unknown) => {
         zip.close();
-        reject(e);
+        reject(e instanceof Error ? e : unreadable());
       };
       zip.on("entry", (entry: yauzl.Entry) => {
         seen?.(entry.fileName);
