@@ -50,7 +50,13 @@ export function startJobs(services: Services): () => Promise<void> {
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
     : null;
   const reports = startReportWorker({ db: database.db, config, store: blobStoreOf(config), mailer: createMailer(config, logger), logger });
-  const exportsWorker = startExportWorker({ db: database.db, store: blobStoreOf(config), dir: exportDirOf(config.dataDir), logger });
+  const exportsWorker = startExportWorker({
+    db: database.db,
+    store: blobStoreOf(config),
+    dir: exportDirOf(config.dataDir),
+    logger,
+    origin: config.publicUrl.origin,
+  });
   return async () => {
     clearInterval(timer);
     await reports.stop();

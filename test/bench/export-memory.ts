@@ -73,7 +73,7 @@ const before = process.memoryUsage().rss;
 let peak = before;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 const t0 = Date.now();
-const worker = startExportWorker({ db, store, dir: exportDirOf(dataDir), logger: pino({ level: "warn" }) }, { timer: false });
+const worker = startExportWorker({ db, store, dir: exportDirOf(dataDir), logger: pino({ level: "warn" }), origin: "http://localhost:8080" }, { timer: false });
 await worker.drain();
 clearInterval(sampler);
 const [row] = await rows<{ status: string; bytes: string; progress_total: number }>(

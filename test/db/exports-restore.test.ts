@@ -88,7 +88,13 @@ async function exportedWith(svc: TestService, c: Client, loc: string, body: Reco
   const made = await c.post("/api/v1/exports", { scope: "location", locationId: loc, ...body });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   await startExportWorker(
-    { db: svc.database.db, store: blobStoreOf(svc.config), dir: exportDirOf(svc.config.dataDir), logger: pino({ level: "silent" }) },
+    {
+      db: svc.database.db,
+      store: blobStoreOf(svc.config),
+      dir: exportDirOf(svc.config.dataDir),
+      logger: pino({ level: "silent" }),
+      origin: svc.config.publicUrl.origin,
+    },
     { timer: false },
   ).drain();
   return (await raw(svc, c, "GET", `/api/v1/exports/${made.body.id}/file`)).bytes;

@@ -3,8 +3,11 @@
  * route, roles, tokens refused, re-authentication for secret values, the zip read back, its
  * sha256 against the downloaded bytes, cancel mid-way leaving no file, expiry, limits.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
@@ -20,11 +23,27 @@ import type { TestService } from "../support/app.js";
 import { expectError, PASSWORD } from "../support/auth.js";
 import { typeWithFields } from "../support/secrets.js";
 
+const hasPdfText = existsSync("/usr/bin/pdftotext");
+if (!hasPdfText && process.env.PDF_TOOLS_REQUIRED) throw new Error("PDF_TOOLS_REQUIRED is set but pdftotext is missing (apt-get install -y poppler-utils)");
+/** The PDF's text layer, without the bidi marks pdftotext wraps right-to-left runs in. */
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), "export-pdf-"));
+  writeFileSync(join(dir, "r.pdf"), pdf);
+  return execFileSync("pdftotext", ["-layout", join(dir, "r.pdf"), "-"], { encoding: "utf8" }).replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
+}
+
 const test = apiTest;
 
 const worker = (svc: TestService, extra: Partial<ExportWorkerDeps> = {}) =>
   startExportWorker(
-    { db: svc.database.db, store: blobStoreOf(svc.config), dir: exportDirOf(svc.config.dataDir), logger: pino({ level: "silent" }), ...extra },
+    {
+      db: svc.database.db,
+      store: blobStoreOf(svc.config),
+      dir: exportDirOf(svc.config.dataDir),
+      logger: pino({ level: "silent" }),
+      origin: svc.config.publicUrl.origin,
+      ...extra,
+    },
     { timer: false },
   );
 
@@ -162,14 +181,35 @@ describe("export routes", () => {
     expectError(await as.admin.post("/api/v1/exports", { scope: "location" }), 400, "validation_failed");
   });
 
-  test("bad input: unknown options, locale, a pdf (not available here) are refused and nothing is queued", async ({ svc, loc, as }) => {
+  test("bad input: unknown options, locale or digits are refused and nothing is queued", async ({ svc, loc, as }) => {
     const before = (await svc.database.db.select().from(exports)).length;
     expectError(await start(as.owner, { locationId: loc, options: { everything: true } }), 400, "validation_failed");
     expectError(await start(as.owner, { locationId: loc, locale: "fr" }), 400, "validation_failed");
     expectError(await start(as.owner, { locationId: loc, digits: "roman" }), 400, "validation_failed");
-    const pdf = await start(as.owner, { locationId: loc, options: { pdf: true } });
-    expect(pdf.status).toBe(422);
     expect((await svc.database.db.select().from(exports)).length).toBe(before);
+  });
+
+  test("pdf: the inventory report goes in as report.pdf, in the export's language, as the requester sees it", async ({ svc, loc, as }) => {
+    await thing(as.owner, loc, { name: "مثقاب كهربائي" });
+    await thing(as.owner, loc, { name: "Ladder" });
+    const made = await start(as.owner, { locationId: loc, options: { pdf: true, readable: false }, locale: "ar", digits: "eastern" });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await worker(svc).drain();
+    const rec = (await as.owner.get(`/api/v1/exports/${made.body.id}`)).body;
+    expect(rec.status).toBe("succeeded");
+    expect(rec.progress.done).toBe(rec.progress.total);
+    const files = await unzip((await download(svc, as.owner, made.body.id)).bytes);
+    const pdf = files.get("report.pdf")!;
+    expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    if (hasPdfText) {
+      const text = pdfText(pdf);
+      expect(text).toContain("مثقاب كهربائي");
+      expect(text).toContain("Ladder");
+    }
+    // Without the option there is no report.
+    const plain = await start(as.owner, { locationId: loc, options: { readable: false } });
+    await worker(svc).drain();
+    expect((await unzip((await download(svc, as.owner, plain.body.id)).bytes)).has("report.pdf")).toBe(false);
   });
 
   test(`at most ${EXPORT_MAX_ACTIVE} unfinished exports per person; one more is 429`, async ({ svc, loc }) => {

@@ -22,6 +22,7 @@ describe("export screen", () => {
       store: blobStoreOf(svc.config),
       dir: exportDirOf(svc.config.dataDir),
       logger: pino({ level: "silent" }),
+      origin: svc.config.publicUrl.origin,
       pollMs: 200,
       onBeat: () => new Promise((r) => setTimeout(r, 250)),
     });

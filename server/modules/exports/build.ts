@@ -31,6 +31,8 @@ export interface BuildDeps {
   dir: string;
   /** Called every page with progress; answers false when the export was cancelled. */
   beat(done: number, total: number): Promise<boolean>;
+  /** The inventory report PDF of one location, as the requester would get it (the `pdf` option). */
+  report?: (locationId: string) => Promise<Buffer>;
 }
 
 export const exportPath = (dir: string, id: string) => path.join(dir, `${id}.zip`);
@@ -63,7 +65,8 @@ export async function buildExport(
   const counts: Record<string, number> = {};
   for (const t of tables) counts[t.name] = await countRows(db, t, scope, dead);
   const photos = counts.files ?? 0;
-  const total = Object.values(counts).reduce((a, b) => a + b, 0) + photos;
+  const reports = scope.options.pdf && deps.report ? scope.locationIds.length : 0;
+  const total = Object.values(counts).reduce((a, b) => a + b, 0) + photos + reports;
   let done = 0;
   const tick = async () => {
     if (!(await deps.beat(done, total))) throw new Cancelled();
@@ -146,6 +149,15 @@ export async function buildExport(
     }
     if (job.includesSecrets) await entry("records/secret_values.json", (write) => writeSecrets(db, scope, write));
     if (scope.options.readable) await writeCsv(db, scope, entry);
+    if (reports) {
+      // One report per location: report.pdf for a location's export, reports/<location id>.pdf for an account's.
+      for (const locationId of scope.locationIds) {
+        const pdf = await deps.report!(locationId);
+        await entry(job.scope === "location" ? "report.pdf" : `reports/${locationId}.pdf`, (write) => write(pdf), false);
+        done += 1;
+        await tick();
+      }
+    }
     const manifest = {
       version: EXPORT_FORMAT_VERSION,
       exportId: job.id,

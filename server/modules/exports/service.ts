@@ -70,8 +70,6 @@ function person(actor: Actor): void {
 
 export async function createExport(deps: ExportDeps, actor: Actor, body: ExportCreate): Promise<ExportRecord> {
   person(actor);
-  if (body.options.pdf)
-    throw new AppError(422, "validation_failed", "A PDF report inside an export is not available on this server yet; export without `pdf`.", { option: "pdf" });
   const { db } = deps;
   let accountId: string;
   let ownsAccount: boolean;

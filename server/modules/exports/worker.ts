@@ -5,9 +5,13 @@
  */
 import path from "node:path";
 import type { Logger } from "pino";
-import { EXPORT_TTL_DAYS, exportOptionsSchema } from "../../../shared/exports.js";
+import { EXPORT_TTL_DAYS, exportOptionsSchema, type ExportOptions } from "../../../shared/exports.js";
+import type { ReportParams } from "../../../shared/reports.js";
 import { rows, sql, type Db } from "../../db/client.js";
-import { asSystem } from "../../db/actor.js";
+import { asSystem, withActor } from "../../db/actor.js";
+import { reportData } from "../reports/data.js";
+import { reportPdf } from "../reports/pdf.js";
+import { requesterOf } from "../reports/requester.js";
 import type { BlobStore } from "../files/storage.js";
 import { buildExport, Cancelled, removeExportFiles } from "./build.js";
 import { claimDueExports, expireDue, fail, finish, heartbeat, releaseExport, type ClaimedExport } from "./queue.js";
@@ -20,6 +24,8 @@ export interface ExportWorkerDeps {
   store: BlobStore;
   dir: string;
   logger: Logger;
+  /** The public URL's origin: the report PDF's QR codes link there. */
+  origin: string;
   pollMs?: number;
   /** Called between pages (tests pause a build here to cancel it mid-way). */
   onBeat?: (id: string, done: number, total: number) => Promise<void>;
@@ -54,7 +60,7 @@ async function scopeOf(db: Db, job: ClaimedExport): Promise<string[] | null> {
 
 export async function runExport(deps: ExportWorkerDeps, job: ClaimedExport): Promise<void> {
   const { db, dir } = deps;
-  const { locale: _l, digits: _d, ...stored } = job.options;
+  const { locale, digits, ...stored } = job.options;
   const options = exportOptionsSchema.parse(stored);
   const locationIds = await scopeOf(db, job);
   if (!locationIds) return fail(db, job.id, "You no longer may export this.");
@@ -69,6 +75,7 @@ export async function runExport(deps: ExportWorkerDeps, job: ClaimedExport): Pro
           await deps.onBeat?.(job.id, done, total);
           return heartbeat(db, job.id, done, total, EXPORT_LEASE_MS);
         },
+        report: (locationId) => exportReport(deps, job.requested_by, locationId, { options, locale, digits }),
       },
       { id: job.id, scope: job.scope, createdAt: new Date(created!.at).toISOString(), includesSecrets: job.includes_secrets },
       { accountId: job.account_id, locationIds, options },
@@ -80,6 +87,24 @@ export async function runExport(deps: ExportWorkerDeps, job: ClaimedExport): Pro
     deps.logger.error({ err, exportId: job.id }, "export failed");
     await fail(db, job.id, "The export could not be built; try again.");
   }
+}
+
+/**
+ * The `pdf` option: the location's inventory report, built as the requester (what they may see,
+ * money by role) with what the export itself holds (ended and trashed things when it does),
+ * photos, QR codes and money, in the export's language and digits.
+ */
+async function exportReport(deps: ExportWorkerDeps, requestedBy: string, locationId: string, o: { options: ExportOptions; locale: unknown; digits: unknown }) {
+  const params: ReportParams = {
+    filters: { includeEnded: o.options.ended, includeTrashed: o.options.trashed },
+    include: { photos: true, qr: true, money: true },
+    locale: o.locale === "ar" ? "ar" : "en",
+    digits: o.digits === "eastern" ? "eastern" : "western",
+    email: false,
+  };
+  const { actor } = await requesterOf(deps.db, requestedBy);
+  const data = await withActor(deps.db, actor, (tx) => reportData(tx, locationId, params));
+  return reportPdf(data, params, { store: deps.store, origin: deps.origin, now: new Date() });
 }
 
 export async function sweepExpired(deps: Pick<ExportWorkerDeps, "db" | "dir">, now = new Date()): Promise<number> {

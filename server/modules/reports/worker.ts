@@ -6,15 +6,14 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { rows, sql } from "../../db/client.js";
-import { asSystem, withActor } from "../../db/actor.js";
-import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
 import { NotFoundError } from "../../errors/classes.js";
 import type { Mailer } from "../../mail/mailer.js";
 import { reportFilePath } from "../../../shared/reports.js";
 import type { BlobStore } from "../files/storage.js";
 import { reportData } from "./data.js";
 import { reportPdf } from "./pdf.js";
+import { requesterOf } from "./requester.js";
 import { claimDue, expireReports, failReport, finishReport, releaseReports, type ClaimedReport } from "./queue.js";
 
 export interface ReportWorkerDeps {
@@ -50,10 +49,7 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
   let round: Promise<number> | null = null;
 
   const build = async (job: ClaimedReport) => {
-    // The requester as a read-only actor: row-level security and their role in the location decide
-    // what the report holds. The request passed the two-factor check, so the proof carries over.
-    const [user] = await asSystem(db, (tx) => rows<{ name: string; email: string }>(tx, sql`SELECT name, email FROM users WHERE id = ${job.requested_by}`));
-    const actor: Actor = { type: "user", userId: job.requested_by, displayName: user?.name ?? "", mfaProven: true, locationScope: null, canWrite: false };
+    const { actor, email } = await requesterOf(db, job.requested_by);
     let pdf: Buffer;
     try {
       const data = await withActor(db, actor, (tx) => reportData(tx, job.location_id, job.params));
@@ -66,10 +62,10 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
       return;
     }
     await finishReport(db, job.id, pdf, now());
-    if (job.params.email && user?.email) {
+    if (job.params.email && email) {
       try {
         await deps.mailer.send({
-          to: user.email,
+          to: email,
           subject: SUBJECT[job.params.locale],
           // The app's report screen (it signs the person in first when needed) and the file itself.
           text: `${SUBJECT[job.params.locale]}:\n\n${origin}/l/${job.location_id}/report?id=${job.id}\n\nPDF: ${origin}${reportFilePath(job.id)}\n`,
