@@ -44,8 +44,9 @@ describe("export screen", () => {
 
     await goTo(page, "Settings");
     await page.getByRole("link", { name: "Export this location" }).click();
-    await page.getByRole("heading", { name: "Export" }).waitFor();
+    await page.getByRole("heading", { name: "Export", exact: true }).waitFor();
     await page.getByLabel("History of changes").check();
+    await page.getByLabel("Inventory report (PDF, in this language)").check();
     await page.getByRole("button", { name: "Start export" }).click();
     // The bar follows the job: first running with a count, then gone when the file is ready.
     await page.getByText(/Exporting: \d+ of \d+/).waitFor({ timeout: 30_000 });
@@ -59,13 +60,14 @@ describe("export screen", () => {
     const bytes = await res.body();
     expect(bytes.subarray(0, 4).toString("hex")).toBe("504b0304");
     const rec = (await owner.get(`/api/v1/exports/${href!.split("/")[4]}`)).body;
-    expect(rec).toMatchObject({ status: "succeeded", bytes: bytes.length, options: { history: true } });
+    expect(rec).toMatchObject({ status: "succeeded", bytes: bytes.length, options: { history: true, pdf: true } });
+    expect(bytes.includes(Buffer.from("report.pdf"))).toBe(true);
 
     // Arabic at 360 px: nothing wider than the screen.
     await goTo(page, "Settings");
     await page.getByRole("radio", { name: "العربية" }).check();
     await page.goto(`/l/${locationId}/export`);
-    await page.getByRole("heading", { name: "تصدير" }).waitFor();
+    await page.getByRole("heading", { name: "تصدير", exact: true }).waitFor();
     await page.getByRole("link", { name: "تنزيل" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -76,5 +78,50 @@ describe("export screen", () => {
     await page.evaluate(() => window.dispatchEvent(new Event("offline")));
     await page.getByText("التصدير يحتاج إلى اتصال.").waitFor();
     expect(await page.getByRole("button", { name: "ابدأ التصدير" }).isDisabled()).toBe(true);
+  });
+
+  it("restores an export into a new, empty location and imports a CSV after checking it", async () => {
+    const { page } = await e2e.device({ viewport: { width: 390, height: 800 } });
+    const email = freshEmail("imp");
+    await signUp(page, "Im Porter", email);
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    const from = await locationIdOf(page);
+    const owner = e2e.svc.client();
+    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const shed = (await owner.post(`/api/v1/locations/${from}/places`, { name: "Shed" })).body.id as string;
+    for (const name of ["Rake", "Spade"]) expect((await owner.post(`/api/v1/locations/${from}/things`, { name, placeId: shed })).status).toBe(201);
+    const made = (await owner.post("/api/v1/exports", { scope: "location", locationId: from })).body.id as string;
+    let zip: Buffer | null = null;
+    for (let i = 0; i < 150 && !zip; i++) {
+      const rec = (await owner.get(`/api/v1/exports/${made}`)).body;
+      if (rec.status === "succeeded") zip = Buffer.from(await (await page.request.get(rec.fileUrl)).body());
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(zip).not.toBeNull();
+    const to = (await owner.post("/api/v1/locations", { name: "Garden copy" })).body.id as string;
+
+    await page.goto(`/l/${to}/export`);
+    await page.getByRole("heading", { name: "Restore an export" }).waitFor();
+    await page.getByLabel("Export zip to restore").setInputFiles({ name: "export.zip", mimeType: "application/zip", buffer: zip! });
+    await page.getByRole("button", { name: "Restore", exact: true }).click();
+    await page.getByText("Restored 2 things, 1 places and 0 photos.").waitFor({ timeout: 30_000 });
+    const restored = (await owner.get(`/api/v1/locations/${to}/things`)).body.items.map((t: { name: string }) => t.name).sort();
+    expect(restored).toEqual(["Rake", "Spade"]);
+
+    // A CSV with a row that cannot go in: the check lists it and the import is not offered.
+    const csv = (rows: string[]) => ({ name: "things.csv", mimeType: "text/csv", buffer: Buffer.from(["name,quantity,place", ...rows].join("\n")) });
+    const input = page.getByLabel("CSV file to import");
+    await input.setInputFiles(csv(["Hose,1,Shed / Wall", "Gloves,lots,Shed"]));
+    await page.getByRole("button", { name: "Check the file" }).click();
+    await page.getByText(/^Line 3: /).waitFor();
+    expect(await page.getByRole("button", { name: /^Import \d+ things$/ }).isDisabled()).toBe(true);
+    await input.setInputFiles(csv(["Hose,1,Shed / Wall", "Gloves,2,Shed"]));
+    await page.getByRole("button", { name: "Check the file" }).click();
+    await page.getByText("2 rows, 2 ready to import, 1 new places to make.").waitFor();
+    await page.getByRole("button", { name: "Import 2 things" }).click();
+    await page.getByText("Imported 2 things and made 1 places.").waitFor();
+    const after = (await owner.get(`/api/v1/locations/${to}/things`)).body.items.map((t: { name: string }) => t.name).sort();
+    expect(after).toEqual(["Gloves", "Hose", "Rake", "Spade"]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Exporting a location (owners and admins): pick what goes in, start it, follow its progress
- * (polled while it runs), download the zip or cancel. Exports are built by the server, so the
+ * (polled while it runs), download the zip or cancel; below, restoring an export and importing a
+ * CSV (../parts/ImportData.tsx). Exports are built by the server, so the
  * screen needs a connection and says so offline.
  */
 import { useEffect, useState } from "react";
@@ -8,12 +9,13 @@ import type { ExportRecord } from "../../../shared/exports.js";
 import { api } from "../../sync/api.js";
 import { useOnline } from "../data.js";
 import { useI18n, type MessageKey } from "../i18n/i18n.js";
+import { ImportData } from "../parts/ImportData.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
 import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
-const OPTIONS = ["readable", "ended", "trashed", "history", "aiCalls"] as const;
+const OPTIONS = ["readable", "pdf", "ended", "trashed", "history", "aiCalls"] as const;
 type Option = (typeof OPTIONS)[number];
 const POLL_MS = 1000;
 const unfinished = (e: ExportRecord) => e.status === "queued" || e.status === "running";
@@ -63,7 +65,7 @@ export function ExportScreen({ locationId }: { locationId: string }) {
   const { t, lang, digits } = useI18n();
   const data = useLocationScreen(locationId);
   const online = useOnline();
-  const [chosen, setChosen] = useState<Record<Option, boolean>>({ readable: true, ended: false, trashed: false, history: false, aiCalls: false });
+  const [chosen, setChosen] = useState<Record<Option, boolean>>({ readable: true, pdf: false, ended: false, trashed: false, history: false, aiCalls: false });
   const [items, setItems] = useState<ExportRecord[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -103,7 +105,7 @@ export function ExportScreen({ locationId }: { locationId: string }) {
               api<ExportRecord>("POST", "/api/v1/exports", {
                 scope: "location",
                 locationId,
-                options: { ...chosen, pdf: false },
+                options: chosen,
                 locale: lang,
                 digits: lang === "ar" && digits === "arab" ? "eastern" : "western",
               })
@@ -148,6 +150,7 @@ export function ExportScreen({ locationId }: { locationId: string }) {
               </ul>
             </section>
           ) : null}
+          <ImportData locationId={locationId} online={online} />
         </>
       )}
     </Shell>
