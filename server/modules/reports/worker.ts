@@ -104,7 +104,7 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
   expiry?.unref();
 
   return {
-    drain: loop.drain,
+    drain: () => loop.drain(),
     expire,
     async stop() {
       if (expiry) clearInterval(expiry);

@@ -83,7 +83,7 @@ export function startWebhookWorker(deps: DeliveryDeps, pollMs = 2_000): PollLoop
   const pruner = setInterval(prune, 3_600_000);
   pruner.unref();
   return {
-    drain: loop.drain,
+    drain: () => loop.drain(),
     async stop() {
       clearInterval(pruner);
       await loop.stop();
