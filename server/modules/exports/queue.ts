@@ -1,8 +1,8 @@
 /**
- * Exports are their own durable queue (migrations/0028), leased like extractions
- * (server/jobs/leased-queue.ts): a worker claims queued exports, and running ones whose worker's lease
- * ran out, under FOR UPDATE SKIP LOCKED, so replicas never build the same export twice at once.
- * A claim counts an attempt; an export that keeps killing its worker ends as failed.
+ * Exports are their own durable queue (migrations/0028), leased like the other jobs
+ * (server/jobs/leased-queue.ts): a worker claims queued exports, and running ones whose worker's
+ * lease ran out, under FOR UPDATE SKIP LOCKED, so replicas never build the same export twice at
+ * once. A claim counts an attempt; an export that keeps killing its worker ends as failed.
  */
 import { rows, sql, type Db } from "../../db/client.js";
 import { asSystem } from "../../db/actor.js";

@@ -1,7 +1,8 @@
 /**
  * The export worker in the server process: every `pollMs` it claims one due export (queue.ts) and
- * builds it (build.ts) in the shared loop (server/jobs/poll-loop.ts), and deletes the files of exports whose seven days ran out. One export at a
- * time per process: each is a full pass over the data and the disk.
+ * builds it (build.ts), and deletes the files of exports whose seven days ran out, in the shared
+ * loop (server/jobs/poll-loop.ts). One export at a time per process: each is a full pass over the
+ * data and the disk.
  */
 import path from "node:path";
 import type { Logger } from "pino";

@@ -1,6 +1,6 @@
 /**
- * Report jobs are their own leased queue (server/jobs/leased-queue.ts): a job is the
- * row made by the request; workers claim due jobs with a lease under FOR UPDATE SKIP LOCKED, so
+ * Report jobs are their own leased queue (server/jobs/leased-queue.ts): a job is the row made by
+ * the request; workers claim due jobs with a lease under FOR UPDATE SKIP LOCKED, so
  * replicas never build the same report, and a job whose worker died is claimed again when its
  * lease ends. Each claim counts an attempt, so a report that keeps killing its worker ends failed.
  */

@@ -1,8 +1,8 @@
 /**
- * The report worker in the server process: every `pollMs` it claims due report jobs (queue.ts, in
- * the shared loop server/jobs/poll-loop.ts, one at a time),
- * builds each PDF as its requester (data.ts, pdf.ts), keeps it in the job's row and, when asked,
- * mails the requester the download link. Every `expireMs` it deletes the files of expired reports.
+ * The report worker in the server process: every `pollMs` it claims a due report job (queue.ts, in
+ * the shared loop server/jobs/poll-loop.ts), builds its PDF as its requester (data.ts, pdf.ts),
+ * keeps it in the job's row and, when asked, mails the requester the download link. Every
+ * `expireMs` it deletes the files of expired reports.
  */
 import type { Logger } from "pino";
 import type { Config } from "../../config.js";

@@ -1,11 +1,10 @@
 /**
  * Sends webhook deliveries: every `pollMs` it claims what is due (queue.ts, in the shared loop
- * server/jobs/poll-loop.ts), signs each with the
- * webhook's secret by the Standard Webhooks scheme (`webhook-id` is the delivery's id, the same on
- * every retry, so receivers can drop repeats; `webhook-timestamp`; `webhook-signature`), and POSTs
- * it through the outgoing-address guard (server/oauth/guarded-fetch.ts): the host is resolved and
- * checked on every attempt, the connection pinned to the checked address, no redirects followed.
- * Any 2xx is a success; anything else, a refusal by the guard, or a timeout is a failed attempt.
+ * server/jobs/poll-loop.ts), signs each with the webhook's secret by the Standard Webhooks scheme
+ * (`webhook-id` is the delivery's id, the same on every retry, so receivers can drop repeats;
+ * `webhook-timestamp`; `webhook-signature`), and POSTs it through the outgoing-address guard
+ * (server/oauth/guarded-fetch.ts): the host is resolved and checked on every attempt, the
+ * connection pinned to the checked address, no redirects followed. Any 2xx is a success; anything else, a refusal by the guard, or a timeout is a failed attempt.
  */
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
@@ -59,7 +58,10 @@ async function attempt(deps: DeliveryDeps, d: ClaimedDelivery, now: Date): Promi
   }
 }
 
-/** The delivery loop (server/jobs/poll-loop.ts) with the clock `now`. */
+/**
+ * The delivery loop (server/jobs/poll-loop.ts) with the clock `now`. Nothing is handed back at
+ * stop: an attempt is not aborted, so the round ends with every claim recorded.
+ */
 function deliveryLoop(deps: DeliveryDeps, now: () => Date, pollMs: number, timer: boolean): PollLoop {
   return startPollLoop({
     claim: (free) => claimDeliveries(deps.db, now(), LEASE_MS, free),
