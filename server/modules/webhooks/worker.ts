@@ -4,7 +4,8 @@
  * (`webhook-id` is the delivery's id, the same on every retry, so receivers can drop repeats;
  * `webhook-timestamp`; `webhook-signature`), and POSTs it through the outgoing-address guard
  * (server/oauth/guarded-fetch.ts): the host is resolved and checked on every attempt, the
- * connection pinned to the checked address, no redirects followed. Any 2xx is a success; anything else, a refusal by the guard, or a timeout is a failed attempt.
+ * connection pinned to the checked address, no redirects followed. Any 2xx is a success; anything
+ * else, a refusal by the guard, or a timeout is a failed attempt.
  */
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
