@@ -44,7 +44,7 @@ export function startJobs(services: Services): () => Promise<void> {
   const stopNudges = startNudges(services);
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
   const stopOverdue = startOverdueNotices({ db: database.db, config: services.config, logger });
-  const stopWebhooks = startWebhookWorker({ db: database.db, config: services.config, logger });
+  const webhooks = startWebhookWorker({ db: database.db, config: services.config, logger });
   const { config } = services;
   const extractions = config.aiConcurrency
     ? startExtractionWorker({ db: database.db, config, store: blobStoreOf(config), logger, concurrency: config.aiConcurrency })
@@ -63,7 +63,7 @@ export function startJobs(services: Services): () => Promise<void> {
     stopNudges();
     stopPush();
     stopOverdue();
-    stopWebhooks();
+    await webhooks.stop();
     await extractions?.stop();
     await exportsWorker.stop();
   };

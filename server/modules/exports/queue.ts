@@ -1,11 +1,12 @@
 /**
- * Exports are their own durable queue (migrations/0028), leased like extractions
- * (../extractions/queue.ts): a worker claims queued exports, and running ones whose worker's lease
- * ran out, under FOR UPDATE SKIP LOCKED, so replicas never build the same export twice at once.
- * A claim counts an attempt; an export that keeps killing its worker ends as failed.
+ * Exports are their own durable queue (migrations/0028), leased like the other jobs
+ * (server/jobs/leased-queue.ts): a worker claims queued exports, and running ones whose worker's
+ * lease ran out, under FOR UPDATE SKIP LOCKED, so replicas never build the same export twice at
+ * once. A claim counts an attempt; an export that keeps killing its worker ends as failed.
  */
 import { rows, sql, type Db } from "../../db/client.js";
 import { asSystem } from "../../db/actor.js";
+import { claimLeased, extendLease, releaseLeased, type LeasedQueue } from "../../jobs/leased-queue.js";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -20,29 +21,26 @@ export interface ClaimedExport {
   attempt: number;
 }
 
+/** The exports table as a leased queue (server/jobs/leased-queue.ts). */
+const EXPORTS: LeasedQueue = {
+  table: "exports",
+  running: "running",
+  queued: "queued",
+  due: () => sql`q.status = 'queued'`,
+  order: sql`q.created_at, q.id`,
+  onClaim: (at) => sql`, progress_done = 0, updated_at = ${at}::timestamptz`,
+  returning: sql`q.id::text AS id, q.account_id::text AS account_id, q.location_id::text AS location_id, q.scope,
+    q.requested_by::text AS requested_by, q.options, q.includes_secrets, q.attempt`,
+  // Runs that died too often stop here instead of looping.
+  giveUp: {
+    attempts: MAX_ATTEMPTS,
+    status: "failed",
+    set: (at) => sql`, error = 'The export stopped repeatedly and was given up.', finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz`,
+  },
+};
+
 export async function claimDueExports(db: Db, now: Date, leaseMs: number, limit: number): Promise<ClaimedExport[]> {
-  const at = now.toISOString();
-  const until = new Date(now.getTime() + leaseMs).toISOString();
-  return asSystem(db, async (tx) => {
-    // Runs that died too often stop here instead of looping.
-    await tx.execute(
-      sql`UPDATE exports SET status = 'failed', error = 'The export stopped repeatedly and was given up.', lease_until = NULL,
-            finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
-          WHERE status = 'running' AND lease_until < ${at}::timestamptz AND attempt >= ${MAX_ATTEMPTS}`,
-    );
-    return rows<ClaimedExport>(
-      tx,
-      sql`WITH due AS (
-            SELECT id FROM exports
-            WHERE status = 'queued' OR (status = 'running' AND lease_until < ${at}::timestamptz)
-            ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          UPDATE exports e SET status = 'running', lease_until = ${until}::timestamptz, attempt = e.attempt + 1,
-            progress_done = 0, updated_at = ${at}::timestamptz
-          FROM due WHERE e.id = due.id
-          RETURNING e.id::text AS id, e.account_id::text AS account_id, e.location_id::text AS location_id, e.scope,
-            e.requested_by::text AS requested_by, e.options, e.includes_secrets, e.attempt`,
-    );
-  });
+  return claimLeased<ClaimedExport>(db, EXPORTS, now, leaseMs, limit);
 }
 
 /**
@@ -50,16 +48,13 @@ export async function claimDueExports(db: Db, now: Date, leaseMs: number, limit:
  * worker's to build (cancelled meanwhile), which is how a running export notices a cancel.
  */
 export async function heartbeat(db: Db, id: string, done: number, total: number, leaseMs: number): Promise<boolean> {
-  const now = new Date();
-  const found = await asSystem(db, (tx) =>
-    rows<{ id: string }>(
-      tx,
-      sql`UPDATE exports SET progress_done = ${done}, progress_total = ${total}, lease_until = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz,
-            updated_at = ${now.toISOString()}::timestamptz
-          WHERE id = ${id} AND status = 'running' RETURNING id::text AS id`,
-    ),
+  return extendLease(
+    db,
+    EXPORTS,
+    id,
+    leaseMs,
+    sql`, progress_done = ${done}, progress_total = ${total}, updated_at = ${new Date().toISOString()}::timestamptz`,
   );
-  return found.length > 0;
 }
 
 /** Marks the export done; false when it was cancelled meanwhile (the caller then deletes the file). */
@@ -99,9 +94,7 @@ export async function expireDue(db: Db, now: Date): Promise<string[]> {
   return found.map((r) => r.id);
 }
 
-/** Hands an export back at shutdown (its partial file is gone), so the next start need not wait for the lease. */
-export async function releaseExport(db: Db, id: string): Promise<void> {
-  await asSystem(db, (tx) =>
-    tx.execute(sql`UPDATE exports SET status = 'queued', lease_until = NULL, attempt = greatest(attempt - 1, 0) WHERE id = ${id} AND status = 'running'`),
-  );
+/** Hands exports back at shutdown (their partial files are gone), so the next start need not wait for the leases. */
+export async function releaseExports(db: Db, ids: string[]): Promise<void> {
+  await releaseLeased(db, EXPORTS, ids);
 }

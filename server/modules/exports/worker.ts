@@ -1,7 +1,8 @@
 /**
  * The export worker in the server process: every `pollMs` it claims one due export (queue.ts) and
- * builds it (build.ts), and deletes the files of exports whose seven days ran out. One export at a
- * time per process: each is a full pass over the data and the disk.
+ * builds it (build.ts), and deletes the files of exports whose seven days ran out, in the shared
+ * loop (server/jobs/poll-loop.ts). One export at a time per process: each is a full pass over the
+ * data and the disk.
  */
 import path from "node:path";
 import type { Logger } from "pino";
@@ -13,8 +14,9 @@ import { reportData } from "../reports/data.js";
 import { reportPdf } from "../reports/pdf.js";
 import { requesterOf } from "../reports/requester.js";
 import type { BlobStore } from "../files/storage.js";
+import { startPollLoop, type PollLoop } from "../../jobs/poll-loop.js";
 import { buildExport, Cancelled, removeExportFiles } from "./build.js";
-import { claimDueExports, expireDue, fail, finish, heartbeat, releaseExport, type ClaimedExport } from "./queue.js";
+import { claimDueExports, expireDue, fail, finish, heartbeat, releaseExports, type ClaimedExport } from "./queue.js";
 
 export const EXPORT_LEASE_MS = 5 * 60_000;
 export const exportDirOf = (dataDir: string) => path.join(dataDir, "exports");
@@ -31,11 +33,8 @@ export interface ExportWorkerDeps {
   onBeat?: (id: string, done: number, total: number) => Promise<void>;
 }
 
-export interface ExportWorker {
-  /** Builds what is due now and sweeps expired files, until nothing is due (tests call this). */
-  drain(): Promise<number>;
-  stop(): Promise<void>;
-}
+/** drain(): builds what is due now and sweeps expired files, until nothing is due (tests call this). */
+export type ExportWorker = PollLoop;
 
 /** The locations the export covers, re-checked now: the person may have lost the right meanwhile. */
 async function scopeOf(db: Db, job: ClaimedExport): Promise<string[] | null> {
@@ -114,51 +113,27 @@ export async function sweepExpired(deps: Pick<ExportWorkerDeps, "db" | "dir">, n
 }
 
 export function startExportWorker(deps: ExportWorkerDeps, opts: { timer?: boolean } = {}): ExportWorker {
-  let stopped = false;
-  let round: Promise<number> | null = null;
-  let current: string | null = null;
-  // Stopping ends a build at its next page; the export goes back to the queue for the next start.
-  const run: ExportWorkerDeps = {
-    ...deps,
-    onBeat: async (id, done, total) => {
-      if (stopped) throw new Cancelled();
-      await deps.onBeat?.(id, done, total);
+  return startPollLoop({
+    claim: async (free) => {
+      await sweepExpired(deps);
+      return claimDueExports(deps.db, new Date(), EXPORT_LEASE_MS, free);
     },
-  };
-  const once = async (): Promise<number> => {
-    if (stopped) return 0;
-    await sweepExpired(deps);
-    const claimed = await claimDueExports(deps.db, new Date(), EXPORT_LEASE_MS, 1);
-    for (const job of claimed) {
-      current = job.id;
-      await runExport(run, job).finally(() => (current = null));
-    }
-    return claimed.length;
-  };
-  const tick = (): Promise<number> => {
-    round ??= once().finally(() => (round = null));
-    return round;
-  };
-  const timer =
-    opts.timer === false
-      ? null
-      : setInterval(() => void tick().catch((err: unknown) => deps.logger.error({ err }, "export round failed")), deps.pollMs ?? 2000);
-  timer?.unref();
-  return {
-    async drain() {
-      let total = 0;
-      for (;;) {
-        const n = await tick();
-        if (!n) return total;
-        total += n;
-      }
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      const left = current;
-      await round?.catch(() => undefined);
-      if (left) await releaseExport(deps.db, left).catch((err: unknown) => deps.logger.error({ err }, "could not hand the export back"));
-    },
-  };
+    // Stopping ends a build at its next page; the export goes back to the queue for the next start.
+    run: (job, signal) =>
+      runExport(
+        {
+          ...deps,
+          onBeat: async (id, done, total) => {
+            if (signal.aborted) throw new Cancelled();
+            await deps.onBeat?.(id, done, total);
+          },
+        },
+        job,
+      ),
+    release: (ids) => releaseExports(deps.db, ids),
+    logger: deps.logger,
+    what: "export",
+    pollMs: deps.pollMs ?? 2000,
+    timer: opts.timer,
+  });
 }

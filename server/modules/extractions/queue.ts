@@ -10,8 +10,8 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { ExtractionMode } from "../../../shared/extractions.js";
-import { rows, sql, uuidArray, type Db, type Queryable } from "../../db/client.js";
-import { asSystem } from "../../db/actor.js";
+import { sql, uuidArray, type Db, type Queryable } from "../../db/client.js";
+import { claimLeased, releaseLeased, type LeasedQueue } from "../../jobs/leased-queue.js";
 
 export interface NewExtraction {
   id?: string;
@@ -74,38 +74,28 @@ export interface Claimed {
   requested_by: string | null;
 }
 
+/** The extractions table as a leased queue (server/jobs/leased-queue.ts). */
+const EXTRACTIONS: LeasedQueue = {
+  table: "extractions",
+  running: "running",
+  queued: "queued",
+  due: (at) => sql`q.status IN ('queued', 'waiting_provider', 'paused_budget') AND q.run_after <= ${at}::timestamptz`,
+  order: sql`q.run_after, q.id`,
+  onClaim: (at) => sql`, paused_until = NULL, updated_at = ${at}::timestamptz`,
+  returning: sql`q.id::text AS id, q.location_id::text AS location_id, q.thing_id::text AS thing_id, q.purchase_id::text AS purchase_id, q.mode, q.attempt,
+    q.file_ids::text[] AS file_ids, q.requested_by::text AS requested_by`,
+};
+
 /**
  * Claims up to `limit` due runs for `leaseMs`: queued ones, retries whose backoff ended, budget
  * pauses whose month ended, and running ones whose worker's lease ran out. Each claim counts an
- * attempt, so a run that keeps killing its worker ends as failed instead of looping.
+ * attempt, so a run that keeps killing its worker ends as failed (run.ts) instead of looping.
  */
 export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number): Promise<Claimed[]> {
-  const at = now.toISOString();
-  const until = new Date(now.getTime() + leaseMs).toISOString();
-  return asSystem(db, (tx) =>
-    rows<Claimed>(
-      tx,
-      sql`WITH due AS (
-            SELECT id FROM extractions
-            WHERE (status IN ('queued', 'waiting_provider', 'paused_budget') AND run_after <= ${at}::timestamptz)
-               OR (status = 'running' AND lease_until < ${at}::timestamptz)
-            ORDER BY run_after, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          UPDATE extractions e SET status = 'running', lease_until = ${until}::timestamptz, attempt = e.attempt + 1,
-            paused_until = NULL, updated_at = ${at}::timestamptz
-          FROM due WHERE e.id = due.id
-          RETURNING e.id::text AS id, e.location_id::text AS location_id, e.thing_id::text AS thing_id, e.purchase_id::text AS purchase_id, e.mode, e.attempt,
-            e.file_ids::text[] AS file_ids, e.requested_by::text AS requested_by`,
-    ),
-  );
+  return claimLeased<Claimed>(db, EXTRACTIONS, now, leaseMs, limit);
 }
 
 /** Hands unfinished claims back at shutdown, so the next worker need not wait for their leases. */
 export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  await asSystem(db, (tx) =>
-    tx.execute(
-      sql`UPDATE extractions SET status = 'queued', lease_until = NULL, attempt = greatest(attempt - 1, 0)
-          WHERE id = ANY(${uuidArray(ids)}) AND status = 'running'`,
-    ),
-  );
+  await releaseLeased(db, EXTRACTIONS, ids);
 }

@@ -1,7 +1,8 @@
 /**
- * The report worker in the server process: every `pollMs` it claims due report jobs (queue.ts),
- * builds each PDF as its requester (data.ts, pdf.ts), keeps it in the job's row and, when asked,
- * mails the requester the download link. Every `expireMs` it deletes the files of expired reports.
+ * The report worker in the server process: every `pollMs` it claims a due report job (queue.ts, in
+ * the shared loop server/jobs/poll-loop.ts), builds its PDF as its requester (data.ts, pdf.ts),
+ * keeps it in the job's row and, when asked, mails the requester the download link. Every
+ * `expireMs` it deletes the files of expired reports.
  */
 import type { Logger } from "pino";
 import type { Config } from "../../config.js";
@@ -14,6 +15,7 @@ import type { BlobStore } from "../files/storage.js";
 import { reportData } from "./data.js";
 import { reportPdf } from "./pdf.js";
 import { requesterOf } from "./requester.js";
+import { startPollLoop } from "../../jobs/poll-loop.js";
 import { claimDue, expireReports, failReport, finishReport, releaseReports, type ClaimedReport } from "./queue.js";
 
 export interface ReportWorkerDeps {
@@ -44,9 +46,6 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
   const now = deps.now ?? (() => new Date());
   const leaseMs = deps.leaseMs ?? 10 * 60_000;
   const origin = deps.config.publicUrl.origin;
-  const inFlight = new Set<string>();
-  let stopped = false;
-  let round: Promise<number> | null = null;
 
   const build = async (job: ClaimedReport) => {
     const { actor, email } = await requesterOf(db, job.requested_by);
@@ -78,57 +77,34 @@ export function startReportWorker(deps: ReportWorkerDeps, opts: { timer?: boolea
     }
   };
 
-  const once = async (): Promise<number> => {
-    if (stopped) return 0;
-    const claimed = await claimDue(db, now(), leaseMs, 1);
-    for (const job of claimed) {
-      inFlight.add(job.id);
-      try {
-        await build(job);
-      } catch (err) {
-        // A database blip: the job stays running and is claimed again when its lease ends.
-        logger.error({ err, reportId: job.id }, "report job failed to run");
-      } finally {
-        inFlight.delete(job.id);
-      }
-    }
-    return claimed.length;
-  };
-  const tick = (): Promise<number> => {
-    round ??= once().finally(() => (round = null));
-    return round;
-  };
   const expire = async () => {
     const n = await expireReports(db, now());
     if (n) logger.info({ expired: n }, "expired report files deleted");
     return n;
   };
 
-  const timers =
+  const loop = startPollLoop({
+    claim: (free) => claimDue(db, now(), leaseMs, free),
+    run: build,
+    failed: (err, job) => logger.error({ err, reportId: job.id }, "report job failed to run"),
+    release: (ids) => releaseReports(db, ids),
+    logger,
+    what: "report",
+    pollMs: deps.pollMs ?? 2000,
+    timer: opts.timer,
+  });
+  const expiry =
     opts.timer === false
-      ? []
-      : [
-          setInterval(() => void tick().catch((err: unknown) => logger.error({ err }, "report claim failed")), deps.pollMs ?? 2000),
-          setInterval(() => void expire().catch((err: unknown) => logger.error({ err }, "report expiry failed")), deps.expireMs ?? 3600_000),
-        ];
-  for (const t of timers) t.unref();
+      ? null
+      : setInterval(() => void expire().catch((err: unknown) => logger.error({ err }, "report expiry failed")), deps.expireMs ?? 3600_000);
+  expiry?.unref();
 
   return {
-    async drain() {
-      let total = 0;
-      for (;;) {
-        const n = await tick();
-        if (!n) return total;
-        total += n;
-      }
-    },
+    drain: () => loop.drain(),
     expire,
     async stop() {
-      stopped = true;
-      for (const t of timers) clearInterval(t);
-      const left = [...inFlight];
-      await round?.catch(() => undefined);
-      await releaseReports(db, left);
+      if (expiry) clearInterval(expiry);
+      await loop.stop();
     },
   };
 }

@@ -7,6 +7,7 @@
 import { WEBHOOK_BACKOFF_MS, WEBHOOK_FAILURE_LIMIT } from "../../../shared/webhooks.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, type Db } from "../../db/client.js";
+import { claimLeased, type LeasedQueue } from "../../jobs/leased-queue.js";
 
 export interface ClaimedDelivery {
   id: string;
@@ -18,23 +19,23 @@ export interface ClaimedDelivery {
   attempt: number;
 }
 
+/** The delivery outbox as a leased queue (server/jobs/leased-queue.ts): only active webhooks' deliveries are due. */
+const DELIVERIES: LeasedQueue = {
+  table: "webhook_deliveries",
+  running: "delivering",
+  queued: "pending",
+  due: (at) => sql`q.status = 'pending' AND q.next_attempt_at <= ${at}::timestamptz`,
+  order: sql`q.next_attempt_at, q.created_at`,
+  joins: {
+    due: sql`JOIN webhooks w ON w.id = q.webhook_id AND w.active`,
+    claim: sql`, webhooks w, locations l`,
+    where: sql`AND w.id = q.webhook_id AND l.id = w.location_id`,
+  },
+  returning: sql`q.id::text AS id, q.webhook_id::text AS webhook_id, l.account_id::text AS account_id, w.url, w.secret_sealed, q.payload, q.attempt`,
+};
+
 export async function claimDeliveries(db: Db, now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
-  const at = now.toISOString();
-  const until = new Date(now.getTime() + leaseMs).toISOString();
-  return asSystem(db, (tx) =>
-    rows<ClaimedDelivery>(
-      tx,
-      sql`WITH due AS (
-            SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.active
-            WHERE (d.status = 'pending' AND d.next_attempt_at <= ${at}::timestamptz)
-               OR (d.status = 'delivering' AND d.lease_until < ${at}::timestamptz)
-            ORDER BY d.next_attempt_at, d.created_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED)
-          UPDATE webhook_deliveries d SET status = 'delivering', lease_until = ${until}::timestamptz, attempt = d.attempt + 1
-          FROM due, webhooks w, locations l
-          WHERE d.id = due.id AND w.id = d.webhook_id AND l.id = w.location_id
-          RETURNING d.id::text AS id, d.webhook_id::text AS webhook_id, l.account_id::text AS account_id, w.url, w.secret_sealed, d.payload, d.attempt`,
-    ),
-  );
+  return claimLeased<ClaimedDelivery>(db, DELIVERIES, now, leaseMs, limit);
 }
 
 export interface Outcome {

@@ -1,16 +1,18 @@
 /**
- * Sends webhook deliveries: every `pollMs` it claims what is due (queue.ts), signs each with the
- * webhook's secret by the Standard Webhooks scheme (`webhook-id` is the delivery's id, the same on
- * every retry, so receivers can drop repeats; `webhook-timestamp`; `webhook-signature`), and POSTs
- * it through the outgoing-address guard (server/oauth/guarded-fetch.ts): the host is resolved and
- * checked on every attempt, the connection pinned to the checked address, no redirects followed.
- * Any 2xx is a success; anything else, a refusal by the guard, or a timeout is a failed attempt.
+ * Sends webhook deliveries: every `pollMs` it claims what is due (queue.ts, in the shared loop
+ * server/jobs/poll-loop.ts), signs each with the webhook's secret by the Standard Webhooks scheme
+ * (`webhook-id` is the delivery's id, the same on every retry, so receivers can drop repeats;
+ * `webhook-timestamp`; `webhook-signature`), and POSTs it through the outgoing-address guard
+ * (server/oauth/guarded-fetch.ts): the host is resolved and checked on every attempt, the
+ * connection pinned to the checked address, no redirects followed. Any 2xx is a success; anything
+ * else, a refusal by the guard, or a timeout is a failed attempt.
  */
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { checkOutgoingUrl, GuardRefusal, guardedRequest, type GuardOptions } from "../../oauth/guarded-fetch.js";
+import { startPollLoop, type PollLoop } from "../../jobs/poll-loop.js";
 import { claimDeliveries, pruneDeliveries, recordAttempt, type ClaimedDelivery, type Outcome } from "./queue.js";
 import { openSigningSecret } from "./secret.js";
 import { webhookGuard } from "./url.js";
@@ -57,35 +59,37 @@ async function attempt(deps: DeliveryDeps, d: ClaimedDelivery, now: Date): Promi
   }
 }
 
-/** Claims and sends what is due at `now`, until nothing is; the number of attempts made. */
-export async function deliverDue(deps: DeliveryDeps, now: () => Date = () => new Date()): Promise<number> {
-  let made = 0;
-  for (;;) {
-    const claimed = await claimDeliveries(deps.db, now(), LEASE_MS, CONCURRENCY);
-    if (!claimed.length) return made;
-    await Promise.all(
-      claimed.map(async (d) => {
-        const outcome = await attempt(deps, d, now());
-        await recordAttempt(deps.db, d, outcome, now());
-      }),
-    );
-    made += claimed.length;
-  }
+/**
+ * The delivery loop (server/jobs/poll-loop.ts) with the clock `now`. Nothing is handed back at
+ * stop: an attempt is not aborted, so the round ends with every claim recorded.
+ */
+function deliveryLoop(deps: DeliveryDeps, now: () => Date, pollMs: number, timer: boolean): PollLoop {
+  return startPollLoop({
+    claim: (free) => claimDeliveries(deps.db, now(), LEASE_MS, free),
+    run: async (d) => recordAttempt(deps.db, d, await attempt(deps, d, now()), now()),
+    logger: deps.logger,
+    what: "webhook delivery",
+    concurrency: CONCURRENCY,
+    pollMs,
+    timer,
+  });
 }
 
-export function startWebhookWorker(deps: DeliveryDeps, pollMs = 2_000): () => void {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    running ??= deliverDue(deps)
-      .catch((err: unknown) => deps.logger.error({ err }, "webhook deliveries failed"))
-      .finally(() => (running = null));
-  }, pollMs);
-  timer.unref();
+/** Claims and sends what is due at `now`, until nothing is; the number of attempts made. */
+export async function deliverDue(deps: DeliveryDeps, now: () => Date = () => new Date()): Promise<number> {
+  return deliveryLoop(deps, now, 0, false).drain();
+}
+
+export function startWebhookWorker(deps: DeliveryDeps, pollMs = 2_000): PollLoop {
+  const loop = deliveryLoop(deps, () => new Date(), pollMs, true);
   const prune = () => void pruneDeliveries(deps.db, new Date()).catch((err: unknown) => deps.logger.error({ err }, "pruning webhook deliveries failed"));
   const pruner = setInterval(prune, 3_600_000);
   pruner.unref();
-  return () => {
-    clearInterval(timer);
-    clearInterval(pruner);
+  return {
+    drain: () => loop.drain(),
+    async stop() {
+      clearInterval(pruner);
+      await loop.stop();
+    },
   };
 }
