@@ -31,6 +31,7 @@ import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
 import { movePrintRoutes } from "./modules/moves/print-routes.js";
 import { moveRoutes } from "./modules/moves/routes.js";
 import { reportRoutes } from "./modules/reports/routes.js";
+import { createShareLimits } from "./modules/share-links/limits.js";
 import { shareLinkRoutes } from "./modules/share-links/routes.js";
 import { exportRoutes } from "./modules/exports/routes.js";
 
@@ -66,7 +67,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...loanRoutes(deps),
     ...moveRoutes(deps),
     ...reportRoutes(deps),
-    ...shareLinkRoutes(deps),
+    ...shareLinkRoutes({ ...deps, shareLimits: createShareLimits(services.database) }),
     ...exportRoutes({ ...deps, limits: services.limits }),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.

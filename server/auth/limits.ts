@@ -130,3 +130,14 @@ export function createSignInLimits(database: Database): SignInLimits {
   }
   return new SignInLimits((keyPrefix, opts) => new RateLimiterMemory({ keyPrefix, ...opts }));
 }
+
+/**
+ * One limiter kept where every replica sees it: in PostgreSQL (the `rate_limits` table) when
+ * replicas share DATABASE_URL, in memory in the embedded mode (one process). The sign-in limits'
+ * first limiter sweeps expired rows of the shared table for all of them.
+ */
+export function sharedLimiter(database: Database, keyPrefix: string, opts: { points: number; duration: number }): RateLimiterAbstract {
+  return database.kind === "postgres"
+    ? new RateLimiterDrizzle({ storeClient: database.db, schema: rateLimits, keyPrefix, clearExpiredByTimeout: false, ...opts })
+    : new RateLimiterMemory({ keyPrefix, ...opts });
+}

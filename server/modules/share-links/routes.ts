@@ -6,7 +6,6 @@
  */
 import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { z } from "zod";
 import { THUMBNAIL_MIMES } from "../../../shared/files.js";
 import { uuidSchema } from "../../../shared/ids.js";
@@ -19,8 +18,8 @@ import {
   shareLinkPreviewSchema,
   shareTokenQuery,
 } from "../../../shared/share-links.js";
-import { ipKey } from "../../auth/limits.js";
-import { NotFoundError, RateLimitedError } from "../../errors/classes.js";
+import type { ShareLimits } from "./limits.js";
+import { NotFoundError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../deps.js";
 import { blobStoreOf } from "../files/blob-store.js";
@@ -32,22 +31,6 @@ import { ShareTokenHasher, type ShareDeps } from "./token.js";
 
 const byId = z.object({ id: uuidSchema });
 const byFile = z.object({ id: uuidSchema, fileId: uuidSchema });
-
-/** Per address, in this process: previews 120 a minute, photos 1200 (a page shows up to 50). */
-const PREVIEWS = { points: 120, duration: 60 };
-const PHOTOS = { points: 1200, duration: 60 };
-
-function limiter(opts: { points: number; duration: number }, keyPrefix: string) {
-  const l = new RateLimiterMemory({ keyPrefix, ...opts });
-  return async (req: Request) => {
-    try {
-      await l.consume(ipKey(req.clientIp));
-    } catch (res) {
-      if (res instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
-      throw res;
-    }
-  };
-}
 
 function tokenOf(req: Request, query: { t?: string | undefined }): string | undefined {
   const header = req.headers[SHARE_TOKEN_HEADER];
@@ -66,11 +49,10 @@ async function send(res: Response, stored: StoredBlob, open: () => Promise<NodeJ
   return undefined;
 }
 
-export function shareLinkRoutes(deps: RouteDeps): RouteDef[] {
+export function shareLinkRoutes(deps: RouteDeps & { shareLimits: ShareLimits }): RouteDef[] {
   const share: ShareDeps = { db: deps.db, hasher: new ShareTokenHasher(deps.config.secret), publicUrl: deps.config.publicUrl };
   const store = blobStoreOf(deps.config);
-  const previews = limiter(PREVIEWS, "share-preview");
-  const photos = limiter(PHOTOS, "share-photo");
+  const { previews, photos } = deps.shareLimits;
 
   const photo = (thumb: boolean) =>
     defineRoute({
