@@ -1,0 +1,179 @@
+/**
+ * The account screens reached from Settings, in Chromium: two-step verification turned on with the
+ * code computed from the key the app shows (then signing out and back in through the second
+ * step, and the recovery kit behind re-authentication); a passkey registered on Chromium's virtual
+ * authenticator (over CDP) and used to sign in; a personal token made and revoked (checked over
+ * HTTP); another device signed out from the Devices screen. The Arabic screens fit 360 px.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { freshTotpCode } from "../support/totp.js";
+import { freshEmail, goTo, PASSWORD, signIn, signUp, startE2e, type E2e } from "./support/app.js";
+import { screenshot } from "./support/browser.js";
+
+const openSecurity = async (page: Page, link = "Security") => {
+  await goTo(page, "Settings");
+  await page.getByRole("link", { name: link }).click();
+};
+
+describe("security screens", () => {
+  let e2e: E2e;
+  beforeAll(async () => {
+    // Passkeys need a host name for the relying party: the app is served as localhost.
+    e2e = await startE2e({ SVC_PUBLIC_URL: "http://localhost:{port}" });
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it("turns on two-step verification from the QR screen, then signs in again through the second step", async () => {
+    const { page } = await e2e.device();
+    const email = freshEmail("tess");
+    await signUp(page, "Tess Totp", email);
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    await openSecurity(page);
+    const totp = page.getByRole("region", { name: "Two-step verification" });
+    await totp.getByText("Off: signing in needs your password only.").waitFor();
+    await totp.getByRole("button", { name: "Turn on two-step verification" }).click();
+    await totp.getByLabel("Current password").fill(PASSWORD);
+    await totp.getByRole("button", { name: "Continue" }).click();
+    // The QR code is an image drawn on the device (a data: URL, never a request).
+    const qr = totp.getByRole("img", { name: "QR code for your authenticator app" });
+    await qr.waitFor();
+    expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    const key = await totp.getByLabel("Setup key").inputValue();
+    expect(key).toMatch(/^[A-Z2-7]+=*$/);
+    const uri = `otpauth://totp/Inventory?secret=${key}`;
+    await totp.getByLabel("Code from the app").fill(await freshTotpCode(uri));
+    await totp.getByRole("button", { name: "Confirm and turn on" }).click();
+    await totp.getByText("Two-step verification is on.").waitFor();
+    const codes = (await totp.getByRole("textbox", { name: "Your backup codes" }).inputValue()).split("\n");
+    expect(codes).toHaveLength(10);
+    await totp.getByRole("button", { name: "Done" }).click();
+    await expect(totp.getByRole("textbox", { name: "Your backup codes" }).count()).resolves.toBe(0);
+
+    // The recovery kit needs the password again (this session never re-authenticated).
+    await totp.getByRole("button", { name: "Download recovery kit" }).click();
+    await totp.getByLabel("Current password").fill(PASSWORD);
+    const [download] = await Promise.all([page.waitForEvent("download"), totp.getByRole("button", { name: "Download recovery kit" }).click()]);
+    const kit = JSON.parse(readFileSync(await download.path(), "utf8")) as { account: string; twoFactorEnabled: boolean; backupCodes: string[] };
+    expect(kit).toMatchObject({ account: email, twoFactorEnabled: true });
+    expect(kit.backupCodes.sort()).toEqual([...codes].sort());
+
+    // Signed out and back in: the password alone leads to the second step, the code finishes it.
+    await goTo(page, "Settings");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await signIn(page, email);
+    await page.getByRole("heading", { name: "Two-step verification" }).waitFor();
+    await page.getByLabel("Authenticator code").fill(await freshTotpCode(uri));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+    await openSecurity(page);
+    await page.getByRole("region", { name: "Two-step verification" }).getByText("On: signing in asks for a code").waitFor();
+  });
+
+  it("registers a passkey on Chromium's virtual authenticator, renames it and signs in with it", async () => {
+    const { context, page } = await e2e.device();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    const email = freshEmail("pat");
+    await signUp(page, "Pat Passkey", email);
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    await openSecurity(page);
+    const passkeys = page.getByRole("region", { name: "Passkeys" });
+    await passkeys.getByText("No passkeys yet.").waitFor();
+    await passkeys.getByLabel("Passkey name").fill("Test phone");
+    await passkeys.getByRole("button", { name: "Add a passkey" }).click();
+    await passkeys.getByText("Passkey added.").waitFor();
+    await passkeys.getByRole("button", { name: "Rename Test phone" }).click();
+    await passkeys.getByLabel("New name for Test phone").fill("Work phone");
+    await passkeys.getByRole("button", { name: "Save name" }).click();
+    await passkeys.getByRole("button", { name: "Remove Work phone" }).waitFor();
+
+    await goTo(page, "Settings");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByRole("radio", { name: "With a passkey" }).check();
+    await page.getByRole("button", { name: "Use a passkey" }).click();
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+    await openSecurity(page);
+    // The passkey has been used now.
+    await page.getByRole("region", { name: "Passkeys" }).getByText(/last used/).waitFor();
+  });
+
+  it("makes a personal token whose secret is shown once and works, then revokes it", async () => {
+    const { page } = await e2e.device();
+    await signUp(page, "Toby Token", freshEmail("toby"));
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    await openSecurity(page, "Personal tokens and assistants");
+    await page.getByText("No tokens yet.").waitFor();
+    await page.getByLabel("Token name").fill("Backup script");
+    await page.getByRole("radio", { name: "Read only" }).check();
+    // One location (the personal one) is picked already.
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secretBox = page.getByRole("textbox", { name: "Token secret" });
+    const secret = await secretBox.inputValue();
+    expect(secret).toMatch(/^svt_/);
+    const script = e2e.svc.client();
+    const asToken = () => script.request("GET", "/api/v1/locations", undefined, { authorization: `Bearer ${secret}` });
+    expect((await asToken()).status).toBe(200);
+    await page.getByRole("button", { name: "Done" }).click();
+    await expect(secretBox.count()).resolves.toBe(0);
+    await page.reload();
+    await page.getByRole("button", { name: "Revoke Backup script" }).click();
+    await page.getByText(/Revoked/).waitFor();
+    expect((await asToken()).status).toBe(401);
+  });
+
+  it("signs another device out, which then finds itself signed out; the Arabic screen fits 360 px", async () => {
+    const laptop = await e2e.device({ viewport: { width: 1200, height: 800 } });
+    const email = freshEmail("dev");
+    await signUp(laptop.page, "Devi Devices", email);
+    await laptop.page.getByRole("heading", { name: "Things" }).waitFor();
+    const phone = await e2e.device();
+    await signIn(phone.page, email);
+    await phone.page.getByRole("navigation", { name: "Main" }).waitFor();
+
+    await openSecurity(laptop.page, "Devices");
+    await laptop.page.getByRole("heading", { name: "Signed-in devices" }).waitFor();
+    await laptop.page.getByText("This device").waitFor();
+    await laptop.page.getByRole("button", { name: /^Sign out .*\(1\)$/ }).click();
+    await laptop.page.getByText("That device is signed out.").waitFor();
+    await expect(laptop.page.getByRole("button", { name: /^Sign out .*\(1\)$/ }).count()).resolves.toBe(0);
+
+    // The phone learns it on its next request to the server: its data stays, a banner asks to sign in.
+    await phone.page.reload();
+    await phone.page.getByRole("alert").getByText("You are signed out").waitFor();
+
+    // Signed in again on the phone: "everywhere else" from the laptop signs it out once more.
+    await signIn(phone.page, email);
+    await phone.page.getByRole("navigation", { name: "Main" }).waitFor();
+    await laptop.page.reload();
+    await laptop.page.getByRole("button", { name: "Sign out everywhere else" }).click();
+    await laptop.page.getByText("Signed out 1 other devices.").waitFor();
+    await phone.page.reload();
+    await phone.page.getByRole("alert").getByText("You are signed out").waitFor();
+
+    // Arabic, phone-sized: right to left and nothing spills sideways, on each account screen.
+    await laptop.page.setViewportSize({ width: 360, height: 780 });
+    await goTo(laptop.page, "Settings");
+    await laptop.page.getByRole("radio", { name: "العربية" }).check();
+    const screens: [string, string][] = [
+      ["/settings/devices", "الأجهزة المسجّل دخولها"],
+      ["/settings/security", "الأمان"],
+      ["/settings/tokens", "الرموز الشخصية"],
+    ];
+    for (const [path, heading] of screens) {
+      await laptop.page.goto(path);
+      await laptop.page.getByRole("heading", { name: heading, exact: true }).waitFor();
+      expect(await laptop.page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+      expect(await laptop.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await screenshot(laptop.page, `account-${path.split("/").pop()}-arabic-phone`);
+    }
+  });
+});
