@@ -68,7 +68,11 @@ function PasskeyItem({ passkey, onChanged, onError }: { passkey: Passkey; onChan
         <button type="button" aria-expanded={editing} aria-label={t("security.passkeys.rename", { name: label })} onClick={() => setEditing(!editing)}>
           ✎
         </button>
-        <button type="button" aria-label={t("security.passkeys.remove", { name: label })} onClick={() => void removePasskey(passkey.id).then(onChanged, onError)}>
+        <button
+          type="button"
+          aria-label={t("security.passkeys.remove", { name: label })}
+          onClick={() => void removePasskey(passkey.id).then(onChanged, onError)}
+        >
           ✕
         </button>
       </div>

@@ -95,7 +95,11 @@ export function TokensScreen() {
               <li key={g.id}>
                 <div className="member">
                   <bdi>{g.clientName}</bdi>
-                  <button type="button" aria-label={t("assistants.revoke", { name: g.clientName })} onClick={() => void revokeGrant(g.id).then(loadGrants, fail)}>
+                  <button
+                    type="button"
+                    aria-label={t("assistants.revoke", { name: g.clientName })}
+                    onClick={() => void revokeGrant(g.id).then(loadGrants, fail)}
+                  >
                     ✕
                   </button>
                 </div>
