@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { rows, sql } from "../../server/db/client.js";
 import { freshTotpCode } from "../support/totp.js";
 import { freshEmail, goTo, PASSWORD, signIn, signUp, startE2e, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
@@ -81,7 +82,23 @@ describe("two-step verification and passkeys", () => {
     await page.getByRole("button", { name: "Verify" }).click();
     await page.getByRole("navigation", { name: "Main" }).waitFor();
     await openSecurity(page);
-    await page.getByRole("region", { name: "Two-step verification" }).getByText("On: signing in asks for a code").waitFor();
+    const again = page.getByRole("region", { name: "Two-step verification" });
+    await again.getByText("On: signing in asks for a code").waitFor();
+
+    // New backup codes replace the old ones; then two-step verification is turned off.
+    await again.getByRole("button", { name: "New backup codes" }).click();
+    await again.getByLabel("Current password").fill(PASSWORD);
+    await again.getByRole("button", { name: "New backup codes" }).click();
+    await again.getByText("New backup codes made; the old ones no longer work.").waitFor();
+    const fresh = (await again.getByRole("textbox", { name: "Your backup codes" }).inputValue()).split("\n");
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((c) => codes.includes(c))).toEqual([]);
+    await again.getByRole("button", { name: "Done" }).click();
+    await again.getByRole("button", { name: "Turn off two-step verification" }).click();
+    await again.getByLabel("Current password").fill(PASSWORD);
+    await again.getByRole("button", { name: "Turn off two-step verification" }).click();
+    await again.getByText("Off: signing in needs your password only.").waitFor();
+    expect(await rows(e2e.svc.database.db, sql`SELECT two_factor_enabled FROM users WHERE email = ${email}`)).toEqual([{ two_factor_enabled: false }]);
   });
 
   it("registers a passkey on Chromium's virtual authenticator, renames it and signs in with it", async () => {
