@@ -192,17 +192,36 @@ describe("signed-in devices", () => {
     await phone.page.getByRole("alert").getByText("You are signed out").waitFor();
 
     // Signed in again on the phone (from the banner): "everywhere else" from the laptop signs it out once more.
-    await phone.page.getByRole("alert").getByRole("link", { name: "Sign in" }).click();
-    await phone.page.getByLabel("Email or username").fill(email);
-    await phone.page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await phone.page.getByRole("button", { name: "Sign in" }).click();
-    await phone.page.getByRole("alert").waitFor({ state: "detached" });
-    await phone.page.getByRole("navigation", { name: "Main" }).waitFor();
+    const signInFromBanner = async () => {
+      await phone.page.getByRole("alert").getByRole("link", { name: "Sign in" }).click();
+      await phone.page.getByLabel("Email or username").fill(email);
+      await phone.page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await phone.page.getByRole("button", { name: "Sign in" }).click();
+      await phone.page.getByRole("alert").waitFor({ state: "detached" });
+      await phone.page.getByRole("navigation", { name: "Main" }).waitFor();
+    };
+    await signInFromBanner();
     await laptop.page.reload();
     await laptop.page.getByRole("button", { name: "Sign out everywhere else" }).click();
-    await laptop.page.getByText("Signed out 1 other devices.").waitFor();
+    await laptop.page.getByText("Other devices signed out: 1.").waitFor();
     await phone.page.reload();
     await phone.page.getByRole("alert").getByText("You are signed out").waitFor();
+
+    // A password change that signs out the other devices: the phone is out, the laptop stays in.
+    await signInFromBanner();
+    await goTo(laptop.page, "Settings");
+    await laptop.page.getByRole("link", { name: "Security" }).click();
+    const pw = laptop.page.getByRole("region", { name: "Password" });
+    await pw.getByLabel("Current password").fill(PASSWORD);
+    await pw.getByLabel("New password").fill("a brand new passphrase");
+    await expect(pw.getByRole("checkbox", { name: "Sign out my other devices" }).isChecked()).resolves.toBe(true);
+    await pw.getByRole("button", { name: "Change password" }).click();
+    await pw.getByText("Your password is changed.").waitFor();
+    await phone.page.reload();
+    await phone.page.getByRole("alert").getByText("You are signed out").waitFor();
+    await laptop.page.reload();
+    await laptop.page.getByRole("heading", { name: "Security" }).waitFor();
+    await expect(laptop.page.getByRole("alert").count()).resolves.toBe(0);
 
     // Arabic, phone-sized: right to left and nothing spills sideways, on each account screen.
     await laptop.page.setViewportSize({ width: 360, height: 780 });

@@ -68,7 +68,7 @@ export const securityEn = {
   "devices.seen": "Last active {date}",
   "devices.signOut": "Sign out {name}",
   "devices.signOutOthers": "Sign out everywhere else",
-  "devices.signedOutOthers": "Signed out {count} other devices.",
+  "devices.signedOutOthers": "Other devices signed out: {count}.",
   "devices.signedOut": "That device is signed out.",
 
   "tokens.link": "Personal tokens and assistants",
@@ -166,7 +166,7 @@ export const securityAr: Record<keyof typeof securityEn, string> = {
   "devices.seen": "آخر نشاط {date}",
   "devices.signOut": "تسجيل خروج {name}",
   "devices.signOutOthers": "تسجيل الخروج من كل مكان آخر",
-  "devices.signedOutOthers": "سُجّل خروج {count} من الأجهزة الأخرى.",
+  "devices.signedOutOthers": "أجهزة أخرى سُجّل خروجها: {count}.",
   "devices.signedOut": "سُجّل خروج ذلك الجهاز.",
 
   "tokens.link": "الرموز الشخصية والمساعدون",
