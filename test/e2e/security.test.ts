@@ -3,12 +3,14 @@
  * code computed from the key the app shows (then signing out and back in through the second
  * step, and the recovery kit behind re-authentication); a passkey registered on Chromium's virtual
  * authenticator (over CDP) and used to sign in; a personal token made and revoked (checked over
- * HTTP); another device signed out from the Devices screen. The Arabic screens fit 360 px.
+ * HTTP) and an assistant disconnected; another device signed out from the Devices screen, and by a
+ * password change. The Arabic screens fit 360 px.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { rows, sql } from "../../server/db/client.js";
+import { grantAndCode } from "../../server/oauth/grants.js";
 import { freshTotpCode } from "../support/totp.js";
 import { freshEmail, goTo, PASSWORD, signIn, signUp, startE2e, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
@@ -144,7 +146,8 @@ describe("personal tokens", () => {
   it("makes a personal token whose secret is shown once and works, then revokes it", async () => {
     const e2e = e2eOf();
     const { page } = await e2e.device();
-    await signUp(page, "Toby Token", freshEmail("toby"));
+    const email = freshEmail("toby");
+    await signUp(page, "Toby Token", email);
     await page.getByRole("heading", { name: "Things" }).waitFor();
     await openSecurity(page, "Personal tokens and assistants");
     await page.getByText("No tokens yet.").waitFor();
@@ -164,6 +167,23 @@ describe("personal tokens", () => {
     await page.getByRole("button", { name: "Revoke Backup script" }).click();
     await page.getByText(/Revoked/).waitFor();
     expect((await asToken()).status).toBe(401);
+
+    // A connected assistant (a grant as the consent page makes it) is listed with what it may do, and disconnected.
+    const [me] = await rows<{ id: string; location: string }>(
+      e2e.svc.database.db,
+      sql`SELECT u.id, m.location_id AS location FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.email = ${email}`,
+    );
+    await grantAndCode(
+      e2e.svc.database.db,
+      { userId: me!.id, clientName: "Claude Desktop", scopes: ["svc:read", "svc:write"], locationIds: [me!.location], mfaProven: false },
+      { clientId: "https://client.example/app.json", redirectUri: "https://client.example/cb", codeChallenge: "x".repeat(43), resource: `${e2e.svc.url}/mcp` },
+    );
+    await page.reload();
+    const assistants = page.getByRole("region", { name: "Connected assistants" });
+    await assistants.getByText("read, write").waitFor();
+    await assistants.getByRole("button", { name: "Disconnect Claude Desktop" }).click();
+    await assistants.getByText("No assistants connected.").waitFor();
+    expect(await rows(e2e.svc.database.db, sql`SELECT 1 FROM oauth_grants WHERE user_id = ${me!.id} AND revoked_at IS NULL`)).toEqual([]);
   });
 });
 
