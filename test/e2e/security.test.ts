@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { rows, sql } from "../../server/db/client.js";
 import { grantAndCode } from "../../server/oauth/grants.js";
+import { startSmtp, tokenFromLink, type TestSmtp } from "../support/smtp.js";
 import { freshTotpCode } from "../support/totp.js";
 import { freshEmail, goTo, PASSWORD, signIn, signUp, startE2e, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
@@ -259,5 +260,40 @@ describe("signed-in devices", () => {
       expect(await laptop.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       await screenshot(laptop.page, `account-${path.split("/").pop()}-arabic-phone`);
     }
+  });
+});
+
+describe("sign-in email", () => {
+  let smtp: TestSmtp;
+  let e2e: E2e;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    e2e = await startE2e({ SVC_SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    await e2e?.close();
+    await smtp?.close();
+  });
+
+  it("changes the sign-in email with the password; the link in the mail to the new address confirms it", async () => {
+    const { page } = await e2e.device();
+    const before = freshEmail("ezra");
+    const after = freshEmail("ezra-new");
+    await signUp(page, "Ezra Email", before);
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    await openSecurity(page);
+    const mail = page.getByRole("region", { name: "Sign-in email" });
+    await mail.getByText(before).waitFor();
+    await mail.getByLabel("New email").fill(after);
+    await mail.getByLabel("Current password").fill("not my password");
+    await mail.getByRole("button", { name: "Change email" }).click();
+    await mail.getByRole("alert").waitFor();
+    await mail.getByLabel("Current password").fill(PASSWORD);
+    await mail.getByRole("button", { name: "Change email" }).click();
+    await mail.getByText(`A confirmation link went to ${after}.`).waitFor();
+    const token = tokenFromLink(await smtp.waitFor(after), "confirm-email");
+    await page.goto(`/confirm-email#token=${encodeURIComponent(token)}`);
+    await page.getByText(`Done: you now sign in with ${after}.`).waitFor();
+    expect(await rows(e2e.svc.database.db, sql`SELECT 1 FROM users WHERE email = ${after}`)).toHaveLength(1);
   });
 });
