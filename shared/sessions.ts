@@ -20,3 +20,6 @@ export const sessionListSchema = pageOf(sessionItemSchema).meta({ id: "SessionLi
 export type SessionList = z.infer<typeof sessionListSchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
+
+/** DELETE /api/v1/me/sessions: how many other devices were signed out. */
+export const signedOutOthersSchema = z.object({ ok: z.literal(true), signedOut: z.number().int().min(0) }).meta({ id: "SignedOutOthers" });

@@ -218,6 +218,21 @@ export function passkeyPlugin(db: Db, config: Config) {
         });
       }),
 
+      // Names tell a person's passkeys apart on the Security screen ("Work laptop", "Phone").
+      passkeyUpdate: createAuthEndpoint(
+        "/passkey/update",
+        { method: "POST", use: [sessionMiddleware], body: z.object({ id: z.uuid(), name: z.string().trim().min(1).max(80) }) },
+        async (ctx) => {
+          const [renamed] = await db
+            .update(passkeys)
+            .set({ name: ctx.body.name })
+            .where(and(eq(passkeys.id, ctx.body.id), eq(passkeys.userId, ctx.context.session.user.id)))
+            .returning({ id: passkeys.id, name: passkeys.name });
+          if (!renamed) throw APIError.from("NOT_FOUND", { message: "No such passkey.", code: "PASSKEY_NOT_FOUND" });
+          return ctx.json(renamed);
+        },
+      ),
+
       passkeyDelete: createAuthEndpoint("/passkey/delete", { method: "POST", use: [sessionMiddleware], body: z.object({ id: z.uuid() }) }, async (ctx) => {
         const gone = await db
           .delete(passkeys)

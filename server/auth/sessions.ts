@@ -1,13 +1,14 @@
 /**
  * The signed-in devices of a user: GET /api/v1/me/sessions and DELETE /api/v1/me/sessions/:id (the
- * library's own listing and revocation are switched off, spec "Sign-up" 4). Rows are read from the
- * session table directly; the token column is never selected.
+ * library's own listing and revocation are switched off, spec "Sign-up" 4), and DELETE
+ * /api/v1/me/sessions, "sign out everywhere else" (every session of the user but the caller's). Rows
+ * are read from the session table directly; the token column is never selected.
  */
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, ne } from "drizzle-orm";
 import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { pageQuerySchema } from "../../shared/paging.js";
-import { okSchema, sessionListSchema } from "../../shared/sessions.js";
+import { okSchema, sessionListSchema, signedOutOthersSchema } from "../../shared/sessions.js";
 import type { Db } from "../db/client.js";
 import { authSessions } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../errors/classes.js";
@@ -75,6 +76,21 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
             userAgent: s.userAgent || null,
           })),
         };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/me/sessions",
+      summary: "Sign out everywhere else: every device of yours but this one (this session stays signed in)",
+      tag: "me",
+      response: signedOutOthersSchema,
+      async handler({ actor }) {
+        const me = sessionOwner(actor);
+        const gone = await db
+          .delete(authSessions)
+          .where(and(eq(authSessions.userId, me.userId), ne(authSessions.id, me.sessionId)))
+          .returning({ id: authSessions.id });
+        return { ok: true as const, signedOut: gone.length };
       },
     }),
     defineRoute({

@@ -32,6 +32,7 @@ const REACHABLE = [
   "POST /passkey/delete",
   "POST /passkey/register/options",
   "POST /passkey/register/verify",
+  "POST /passkey/update",
   "POST /request-password-reset",
   "POST /reset-password",
   "POST /sign-in/email",

@@ -60,6 +60,18 @@ async function expectWalk(c: Client, path: string, id: (item: any) => string, ex
     expect(new Set(ids).size, "no row twice").toBe(ids.length);
     expect(ids).toEqual(expected);
   }
+  // At the bound: a page exactly as long as the list says there is no more; one row past the
+  // bound, the first page is full with a cursor, and the second holds the last row alone.
+  const q = path.includes("?") ? "&" : "?";
+  const exact = await c.get(`${path}${q}limit=${expected.length}`);
+  expect(exact.body.items.map(id)).toEqual(expected);
+  expect(exact.body.next_cursor).toBeNull();
+  const short = await c.get(`${path}${q}limit=${expected.length - 1}`);
+  expect(short.body.items.map(id)).toEqual(expected.slice(0, -1));
+  expect(short.body.next_cursor).toEqual(expect.any(String));
+  const rest = await c.get(`${path}${q}limit=${expected.length - 1}&cursor=${encodeURIComponent(short.body.next_cursor as string)}`);
+  expect(rest.body.items.map(id)).toEqual(expected.slice(-1));
+  expect(rest.body.next_cursor).toBeNull();
   await expectMalformedCursorsRefused(c, path);
 }
 

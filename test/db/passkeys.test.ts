@@ -164,4 +164,17 @@ describe("managing passkeys", () => {
     expect((await user.get(`${P}/list`)).body.items).toEqual([]);
     expectError(await passkeySignIn(svc.client(), key, { userVerified: true }), 401, "unauthenticated");
   });
+
+  test("a passkey is renamed by its owner only, with a name of 1 to 80 characters", async () => {
+    const { user } = await userWithPasskey();
+    const other = await svc.signedIn();
+    const id = (await user.get(`${P}/list`)).body.items[0].id as string;
+    const res = await user.post(`${P}/update`, { id, name: "  Work laptop  " });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id, name: "Work laptop" });
+    expectError(await other.post(`${P}/update`, { id, name: "Mine now" }), 404, "not_found");
+    for (const name of ["", "   ", "x".repeat(81)]) expect((await user.post(`${P}/update`, { id, name })).status).toBe(400);
+    expect((await user.get(`${P}/list`)).body.items[0].name).toBe("Work laptop");
+    expect((await svc.client().post(`${P}/update`, { id, name: "Anonymous" })).status).toBe(401);
+  });
 });

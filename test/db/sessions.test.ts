@@ -1,6 +1,7 @@
 /**
  * Signed-in devices (spec "Endpoints named in the authentication rules": GET /api/v1/me/sessions,
- * DELETE /api/v1/me/sessions/:id) and session lifetimes (spec "Sessions and cookies" 1-3).
+ * DELETE /api/v1/me/sessions/:id), signing out everywhere else (DELETE /api/v1/me/sessions) and
+ * session lifetimes (spec "Sessions and cookies" 1-3).
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -116,6 +117,31 @@ describe("DELETE /api/v1/me/sessions/:id", () => {
   test("an id that is not a uuid is refused with 400", async () => {
     const c = await svc.signedIn();
     expectError(await c.delete("/api/v1/me/sessions/not-a-uuid"), 400, "validation_failed");
+  });
+});
+
+describe("DELETE /api/v1/me/sessions (sign out everywhere else)", () => {
+  test("signs out every other device of the caller, keeps this one, and leaves other people alone", async () => {
+    const laptop = await svc.signedIn();
+    const { c: phone } = await signInWithPassword(svc, laptop.email);
+    const { c: tablet } = await signInWithPassword(svc, laptop.email);
+    const stranger = await svc.signedIn();
+    const res = await laptop.delete("/api/v1/me/sessions");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, signedOut: 2 });
+    expectError(await phone.get("/api/v1/me"), 401, "unauthenticated");
+    expectError(await tablet.get("/api/v1/me"), 401, "unauthenticated");
+    expect((await laptop.get("/api/v1/me")).status).toBe(200);
+    expect((await laptop.get("/api/v1/me/sessions")).body.items).toMatchObject([{ current: true }]);
+    expect((await stranger.get("/api/v1/me")).status).toBe(200);
+    // Nothing else left to sign out; the cookie of this device is untouched.
+    const again = await laptop.delete("/api/v1/me/sessions");
+    expect(again.body).toEqual({ ok: true, signedOut: 0 });
+    expect(again.headers.getSetCookie().filter((h) => /session_token=/.test(h))).toEqual([]);
+  });
+
+  test("needs a session", async () => {
+    expectError(await svc.client().delete("/api/v1/me/sessions"), 401, "unauthenticated");
   });
 });
 

@@ -146,6 +146,7 @@ describe("personal tokens: the allow-list", () => {
     const closed: [string, string][] = [
       ["GET", "/api/v1/me"],
       ["GET", "/api/v1/me/sessions"],
+      ["DELETE", "/api/v1/me/sessions"],
       ["GET", "/api/v1/tokens"],
       ["GET", `/api/v1/locations/${loc}/members`],
       ["DELETE", `/api/v1/locations/${loc}/members/${as.viewer.userId}`],

@@ -81,9 +81,11 @@ export async function startService(env: Record<string, string> = {}, database?: 
       SVC_SIGNUP_OPEN: "1",
       SVC_LOG_LEVEL: "silent",
       PORT: String(port),
-      SVC_PUBLIC_URL: url,
       SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-data-")),
       ...env,
+      // "{port}" in a given public URL is the port just bound (passkeys need http://localhost:{port}:
+      // a relying party id is a host name, never an IP address).
+      SVC_PUBLIC_URL: env.SVC_PUBLIC_URL?.replace("{port}", String(port)) ?? url,
     },
     { secret: "test-secret-test-secret-test-secret-0123" },
   );

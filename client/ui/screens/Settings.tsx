@@ -8,6 +8,7 @@ import { NotificationSetting } from "../parts/NotificationSetting.js";
 import { Shell } from "../parts/Shell.js";
 import { disablePush } from "../push.js";
 import { Link, navigate } from "../router.js";
+import { AccountLinks } from "./Security.js";
 import { useReady, useSession } from "../session.js";
 
 export function SettingsScreen() {
@@ -53,6 +54,7 @@ export function SettingsScreen() {
           </label>
         ))}
       </fieldset>
+      <AccountLinks />
       <NotificationSetting />
       <AiSettings />
       {/* The cost summary is of one location: the last one opened, as for the types link. */}

@@ -28,7 +28,7 @@ export async function startE2e(env: Record<string, string> = {}): Promise<E2e> {
     svc,
     browser,
     async device(opts = {}) {
-      const context = await browser.newContext({ viewport: opts.viewport ?? { width: 412, height: 860 }, baseURL: svc.url });
+      const context = await browser.newContext({ viewport: opts.viewport ?? { width: 412, height: 860 }, baseURL: svc.config.publicUrl.origin });
       contexts.push(context);
       const page = await context.newPage();
       page.on("pageerror", (err) => console.error("page error:", err.message));

@@ -1,0 +1,107 @@
+/** The devices signed in to this account (this one marked): sign one out, or every other one at once. */
+import { useEffect, useState } from "react";
+import type { SessionItem } from "../../../shared/sessions.js";
+import { listSessions, signOutOtherSessions, signOutSession } from "../../auth/security-api.js";
+import { useI18n } from "../i18n/i18n.js";
+import { Notice } from "../parts/Notice.js";
+import { AccountScreen } from "./Security.js";
+import { errorText } from "./SignIn.js";
+
+/** A short name for a browser from its user agent ("Chrome on Android"); the full string stays in the title. */
+export function deviceName(userAgent: string | null): string | null {
+  if (!userAgent) return null;
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Firefox\//.test(userAgent)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? "Chrome"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : null;
+  const os = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+      ? "iOS"
+      : /Windows/.test(userAgent)
+        ? "Windows"
+        : /Mac OS X/.test(userAgent)
+          ? "macOS"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : null;
+  return [browser, os].filter(Boolean).join(" · ") || null;
+}
+
+export function DevicesScreen() {
+  const { t, num, dateTime } = useI18n();
+  const [sessions, setSessions] = useState<SessionItem[] | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fail = (err: unknown) => setError(t("security.failed", { message: errorText(err) }));
+  const load = () => listSessions().then(setSessions, fail);
+  useEffect(() => void load(), []);
+  const others = (sessions ?? []).filter((s) => !s.current).length;
+  return (
+    <AccountScreen title={t("devices.title")}>
+      <Notice>{note}</Notice>
+      <Notice kind="error">{error}</Notice>
+      <ul className="list">
+        {(sessions ?? []).map((s) => {
+          // Other devices are numbered among themselves, so two of the same browser have different names.
+          const nth = (sessions ?? []).filter((o) => !o.current).indexOf(s) + 1;
+          const name = s.current ? t("devices.this") : `${deviceName(s.userAgent) ?? t("devices.unknown")} (${num(nth)})`;
+          return (
+            <li key={s.id}>
+              <div className="member">
+                <span title={s.userAgent ?? undefined}>
+                  {s.current ? <strong>{name}</strong> : name}
+                  {s.current && deviceName(s.userAgent) ? ` · ${deviceName(s.userAgent)}` : ""}
+                </span>
+                {s.current ? null : (
+                  <button
+                    type="button"
+                    aria-label={t("devices.signOut", { name })}
+                    onClick={() => {
+                      setNote(null);
+                      void signOutSession(s.id).then(() => {
+                        setNote(t("devices.signedOut"));
+                        return load();
+                      }, fail);
+                    }}
+                  >
+                    ✕
+                  </button>
+                )}
+              </div>
+              <span className="meta">
+                {t("devices.seen", { date: dateTime(s.lastSeenAt) })}
+                {s.ip ? (
+                  <>
+                    {" · "}
+                    <bdi dir="ltr">{s.ip}</bdi>
+                  </>
+                ) : null}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {others > 0 ? (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            setNote(null);
+            void signOutOtherSessions().then((r) => {
+              setNote(t("devices.signedOutOthers", { count: r.signedOut }));
+              return load();
+            }, fail);
+          }}
+        >
+          {t("devices.signOutOthers")}
+        </button>
+      ) : null}
+    </AccountScreen>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * Security, reached from Settings: two-step verification (with backup codes and the recovery kit),
+ * passkeys, the sign-in email and the password. Account settings live on the server, not in the
+ * synced data: the screen needs the network and says so when there is none.
+ */
+import { useEffect, useState, type ReactNode } from "react";
+import type { Me } from "../../../shared/locations.js";
+import { fetchMe } from "../../auth/auth-api.js";
+import { useOnline } from "../data.js";
+import { useI18n } from "../i18n/i18n.js";
+import { Notice } from "../parts/Notice.js";
+import { PasskeySettings } from "../parts/PasskeySettings.js";
+import { Shell } from "../parts/Shell.js";
+import { SignInDetails } from "../parts/SignInDetails.js";
+import { TwoFactorSettings } from "../parts/TwoFactorSettings.js";
+import { Link } from "../router.js";
+import { errorText } from "./SignIn.js";
+
+/** The links from Settings to the account screens. */
+export function AccountLinks() {
+  const { t } = useI18n();
+  return (
+    <nav aria-label={t("security.title")}>
+      <ul className="list">
+        <li>
+          <Link to="/settings/security">{t("security.link")}</Link>
+        </li>
+        <li>
+          <Link to="/settings/devices">{t("devices.link")}</Link>
+        </li>
+        <li>
+          <Link to="/settings/tokens">{t("tokens.link")}</Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export function AccountScreen({ title, children }: { title: string; children: ReactNode }) {
+  const { t } = useI18n();
+  const online = useOnline();
+  return (
+    <Shell>
+      <p>
+        <Link to="/settings">{t("settings.title")}</Link>
+      </p>
+      <h1>{title}</h1>
+      {online ? children : <Notice kind="error">{t("security.offline")}</Notice>}
+    </Shell>
+  );
+}
+
+export function SecurityScreen() {
+  const { t } = useI18n();
+  const [me, setMe] = useState<Me["user"] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () =>
+    fetchMe().then(
+      (m) => setMe(m.user),
+      (err: unknown) => setError(errorText(err)),
+    );
+  useEffect(() => void load(), []);
+  return (
+    <AccountScreen title={t("security.title")}>
+      <Notice kind="error">{error}</Notice>
+      {me ? (
+        <>
+          <TwoFactorSettings enabled={me.twoFactorEnabled} onChanged={load} />
+          <PasskeySettings />
+          <SignInDetails email={me.email} />
+        </>
+      ) : null}
+    </AccountScreen>
+  );
+}
