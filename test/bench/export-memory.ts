@@ -8,38 +8,20 @@
  * Environment: EXPORT_BENCH_THINGS (default 10000), EXPORT_BENCH_PHOTO_KB (default 16).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
-import { migrate, openDatabase, rows, sql } from "../../server/db/client.js";
-import { bootstrapUser } from "../../server/modules/locations/bootstrap.js";
-import { DiskBlobStore } from "../../server/modules/files/storage.js";
+import { rows, sql } from "../../server/db/client.js";
 import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
 import { useServerSecret } from "../../server/modules/secrets/crypto.js";
-import { benchDatabase } from "./support.js";
+import { ownerLocation } from "./owner-location.js";
 
 const THINGS = Number(process.env.EXPORT_BENCH_THINGS ?? 10_000);
 const PHOTO_BYTES = Number(process.env.EXPORT_BENCH_PHOTO_KB ?? 16) * 1024;
 const mb = (b: number) => Math.round(b / 1024 / 1024);
 
-const pgDb = process.env.BENCH_DATABASE_URL ? await benchDatabase() : null;
-const dataDir = mkdtempSync(path.join(tmpdir(), "svc-export-bench-"));
 useServerSecret("bench-secret-bench-secret-bench-secret-01");
-const database = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: path.join(dataDir, "pglite") });
-await migrate(database);
+const { database, store, dataDir, userId, locationId, close } = await ownerLocation("svc-export-bench-");
 const { db } = database;
-const store = new DiskBlobStore(path.join(dataDir, "files"));
-
-const userId = uuidv7();
-await db.execute(sql`INSERT INTO users (id, name, email, email_verified) VALUES (${userId}, 'Bench', ${`bench-${userId}@example.test`}, true)`);
-await bootstrapUser(db, { id: userId, name: "Bench" });
-const [loc] = await rows<{ id: string }>(
-  db,
-  sql`SELECT l.id::text AS id FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${userId}`,
-);
-const locationId = loc!.id;
 
 // Photos: distinct bytes each (a JPEG header, then noise that does not compress), in the blob store.
 console.log(`seeding ${THINGS} things with a ${PHOTO_BYTES / 1024} KB photo each...`);
@@ -95,6 +77,4 @@ console.log(
   }),
 );
 await worker.stop();
-await database.close();
-await pgDb?.drop();
-rmSync(dataDir, { recursive: true, force: true });
+await close();

@@ -8,40 +8,22 @@
  *
  * Environment: REPORT_BENCH_THINGS (default 2000), REPORT_BENCH_PHOTO_PX (default 1200, the photo's side).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { v7 as uuidv7 } from "uuid";
-import { migrate, openDatabase, rows, sql } from "../../server/db/client.js";
+import { sql } from "../../server/db/client.js";
 import { withActor } from "../../server/db/actor.js";
-import { bootstrapUser } from "../../server/modules/locations/bootstrap.js";
-import { DiskBlobStore } from "../../server/modules/files/storage.js";
 import { reportData } from "../../server/modules/reports/data.js";
 import { reportPdf } from "../../server/modules/reports/pdf.js";
 import { requesterOf } from "../../server/modules/reports/requester.js";
 import type { ReportParams } from "../../shared/reports.js";
-import { benchDatabase } from "./support.js";
+import { ownerLocation } from "./owner-location.js";
 
 const THINGS = Number(process.env.REPORT_BENCH_THINGS ?? 2000);
 const SIDE = Number(process.env.REPORT_BENCH_PHOTO_PX ?? 1200);
 const mb = (b: number) => Math.round(b / 1024 / 1024);
 
-const pgDb = process.env.BENCH_DATABASE_URL ? await benchDatabase() : null;
-const dataDir = mkdtempSync(path.join(tmpdir(), "svc-report-bench-"));
-const database = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: path.join(dataDir, "pglite") });
-await migrate(database);
+const { database, store, userId, locationId, close } = await ownerLocation("svc-report-bench-");
 const { db } = database;
-const store = new DiskBlobStore(path.join(dataDir, "files"));
-
-const userId = uuidv7();
-await db.execute(sql`INSERT INTO users (id, name, email, email_verified) VALUES (${userId}, 'Bench', ${`bench-${userId}@example.test`}, true)`);
-await bootstrapUser(db, { id: userId, name: "Bench" });
-const [loc] = await rows<{ id: string }>(
-  db,
-  sql`SELECT l.id::text AS id FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${userId}`,
-);
-const locationId = loc!.id;
 
 // Distinct photos (each a different colour), so every thumbnail is made.
 console.log(`seeding ${THINGS} things with a ${SIDE}x${SIDE} JPEG each...`);
@@ -88,6 +70,4 @@ console.log(
     peakGrowthMb: mb(peak - before),
   }),
 );
-await database.close();
-await pgDb?.drop();
-rmSync(dataDir, { recursive: true, force: true });
+await close();
