@@ -64,10 +64,8 @@ export function DevicesScreen() {
                     aria-label={t("devices.signOut", { name })}
                     onClick={() => {
                       setNote(null);
-                      void signOutSession(s.id).then(() => {
-                        setNote(t("devices.signedOut"));
-                        return load();
-                      }, fail);
+                      // The list is read again before the note shows, so what the note says is what the list shows.
+                      void signOutSession(s.id).then(() => load().then(() => setNote(t("devices.signedOut"))), fail);
                     }}
                   >
                     ✕
@@ -93,10 +91,7 @@ export function DevicesScreen() {
           className="danger"
           onClick={() => {
             setNote(null);
-            void signOutOtherSessions().then((r) => {
-              setNote(t("devices.signedOutOthers", { count: r.signedOut }));
-              return load();
-            }, fail);
+            void signOutOtherSessions().then((r) => load().then(() => setNote(t("devices.signedOutOthers", { count: r.signedOut }))), fail);
           }}
         >
           {t("devices.signOutOthers")}
