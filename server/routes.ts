@@ -32,6 +32,8 @@ import { movePrintRoutes } from "./modules/moves/print-routes.js";
 import { moveRoutes } from "./modules/moves/routes.js";
 import { reportRoutes } from "./modules/reports/routes.js";
 import { shareLinkRoutes } from "./modules/share-links/routes.js";
+import { adminRoutes } from "./modules/admin/routes.js";
+import { hintRoutes } from "./modules/hints/routes.js";
 import { exportRoutes } from "./modules/exports/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
@@ -44,7 +46,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...registryRoutes(deps),
     ...thingRoutes(deps),
     ...historyRoutes(deps),
-    ...memberRoutes(deps),
+    ...memberRoutes({ ...deps, logger: services.logger }),
     ...authRoutes({ ...deps, limits: services.limits, logger: services.logger }),
     ...managedAccountRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
@@ -68,6 +70,8 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...reportRoutes(deps),
     ...shareLinkRoutes(deps),
     ...exportRoutes({ ...deps, limits: services.limits }),
+    ...adminRoutes({ ...deps, limits: services.limits, setup: services.setup }),
+    ...hintRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));
