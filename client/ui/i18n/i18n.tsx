@@ -17,6 +17,7 @@ import { webhooksAr, webhooksEn } from "./webhooks.js";
 import { reportAr, reportEn } from "./report.js";
 import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
+import { accountAr, accountEn } from "./account.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -31,7 +32,8 @@ export type MessageKey =
   | keyof typeof webhooksEn
   | keyof typeof reportEn
   | keyof typeof shareEn
-  | keyof typeof exportEn;
+  | keyof typeof exportEn
+  | keyof typeof accountEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -50,6 +52,7 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...reportEn,
     ...shareEn,
     ...exportEn,
+    ...accountEn,
   },
   ar: {
     ...ar,
@@ -64,6 +67,7 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...reportAr,
     ...shareAr,
     ...exportAr,
+    ...accountAr,
   },
 };
 

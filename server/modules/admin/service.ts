@@ -61,7 +61,10 @@ async function createFirstAdmin({ db, auth }: AdminDeps, body: SetupBody): Promi
   const added = await asSystem(db, async (tx) => {
     // Another replica may be setting up too: the list is locked while it is checked and filled.
     await tx.execute(sql`LOCK TABLE instance_admins IN SHARE ROW EXCLUSIVE MODE`);
-    return rows<{ user_id: string }>(tx, sql`INSERT INTO instance_admins (user_id) SELECT ${userId} WHERE NOT EXISTS (SELECT 1 FROM instance_admins) RETURNING user_id`);
+    return rows<{ user_id: string }>(
+      tx,
+      sql`INSERT INTO instance_admins (user_id) SELECT ${userId} WHERE NOT EXISTS (SELECT 1 FROM instance_admins) RETURNING user_id`,
+    );
   });
   if (!added.length) {
     // Lost the race: the account just made must not stay behind as a stray.

@@ -21,7 +21,9 @@ function personOnly(actor: Actor): Actor {
 }
 
 export function listHints(db: Db, actor: Actor): Promise<Hint[]> {
-  return withActor(db, personOnly(actor), async (tx) => (await tx.select().from(userHints).where(eq(userHints.userId, actor.userId)).orderBy(userHints.key)).map(out));
+  return withActor(db, personOnly(actor), async (tx) =>
+    (await tx.select().from(userHints).where(eq(userHints.userId, actor.userId)).orderBy(userHints.key)).map(out),
+  );
 }
 
 /** Sets seen and/or dismissed (true: from now, kept if already set; false: cleared); an absent flag stays as it is. */
