@@ -47,5 +47,16 @@ export function createServices(config: Config, database: Database, rootLogger: L
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
   const oauth = config.secure ? oauthContext(config, database) : null;
   const sessions = new SessionCache(config.sessionCacheMs);
-  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth, sessions, setup: new SetupCode() };
+  return {
+    config,
+    database,
+    auth: createAuth(database.db, config, logger),
+    limits: createSignInLimits(database),
+    logger,
+    notifier,
+    tokens,
+    oauth,
+    sessions,
+    setup: new SetupCode(),
+  };
 }

@@ -11,8 +11,6 @@ export const hintKeySchema = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "a 
 export const hintPutBody = z.object({ seen: z.boolean().optional(), dismissed: z.boolean().optional() }).strict();
 export type HintPutBody = z.infer<typeof hintPutBody>;
 
-export const hintSchema = z
-  .object({ key: z.string(), seen: z.boolean(), dismissed: z.boolean(), updatedAt: timestampSchema })
-  .meta({ id: "Hint" });
+export const hintSchema = z.object({ key: z.string(), seen: z.boolean(), dismissed: z.boolean(), updatedAt: timestampSchema }).meta({ id: "Hint" });
 export type Hint = z.infer<typeof hintSchema>;
 export const hintListSchema = z.object({ items: z.array(hintSchema), next_cursor: z.null() }).meta({ id: "HintList" });

@@ -60,7 +60,5 @@ export type Invite = z.infer<typeof inviteSchema>;
 export const inviteListSchema = pageOf(inviteSchema).meta({ id: "InviteList" });
 export type InviteList = z.infer<typeof inviteListSchema>;
 /** POST /invites/:id/resend: a new token (the old one stops working) and a new expiry; mailed when the invite names an address. */
-export const inviteResentSchema = z
-  .object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema, mailed: z.boolean() })
-  .meta({ id: "InviteResent" });
+export const inviteResentSchema = z.object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema, mailed: z.boolean() }).meta({ id: "InviteResent" });
 export type InviteResent = z.infer<typeof inviteResentSchema>;

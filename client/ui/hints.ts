@@ -48,22 +48,30 @@ export function syncDismissed(userId: string): Promise<void> {
 }
 
 let flushing = false;
+/** A dismissal queued while a flush was under way: that flush goes round once more. */
+let again = false;
 
 /** Sends every queued dismissal; a network failure keeps it queued, a refusal (a bad key) drops it. */
 export async function flushHints(userId: string): Promise<void> {
-  if (flushing) return;
+  if (flushing) {
+    again = true;
+    return;
+  }
   flushing = true;
   try {
-    for (const [key, body] of Object.entries(read<Pending>(pendingKey(userId), {}))) {
-      try {
-        await api("PUT", `/api/v1/me/hints/${encodeURIComponent(key)}`, body);
-      } catch (err) {
-        if (err instanceof ApiError && (err.offline || err.status >= 500 || err.status === 429 || err.status === 401)) break;
+    do {
+      again = false;
+      for (const [key, body] of Object.entries(read<Pending>(pendingKey(userId), {}))) {
+        try {
+          await api("PUT", `/api/v1/me/hints/${encodeURIComponent(key)}`, body);
+        } catch (err) {
+          if (err instanceof ApiError && (err.offline || err.status >= 500 || err.status === 429 || err.status === 401)) return;
+        }
+        const left = read<Pending>(pendingKey(userId), {});
+        delete left[key];
+        localStorage.setItem(pendingKey(userId), JSON.stringify(left));
       }
-      const left = read<Pending>(pendingKey(userId), {});
-      delete left[key];
-      localStorage.setItem(pendingKey(userId), JSON.stringify(left));
-    }
+    } while (again);
   } finally {
     flushing = false;
   }

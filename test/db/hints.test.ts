@@ -34,7 +34,8 @@ test("keys are short slugs; bodies hold booleans only", async () => {
   const c = await svc.signedIn("Keys");
   expect((await c.request("PUT", `/api/v1/me/hints/${"a".repeat(64)}`, { seen: true })).status).toBe(200);
   expectError(await c.request("PUT", `/api/v1/me/hints/${"a".repeat(65)}`, { seen: true }), 400, "validation_failed");
-  for (const bad of ["Things", "-x", "a%20b", "a%2Fb", "%C3%A9"]) expectError(await c.request("PUT", `/api/v1/me/hints/${bad}`, { seen: true }), 400, "validation_failed");
+  for (const bad of ["Things", "-x", "a%20b", "a%2Fb", "%C3%A9"])
+    expectError(await c.request("PUT", `/api/v1/me/hints/${bad}`, { seen: true }), 400, "validation_failed");
   expectError(await c.request("PUT", "/api/v1/me/hints/inbox", { seen: "yes" }), 400, "validation_failed");
   expectError(await c.request("PUT", "/api/v1/me/hints/inbox", { seen: true, extra: 1 }), 400, "validation_failed");
 });

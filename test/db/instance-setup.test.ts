@@ -140,7 +140,8 @@ test("wrong setup codes are rate-limited per address", async () => {
   try {
     const c = other.client();
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await c.post("/api/v1/setup", { code: `guess-${i}`, email: freshEmail(), name: "G", password: PASSWORD })).status);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await c.post("/api/v1/setup", { code: `guess-${i}`, email: freshEmail(), name: "G", password: PASSWORD })).status);
     // Three free failures, then growing delays: the next guess waits.
     expect(statuses.slice(0, 3)).toEqual([403, 403, 403]);
     expect(statuses).toContain(429);

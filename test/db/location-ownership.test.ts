@@ -32,12 +32,14 @@ async function sharedLocation(name: string): Promise<string> {
   const res = await people.owner.post("/api/v1/locations", { name });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const id = res.body.id as string;
-  for (const role of ["admin", "member", "viewer"] as const) await svc.database.db.insert(memberships).values({ id: uuidv7(), locationId: id, userId: people[role].userId, role });
+  for (const role of ["admin", "member", "viewer"] as const)
+    await svc.database.db.insert(memberships).values({ id: uuidv7(), locationId: id, userId: people[role].userId, role });
   return id;
 }
 
 const roleOf = async (loc: string, userId: string) =>
-  (await rows<{ role: Role }>(svc.database.db, sql`SELECT role FROM memberships WHERE location_id = ${loc} AND user_id = ${userId} AND deleted_at IS NULL`))[0]?.role;
+  (await rows<{ role: Role }>(svc.database.db, sql`SELECT role FROM memberships WHERE location_id = ${loc} AND user_id = ${userId} AND deleted_at IS NULL`))[0]
+    ?.role;
 const listed = async (c: Client) => ((await c.get("/api/v1/locations")).body.items as { id: string }[]).map((l) => l.id);
 
 describe("transfer", () => {
@@ -50,7 +52,10 @@ describe("transfer", () => {
     expect(await roleOf(loc, people.owner.userId)).toBe("admin");
     // The former owner is an admin now: owner-only acts are refused.
     expectError(await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.admin.userId, confirm: "Cabin" }), 403, "forbidden");
-    const history = await rows<{ summary_key: string }>(svc.database.db, sql`SELECT summary_key FROM history_entries WHERE location_id = ${loc} AND action = 'member.updated'`);
+    const history = await rows<{ summary_key: string }>(
+      svc.database.db,
+      sql`SELECT summary_key FROM history_entries WHERE location_id = ${loc} AND action = 'member.updated'`,
+    );
     expect(history).toHaveLength(2);
   });
 
@@ -108,7 +113,8 @@ describe("delete", () => {
 
   test("admins, members and viewers cannot delete; outsiders see nothing", async () => {
     const loc = await sharedLocation("Studio");
-    for (const role of ["admin", "member", "viewer"] as const) expectError(await people[role].delete(`/api/v1/locations/${loc}`, { confirm: "Studio" }), 403, "forbidden");
+    for (const role of ["admin", "member", "viewer"] as const)
+      expectError(await people[role].delete(`/api/v1/locations/${loc}`, { confirm: "Studio" }), 403, "forbidden");
     expectError(await people.outsider.delete(`/api/v1/locations/${loc}`, { confirm: "Studio" }), 404, "not_found");
     expect(await listed(people.member)).toContain(loc);
   });

@@ -35,7 +35,8 @@ export const accountEn = {
   "managed.displayName": "Display name",
   "managed.create": "Create managed account",
   "managed.code": "One-time code for {name}",
-  "managed.codeOnce": "Hand it over now: it is shown only this once and works for 7 days. They open Sign in, choose “I have a code” and set their password.",
+  "managed.codeOnce":
+    "Hand it over now: it is shown only this once and works for 7 days. They open Sign in, choose “With a code from an admin” and set their password.",
   "managed.reset": "Reset {name}",
   "managed.limit": "This location already has {max} managed accounts, the most it can hold. Remove one to make another.",
   "managed.none": "No managed accounts yet.",
@@ -98,7 +99,7 @@ export const accountAr: Record<keyof typeof accountEn, string> = {
   "managed.displayName": "الاسم المعروض",
   "managed.create": "إنشاء حساب مُدار",
   "managed.code": "رمز لمرة واحدة لـ {name}",
-  "managed.codeOnce": "سلّمه الآن: يظهر هذه المرة فقط ويعمل 7 أيام. يفتح صاحبه صفحة الدخول ويختار «لدي رمز» ثم يضع كلمة مروره.",
+  "managed.codeOnce": "سلّمه الآن: يظهر هذه المرة فقط ويعمل 7 أيام. يفتح صاحبه صفحة تسجيل الدخول ويختار «برمز من المشرف» ثم يضع كلمة مروره.",
   "managed.reset": "إعادة تعيين {name}",
   "managed.limit": "في هذا الموقع {max} حسابًا مُدارًا، وهو الحد الأقصى. احذف واحدًا لإنشاء آخر.",
   "managed.none": "لا توجد حسابات مُدارة بعد.",

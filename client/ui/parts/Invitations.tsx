@@ -9,7 +9,7 @@ import { Notice } from "./Notice.js";
 
 export function Invitations({ locationId, version }: { locationId: string; version: number }) {
   const { t, dateTime } = useI18n();
-  const [items, setItems] = useState<Invite[]>([]);
+  const [items, setItems] = useState<Invite[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [resent, setResent] = useState<{ who: string; link: string; mailed: boolean } | null>(null);
@@ -17,7 +17,7 @@ export function Invitations({ locationId, version }: { locationId: string; versi
   const page = (after: string | null) =>
     api<InviteList>("GET", `/api/v1/locations/${locationId}/invites?limit=20${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then(
       (p) => {
-        setItems((old) => (after ? [...old, ...p.items] : p.items));
+        setItems((old) => (after ? [...(old ?? []), ...p.items] : p.items));
         setCursor(p.next_cursor);
       },
       (err: unknown) => setError(errorText(err)),
@@ -32,9 +32,9 @@ export function Invitations({ locationId, version }: { locationId: string; versi
     <section aria-labelledby="invites-title">
       <h2 id="invites-title">{t("invites.title")}</h2>
       <Notice kind="error">{error}</Notice>
-      {items.length === 0 ? <p className="hint">{t("invites.none")}</p> : null}
+      {items?.length === 0 ? <p className="hint">{t("invites.none")}</p> : null}
       <ul className="list">
-        {items.map((i) => (
+        {(items ?? []).map((i) => (
           <li key={i.id} className="member">
             <span>
               {who(i)} <span className="meta">{t(`role.${i.role}`)}</span> <span className="meta">{status(i)}</span>

@@ -13,12 +13,14 @@ import { errorText } from "../screens/SignIn.js";
 import { CopyField } from "./CopyField.js";
 import { Notice } from "./Notice.js";
 
-export function ManagedAccounts({ locationId, managed, onChange }: { locationId: string; managed: Member[]; onChange: () => void }) {
+/** `managed` is null until the members have loaded. */
+export function ManagedAccounts({ locationId, managed: loaded, onChange }: { locationId: string; managed: Member[] | null; onChange: () => void }) {
   const { t } = useI18n();
   const [username, setUsername] = useState("");
   const [displayName, setDisplayName] = useState("");
   const [code, setCode] = useState<{ name: string; code: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const managed = loaded ?? [];
   const full = managed.length >= MAX_MANAGED_ACCOUNTS;
   const explain = (err: unknown) =>
     setError(
@@ -31,7 +33,7 @@ export function ManagedAccounts({ locationId, managed, onChange }: { locationId:
     <section aria-labelledby="managed-title">
       <h2 id="managed-title">{t("managed.title")}</h2>
       <p className="hint">{t("managed.intro")}</p>
-      {managed.length === 0 ? <p className="hint">{t("managed.none")}</p> : null}
+      {loaded?.length === 0 ? <p className="hint">{t("managed.none")}</p> : null}
       <ul className="list">
         {managed.map((m) => (
           <li key={m.userId} className="member">
@@ -41,6 +43,8 @@ export function ManagedAccounts({ locationId, managed, onChange }: { locationId:
               aria-label={t("managed.reset", { name: m.displayName })}
               onClick={() => {
                 setError(null);
+                // The old code stops working now: it leaves the screen too.
+                setCode(null);
                 void api<ManagedAccountCode>("POST", `/api/v1/locations/${locationId}/managed-accounts/${m.userId}/reset`).then(
                   (r) => setCode({ name: m.displayName, code: r.code }),
                   (err: unknown) => setError(errorText(err)),

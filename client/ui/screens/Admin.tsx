@@ -40,14 +40,20 @@ export function AdminScreen() {
               type="checkbox"
               checked={settings.signupOpen}
               onChange={(e) => {
+                const before = settings;
                 setSaved(false);
                 setError(null);
+                // Shown at once; put back if the server refuses.
+                setSettings({ ...settings, signupOpen: e.target.checked });
                 void api<AdminSettings>("PATCH", "/api/v1/admin/settings", { signupOpen: e.target.checked }).then(
                   (s) => {
                     setSettings(s);
                     setSaved(true);
                   },
-                  (err: unknown) => setError(errorText(err)),
+                  (err: unknown) => {
+                    setSettings(before);
+                    setError(errorText(err));
+                  },
                 );
               }}
             />

@@ -138,7 +138,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
         </form>
       ) : null}
       {canManage ? <Invitations locationId={locationId} version={invites} /> : null}
-      {canManage ? <ManagedAccounts locationId={locationId} managed={(members ?? []).filter((m) => m.email === null)} onChange={() => void load()} /> : null}
+      {canManage ? <ManagedAccounts locationId={locationId} managed={members && members.filter((m) => m.email === null)} onChange={() => void load()} /> : null}
     </Shell>
   );
 }

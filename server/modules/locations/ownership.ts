@@ -35,7 +35,8 @@ async function requireOwner(db: Db, actor: Actor, id: string, confirm: string, w
     if (role !== "owner") throw new ForbiddenError(`Only the owner can ${what} a location.`, { role, needed: "owner" });
     const [loc] = await tx.select({ name: locations.name, isPersonal: locations.isPersonal }).from(locations).where(eq(locations.id, id));
     if (!loc) throw new NotFoundError("location");
-    if (loc.isPersonal) throw new ConflictError(`Your personal location belongs to your account and cannot be ${what === "delete" ? "deleted" : "transferred"}.`);
+    if (loc.isPersonal)
+      throw new ConflictError(`Your personal location belongs to your account and cannot be ${what === "delete" ? "deleted" : "transferred"}.`);
     if (confirm.trim() !== loc.name.trim()) throw new ValidationError("confirm: type the location's name exactly to confirm.");
     return { name: loc.name };
   });
@@ -45,14 +46,24 @@ export async function deleteLocation(db: Db, actor: Actor, id: string, confirm: 
   await requireOwner(db, actor, id, confirm, "delete");
   const now = new Date();
   await asSystem(db, async (tx) => {
-    const [loc] = await tx.select().from(locations).where(and(eq(locations.id, id), isNull(locations.deletedAt))).for("update");
+    const [loc] = await tx
+      .select()
+      .from(locations)
+      .where(and(eq(locations.id, id), isNull(locations.deletedAt)))
+      .for("update");
     if (!loc) throw new NotFoundError("location");
     await tx
       .update(locations)
       .set({ deletedAt: now, updatedAt: now, rowVersion: loc.rowVersion + 1, scopeVersion: loc.scopeVersion + 1 })
       .where(eq(locations.id, id));
-    await tx.update(invites).set({ revokedAt: now }).where(and(eq(invites.locationId, id), isNull(invites.revokedAt), isNull(invites.acceptedAt)));
-    await tx.update(shareLinks).set({ revokedAt: now }).where(and(eq(shareLinks.locationId, id), isNull(shareLinks.revokedAt)));
+    await tx
+      .update(invites)
+      .set({ revokedAt: now })
+      .where(and(eq(invites.locationId, id), isNull(invites.revokedAt), isNull(invites.acceptedAt)));
+    await tx
+      .update(shareLinks)
+      .set({ revokedAt: now })
+      .where(and(eq(shareLinks.locationId, id), isNull(shareLinks.revokedAt)));
   });
   return { ok: true, purgeAfter: new Date(now.getTime() + TRASH_DAYS * 86400_000).toISOString() };
 }

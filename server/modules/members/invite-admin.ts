@@ -85,7 +85,11 @@ export async function revokeInvite({ db }: ServiceDeps, actor: Actor, id: string
     if (row.acceptedAt) throw new ConflictError("This invitation was already accepted: remove the member instead.");
     const now = new Date();
     const revokedAt = row.revokedAt ?? now;
-    if (!row.revokedAt) await tx.update(invites).set({ revokedAt }).where(and(eq(invites.id, id), isNull(invites.revokedAt)));
+    if (!row.revokedAt)
+      await tx
+        .update(invites)
+        .set({ revokedAt })
+        .where(and(eq(invites.id, id), isNull(invites.revokedAt)));
     return {
       id: row.id,
       email: row.email,
