@@ -106,7 +106,7 @@ describe("account screens", () => {
     await managed.getByRole("button", { name: "Create managed account" }).click();
     const code = await managed.getByRole("textbox", { name: "One-time code for Kiddo" }).inputValue();
     expect(code.length).toBeGreaterThan(5);
-    await managed.getByRole("button", { name: "Copy: One-time code for Kiddo" }).waitFor();
+    await managed.getByRole("button", { name: "Copy", exact: true }).waitFor();
     await page.getByRole("combobox", { name: "Role of Kiddo" }).waitFor();
 
     // The person sets their password with the code, then signs in with their username.

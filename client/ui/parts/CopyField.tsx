@@ -11,9 +11,9 @@ export function CopyField({ label, value }: { label: string; value: string }) {
         {label}
         <input readOnly value={value} onFocus={(e) => e.target.select()} />
       </label>
+      {/* Named "Copy" only: a name holding the label would make the field's label match two controls. */}
       <button
         type="button"
-        aria-label={`${t("common.copy")}: ${label}`}
         onClick={() =>
           void navigator.clipboard?.writeText(value).then(
             () => setCopied(true),
