@@ -12,6 +12,7 @@ import { loadConfig } from "./config.js";
 import { answerClientError } from "./http/client-error.js";
 import { migrate, openDatabase, sql, type Database } from "./db/client.js";
 import { startJobs } from "./jobs/index.js";
+import { needsSetup } from "./modules/admin/setup-code.js";
 import type { ChangeNotifier } from "./sync/shapes/notifier.js";
 
 async function main() {
@@ -23,10 +24,14 @@ async function main() {
   const services = createServices(config, database, logger);
   const { app } = createApp(services);
   const stopJobs = startJobs(services);
+  const fresh = await needsSetup(database.db);
   const server = app.listen(config.port, config.host, () => {
     const where = database.kind === "pglite" ? `embedded PGlite in ${path.join(config.dataDir, "pg")}` : "PostgreSQL";
     logger.info(`Inventory service listening on ${config.publicUrl.origin} (${where})`);
     console.log(`Inventory service: ${config.publicUrl.origin}`);
+    // The last start-up line on a fresh instance: whoever started it opens this to become its admin.
+    // Printed, never sent to the logger, so the code stays out of collected logs.
+    if (fresh) console.log(`Set up this instance (first admin account): ${services.setup.url(config.publicUrl)}`);
   });
   // What Node's HTTP parser refuses (headers past its limit, bytes that are not HTTP) in our error body.
   server.on("clientError", answerClientError);

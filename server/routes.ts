@@ -33,6 +33,8 @@ import { moveRoutes } from "./modules/moves/routes.js";
 import { reportRoutes } from "./modules/reports/routes.js";
 import { createShareLimits } from "./modules/share-links/limits.js";
 import { shareLinkRoutes } from "./modules/share-links/routes.js";
+import { adminRoutes } from "./modules/admin/routes.js";
+import { hintRoutes } from "./modules/hints/routes.js";
 import { exportRoutes } from "./modules/exports/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
@@ -45,7 +47,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...registryRoutes(deps),
     ...thingRoutes(deps),
     ...historyRoutes(deps),
-    ...memberRoutes(deps),
+    ...memberRoutes({ ...deps, logger: services.logger }),
     ...authRoutes({ ...deps, limits: services.limits, logger: services.logger }),
     ...managedAccountRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
@@ -69,6 +71,8 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...reportRoutes(deps),
     ...shareLinkRoutes({ ...deps, shareLimits: createShareLimits(services.database) }),
     ...exportRoutes({ ...deps, limits: services.limits }),
+    ...adminRoutes({ ...deps, limits: services.limits, setup: services.setup }),
+    ...hintRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -9,6 +9,7 @@ import { SessionCache } from "./auth/session-cache.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { safeErrorLogger } from "./http/log.js";
+import { SetupCode } from "./modules/admin/setup-code.js";
 import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
 import { useServerSecret } from "./modules/secrets/crypto.js";
 import { TokenHasher } from "./modules/tokens/secret.js";
@@ -30,6 +31,8 @@ export interface Services {
   oauth: OAuthContext | null;
   /** Resolved sessions remembered for a few seconds (server/auth/session-cache.ts). */
   sessions: SessionCache;
+  /** The one-time setup code of this process (server/modules/admin/setup-code.ts); used only while no instance admin exists. */
+  setup: SetupCode;
 }
 
 export function createServices(config: Config, database: Database, rootLogger: Logger): Services {
@@ -44,5 +47,16 @@ export function createServices(config: Config, database: Database, rootLogger: L
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
   const oauth = config.secure ? oauthContext(config, database) : null;
   const sessions = new SessionCache(config.sessionCacheMs);
-  return { config, database, auth: createAuth(database.db, config, logger), limits: createSignInLimits(database), logger, notifier, tokens, oauth, sessions };
+  return {
+    config,
+    database,
+    auth: createAuth(database.db, config, logger),
+    limits: createSignInLimits(database),
+    logger,
+    notifier,
+    tokens,
+    oauth,
+    sessions,
+    setup: new SetupCode(),
+  };
 }

@@ -56,3 +56,9 @@ export const meSchema = z
   })
   .meta({ id: "Me" });
 export type Me = z.infer<typeof meSchema>;
+
+/** DELETE /locations/:id: `confirm` is the location's name, typed again (owner only). */
+export const locationDeleteBody = z.object({ confirm: z.string().max(200) }).strict();
+export const locationDeletedSchema = z.object({ ok: z.literal(true), purgeAfter: z.string() }).meta({ id: "LocationDeleted" });
+/** POST /locations/:id/transfer: the new owner (a member) and the location's name typed again. */
+export const locationTransferBody = z.object({ userId: uuidSchema, confirm: z.string().max(200) }).strict();

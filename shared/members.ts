@@ -42,3 +42,23 @@ export type InviteAcceptBody = z.infer<typeof inviteAcceptBody>;
 /** The location the accepting user now belongs to, with their role there (an existing higher role is kept). */
 export const inviteAcceptedSchema = z.object({ locationId: uuidSchema, role: roleSchema }).meta({ id: "InviteAccepted" });
 export type InviteAccepted = z.infer<typeof inviteAcceptedSchema>;
+
+/** An invitation as owners and admins see it (never its token). */
+export const inviteSchema = z
+  .object({
+    id: uuidSchema,
+    email: z.string().nullable(),
+    role: roleSchema,
+    status: z.enum(["pending", "accepted", "revoked", "expired"]),
+    createdAt: timestampSchema,
+    expiresAt: timestampSchema,
+    createdByName: z.string().nullable(),
+  })
+  .meta({ id: "Invite" });
+export type Invite = z.infer<typeof inviteSchema>;
+/** GET /locations/:id/invites: newest first. */
+export const inviteListSchema = pageOf(inviteSchema).meta({ id: "InviteList" });
+export type InviteList = z.infer<typeof inviteListSchema>;
+/** POST /invites/:id/resend: a new token (the old one stops working) and a new expiry; mailed when the invite names an address. */
+export const inviteResentSchema = z.object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema, mailed: z.boolean() }).meta({ id: "InviteResent" });
+export type InviteResent = z.infer<typeof inviteResentSchema>;

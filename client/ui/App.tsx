@@ -33,6 +33,9 @@ import { ReportScreen } from "./screens/Report.js";
 import { ExportScreen } from "./screens/Export.js";
 import { MoveDetailScreen } from "./screens/MoveDetail.js";
 import { SharePreviewScreen } from "./screens/SharePreview.js";
+import { SetupScreen } from "./screens/Setup.js";
+import { AdminScreen } from "./screens/Admin.js";
+import { LocationSettingsScreen } from "./screens/LocationSettings.js";
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -55,6 +58,8 @@ function Routes() {
   if (path === "/reset") return <ResetPasswordScreen />;
   if (path === "/confirm-email") return <ConfirmEmailScreen />;
   if (path === "/invite") return <InviteScreen />;
+  // First-run setup: its code is the only authority, whoever is (or is not) signed in.
+  if (path === "/setup") return <SetupScreen />;
   if (state.kind === "loading") return <p role="status">{t("common.loading")}</p>;
   if (state.kind === "mfa") return path === "/two-factor" ? <TwoFactorScreen /> : <Redirect to="/two-factor" />;
   if (path === "/sign-up") return <SignUpScreen />;
@@ -76,6 +81,7 @@ function Routes() {
   if (path === "/settings/security") return <SecurityScreen />;
   if (path === "/settings/devices") return <DevicesScreen />;
   if (path === "/settings/tokens") return <TokensScreen />;
+  if (path === "/admin") return <AdminScreen />;
   if ((m = match("/l/:loc", path)) || (m = match("/l/:loc/places", path))) return <PlacesScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/things", path))) return <ThingsScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/things/:id", path))) return <ThingDetailScreen key={m.id} locationId={m.loc!} thingId={m.id!} />;
@@ -85,6 +91,7 @@ function Routes() {
   if ((m = match("/l/:loc/inbox", path))) return <InboxScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/members", path))) return <MembersScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/webhooks", path))) return <WebhooksScreen locationId={m.loc!} />;
+  if ((m = match("/l/:loc/settings", path))) return <LocationSettingsScreen locationId={m.loc!} />;
   if ((m = match("/l/:loc/types", path))) return <TypesScreen locationId={m.loc!} />;
   if (path === "/scan") return <ScanScreen />;
   if ((m = match("/c/:code", path))) return <CodeScreen key={m.code} code={m.code!} />;

@@ -73,9 +73,9 @@ afterAll(async () => {
 });
 
 /** Path parameters that name no row. */
-const NOT_IDS = new Set(["GET /api/v1/sync/shape/{name}:name"]);
-/** Shape names are not ids: the one B reads. */
-const PATH_VALUES: Record<string, string> = { "GET /api/v1/sync/shape/{name}:name": "things" };
+const NOT_IDS = new Set(["GET /api/v1/sync/shape/{name}:name", "PUT /api/v1/me/hints/{key}:key"]);
+/** Shape names and hint keys are not ids: the one B reads, the hint B marks (each person's own). */
+const PATH_VALUES: Record<string, string> = { "GET /api/v1/sync/shape/{name}:name": "things", "PUT /api/v1/me/hints/{key}:key": "welcome" };
 /**
  * Routes whose body is not JSON: an upload is the file's bytes (not those of B's own file, so
  * that naming B's own file's id is a conflict too, not the same upload again).

@@ -89,7 +89,10 @@ const BASE_BODIES: Record<string, () => unknown> = {
 const RAW_BODIES: Record<string, { type: string; body: Buffer }> = { "POST /api/v1/files": { type: "image/png", body: PNG } };
 
 /** Path parameters that are not ids. */
-const PATH_VALUES: Record<string, () => string> = { "GET /api/v1/sync/shape/{name}:name": () => "things" };
+const PATH_VALUES: Record<string, () => string> = {
+  "GET /api/v1/sync/shape/{name}:name": () => "things",
+  "PUT /api/v1/me/hints/{key}:key": () => "welcome",
+};
 
 interface Base {
   params: Record<string, string>;

@@ -252,6 +252,7 @@ export const ID_KINDS = [
   "report",
   "shareLink",
   "export",
+  "invite",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -294,6 +295,7 @@ const PATH_KINDS: Record<string, IdKind> = {
   reports: "report",
   "share-links": "shareLink",
   exports: "export",
+  invites: "invite",
 };
 
 /** The kind of row a query or body field names, by its name. */
@@ -660,6 +662,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       await db.execute(sql`UPDATE exports SET status = 'cancelled' WHERE requested_by = ${owner.userId} AND status IN ('queued', 'running')`);
       ids.export = (await ok(owner.post("/api/v1/exports", { scope: "location", locationId: location }), "export")).id;
     },
+    invite: async () => {
+      ids.invite = (await ok(owner.post(`/api/v1/locations/${location}/invites`, { role: "viewer" }), "invite")).id;
+    },
     managedUser: async () => {
       ids.managedUser = (
         await ok(
@@ -697,6 +702,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
     "report",
     "shareLink",
     "export",
+    "invite",
   ] as IdKind[])
     await makers[kind]!();
 
@@ -728,7 +734,8 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         EXISTS (SELECT 1 FROM moves WHERE id = ${ids.move} AND status = 'active' AND deleted_at IS NULL) AS move,
         EXISTS (SELECT 1 FROM webhooks WHERE id = ${ids.webhook}) AS webhook,
         EXISTS (SELECT 1 FROM share_links WHERE id = ${ids.shareLink} AND revoked_at IS NULL) AS "shareLink",
-        EXISTS (SELECT 1 FROM exports WHERE id = ${ids.export} AND status = 'queued') AS export`,
+        EXISTS (SELECT 1 FROM exports WHERE id = ${ids.export} AND status = 'queued') AS export,
+        EXISTS (SELECT 1 FROM invites WHERE id = ${ids.invite} AND revoked_at IS NULL AND accepted_at IS NULL) AS invite`,
     );
     // A field archived by a request can still be named (and changed): it stays usable.
     return {

@@ -18,6 +18,7 @@ import { reportAr, reportEn } from "./report.js";
 import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
 import { securityAr, securityEn } from "./security.js";
+import { accountAr, accountEn } from "./account.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -33,7 +34,8 @@ export type MessageKey =
   | keyof typeof reportEn
   | keyof typeof shareEn
   | keyof typeof exportEn
-  | keyof typeof securityEn;
+  | keyof typeof securityEn
+  | keyof typeof accountEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -53,6 +55,7 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...shareEn,
     ...exportEn,
     ...securityEn,
+    ...accountEn,
   },
   ar: {
     ...ar,
@@ -68,6 +71,7 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...shareAr,
     ...exportAr,
     ...securityAr,
+    ...accountAr,
   },
 };
 

@@ -18,6 +18,7 @@ import { DuplicateItem } from "../parts/DuplicateItem.js";
 import { ReadingItem } from "../parts/ReadingItem.js";
 import { CurrencyItem } from "../parts/CurrencyItem.js";
 import { ReceiptItem } from "../parts/ReceiptItem.js";
+import { Hint } from "../parts/Hint.js";
 import { Shell } from "../parts/Shell.js";
 import { SuggestionList } from "../parts/SuggestionList.js";
 import { effectiveFields, useRegistries, type Registries } from "../registries.js";
@@ -158,6 +159,7 @@ export function InboxScreen({ locationId }: { locationId: string }) {
   return (
     <Shell locationId={locationId} locationName={data.location?.name ?? ""} inboxCount={items.length}>
       <h1>{t("inbox.title")}</h1>
+      <Hint id="inbox" />
       {items.length ? (
         <div className="cards">
           {items.map((item) => (

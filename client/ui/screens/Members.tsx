@@ -1,9 +1,16 @@
-/** Members and invitations of a location (owners and admins manage; everyone else sees the list). Needs the network. */
+/**
+ * Members and invitations of a location (owners and admins manage; everyone else sees the list):
+ * members a page at a time, invitations (revoke, resend), managed accounts, and the way to the
+ * location's settings. Needs the network.
+ */
 import { useEffect, useState } from "react";
-import type { InviteCreated, Member } from "../../../shared/members.js";
+import type { InviteCreated, Member, MemberList } from "../../../shared/members.js";
 import { ROLES, type Role } from "../../../shared/roles.js";
-import { api, apiAll } from "../../sync/api.js";
+import { api } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
+import { CopyField } from "../parts/CopyField.js";
+import { Invitations } from "../parts/Invitations.js";
+import { ManagedAccounts } from "../parts/ManagedAccounts.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
 import { Link } from "../router.js";
@@ -20,12 +27,19 @@ export function MembersScreen({ locationId }: { locationId: string }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Exclude<Role, "owner">>("member");
   const [invite, setInvite] = useState<string | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [invites, setInvites] = useState(0);
 
-  const load = () =>
-    apiAll<Member>(`/api/v1/locations/${locationId}/members?limit=200`).then(
-      (all) => setMembers(all),
+  /** The first page again (after a change), or the next one. */
+  const page = (after: string | null) =>
+    api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then(
+      (p) => {
+        setMembers((old) => (after ? [...(old ?? []), ...p.items] : p.items));
+        setCursor(p.next_cursor);
+      },
       (err: unknown) => setError(errorText(err)),
     );
+  const load = () => page(null);
   useEffect(() => {
     void load();
   }, [locationId]);
@@ -36,7 +50,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
       <h1>{t("members.title")}</h1>
       {canManage ? (
         <p>
-          <Link to={`/l/${locationId}/webhooks`}>{t("webhooks.link")}</Link>
+          <Link to={`/l/${locationId}/webhooks`}>{t("webhooks.link")}</Link> · <Link to={`/l/${locationId}/settings`}>{t("location.settings")}</Link>
         </p>
       ) : null}
       <Notice kind="error">{error}</Notice>
@@ -84,6 +98,11 @@ export function MembersScreen({ locationId }: { locationId: string }) {
           </li>
         ))}
       </ul>
+      {cursor ? (
+        <button type="button" onClick={() => void page(cursor)}>
+          {t("common.more")}
+        </button>
+      ) : null}
       {canManage ? (
         <form
           className="stack"
@@ -91,7 +110,10 @@ export function MembersScreen({ locationId }: { locationId: string }) {
             e.preventDefault();
             setError(null);
             void api<InviteCreated>("POST", `/api/v1/locations/${locationId}/invites`, { role, ...(email.trim() ? { email: email.trim() } : {}) }).then(
-              (r) => setInvite(`${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`),
+              (r) => {
+                setInvite(`${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`);
+                setInvites((n) => n + 1);
+              },
               (err: unknown) => setError(errorText(err)),
             );
           }}
@@ -112,14 +134,11 @@ export function MembersScreen({ locationId }: { locationId: string }) {
             </select>
           </label>
           <button type="submit">{t("members.createInvite")}</button>
-          {invite ? (
-            <label>
-              {t("members.inviteLink")}
-              <input readOnly value={invite} onFocus={(e) => e.target.select()} />
-            </label>
-          ) : null}
+          {invite ? <CopyField label={t("members.inviteLink")} value={invite} /> : null}
         </form>
       ) : null}
+      {canManage ? <Invitations locationId={locationId} version={invites} /> : null}
+      {canManage ? <ManagedAccounts locationId={locationId} managed={members && members.filter((m) => m.email === null)} onChange={() => void load()} /> : null}
     </Shell>
   );
 }

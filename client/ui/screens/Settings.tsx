@@ -4,6 +4,7 @@ import { useI18n, type Digits, type Lang } from "../i18n/i18n.js";
 import { useOutbox } from "../data.js";
 import { AiCosts } from "../parts/AiCosts.js";
 import { AiSettings } from "../parts/AiSettings.js";
+import { AdminLink } from "../parts/AdminLink.js";
 import { NotificationSetting } from "../parts/NotificationSetting.js";
 import { Shell } from "../parts/Shell.js";
 import { disablePush } from "../push.js";
@@ -31,6 +32,7 @@ export function SettingsScreen() {
           <Link to={`/l/${lastLocation}/export`}>{t("export.link")}</Link>
         </p>
       ) : null}
+      <AdminLink />
       <fieldset>
         <legend>{t("settings.language")}</legend>
         {(

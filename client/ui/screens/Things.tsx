@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
+import { Hint } from "../parts/Hint.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { placeName, thingName, typeName, wherePath } from "../names.js";
@@ -53,6 +54,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
         <Link to={`/l/${locationId}/report`}>{t("report.link")}</Link>
       </div>
       <FirstSyncProgress />
+      {data && data.things.length === 0 ? <Hint id="things.empty" /> : null}
       <div className="filters">
         <label>
           {t("things.search")}

@@ -15,3 +15,4 @@ export * from "./webhooks.js";
 export * from "./reports.js";
 export * from "./share-links.js";
 export * from "./exports.js";
+export * from "./hints.js";

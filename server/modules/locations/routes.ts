@@ -1,9 +1,18 @@
 /** GET /api/v1/me and /api/v1/locations[/:id]. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { locationCreateArgs, locationPatchBody, locationSchema, meSchema } from "../../../shared/locations.js";
+import {
+  locationCreateArgs,
+  locationDeleteBody,
+  locationDeletedSchema,
+  locationPatchBody,
+  locationSchema,
+  locationTransferBody,
+  meSchema,
+} from "../../../shared/locations.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
+import { deleteLocation, transferLocation } from "./ownership.js";
 import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
@@ -55,6 +64,29 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       body: locationPatchBody,
       response: locationSchema,
       handler: ({ actor, params, body }) => updateLocation(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/locations/:id/transfer",
+      summary: "Make another member the owner (owner only; the name typed as `confirm`); you become an admin",
+      tag: "locations",
+      params: byId,
+      body: locationTransferBody,
+      response: locationSchema,
+      async handler({ actor, params, body }) {
+        await transferLocation(service.db, actor, params.id, body);
+        return getLocation(service, actor, params.id);
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/locations/:id",
+      summary: "Delete a location (owner only; the name typed as `confirm`): gone for everyone, kept 30 days in the trash",
+      tag: "locations",
+      params: byId,
+      body: locationDeleteBody,
+      response: locationDeletedSchema,
+      handler: ({ actor, params, body }) => deleteLocation(service.db, actor, params.id, body.confirm),
     }),
   ] as RouteDef[];
 }

@@ -9,6 +9,9 @@ import {
   inviteAcceptedSchema,
   inviteCreateBody,
   inviteCreatedSchema,
+  inviteListSchema,
+  inviteResentSchema,
+  inviteSchema,
   memberListSchema,
   memberPatchBody,
   memberRemovedSchema,
@@ -16,14 +19,23 @@ import {
 } from "../../../shared/members.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { Logger } from "pino";
+import { createMailer } from "../../mail/mailer.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
+import { listInvites, resendInvite, revokeInvite } from "./invite-admin.js";
 import { acceptInvite, createInvite, listMembers, removeMember, updateMember } from "./service.js";
 
 const locationParams = z.object({ id: uuidSchema }).strict();
+const inviteParams = z.object({ id: uuidSchema }).strict();
 const memberParams = z.object({ id: uuidSchema, userId: uuidSchema }).strict();
 
-export function memberRoutes(deps: Pick<RouteDeps, "db" | "config">): RouteDef[] {
+export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: Logger }): RouteDef[] {
   const service = serviceDeps(deps);
+  const mail = {
+    mailer: createMailer(deps.config, deps.logger),
+    publicUrl: deps.config.publicUrl,
+    onMailError: (err: unknown) => deps.logger.error({ err, kind: "invite" }, "invite mail could not be sent"),
+  };
   return [
     defineRoute({
       method: "get",
@@ -64,6 +76,34 @@ export function memberRoutes(deps: Pick<RouteDeps, "db" | "config">): RouteDef[]
       body: inviteCreateBody,
       response: inviteCreatedSchema,
       handler: ({ actor, params, body }) => createInvite(service, actor, params.id, body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/locations/:id/invites",
+      summary: "List a location's invitations, newest first (owner or admin; tokens are never shown)",
+      tag: "members",
+      params: locationParams,
+      query: pageQuerySchema,
+      response: inviteListSchema,
+      handler: ({ actor, params, query }) => listInvites(service, actor, params.id, query),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/invites/:id",
+      summary: "Revoke an invitation (owner or admin): it can no longer be accepted",
+      tag: "members",
+      params: inviteParams,
+      response: inviteSchema,
+      handler: ({ actor, params }) => revokeInvite(service, actor, params.id),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/invites/:id/resend",
+      summary: "Resend an invitation (owner or admin): a new link for 7 days, mailed when it names an address; the old link stops working",
+      tag: "members",
+      params: inviteParams,
+      response: inviteResentSchema,
+      handler: ({ actor, params }) => resendInvite(service, mail, actor, params.id),
     }),
     defineRoute({
       method: "post",

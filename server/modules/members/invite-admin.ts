@@ -1,0 +1,141 @@
+/**
+ * Invitations as owners and admins manage them: the list (newest first, never a token), revoking
+ * one (revokedAt: it can no longer be accepted, server/modules/members/invites.ts findLiveInvite)
+ * and resending one. Only a token's hash is kept, so a resend gives the invite a new token and a
+ * new 7-day expiry (the old link stops working), mails the link when the invite names an address,
+ * and answers the token for the admin to hand over. RLS (invites_admin) limits every statement to
+ * the actor's admin locations as well.
+ */
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Invite, InviteList, InviteResent } from "../../../shared/members.js";
+import type { PageQuery } from "../../../shared/paging.js";
+import { roleAtLeast } from "../../../shared/roles.js";
+import { locationAccess } from "../../access/location.js";
+import type { Actor } from "../../auth/actor.js";
+import { withActor } from "../../db/actor.js";
+import type { Tx } from "../../db/client.js";
+import { invites, users } from "../../db/schema/index.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
+import type { Mailer } from "../../mail/mailer.js";
+import type { ServiceDeps } from "../deps.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { INVITE_TTL_MS, newInviteToken } from "./invites.js";
+
+type InviteRow = typeof invites.$inferSelect;
+
+function statusOf(r: Pick<InviteRow, "acceptedAt" | "revokedAt" | "expiresAt">, now: Date): Invite["status"] {
+  if (r.acceptedAt) return "accepted";
+  if (r.revokedAt) return "revoked";
+  return r.expiresAt <= now ? "expired" : "pending";
+}
+
+function personOnly(actor: Actor): Actor {
+  if (actor.type !== "user") throw new ForbiddenError("Members and invites are managed from a signed-in session only.");
+  return actor;
+}
+
+/** Owner or admin of a location the actor sees (404 when it does not see it). */
+async function requireAdmin(tx: Tx, actor: Actor, locationId: string): Promise<void> {
+  const { role } = await locationAccess(tx, locationId);
+  if (!actor.canWrite || !roleAtLeast(role, "admin")) {
+    throw new ForbiddenError(`Your role (${role}) cannot manage invitations here; ask an owner or admin.`, { role, needed: "admin" });
+  }
+}
+
+export async function listInvites({ db }: ServiceDeps, actor: Actor, locationId: string, query: PageQuery): Promise<InviteList> {
+  return withActor(db, personOnly(actor), async (tx) => {
+    await requireAdmin(tx, actor, locationId);
+    const found = await tx
+      .select({ invite: invites, createdByName: users.name, key: exactTime(invites.createdAt) })
+      .from(invites)
+      .leftJoin(users, eq(users.id, invites.createdBy))
+      .where(and(eq(invites.locationId, locationId), query.cursor ? afterTimeId(query.cursor, invites.createdAt, invites.id, "desc") : undefined))
+      .orderBy(desc(invites.createdAt), desc(invites.id))
+      .limit(query.limit + 1);
+    const page = pageFrom(found, query.limit, (r) => [r.key, r.invite.id]);
+    const now = new Date();
+    return {
+      items: page.rows.map(({ invite: i, createdByName }) => ({
+        id: i.id,
+        email: i.email,
+        role: i.role,
+        status: statusOf(i, now),
+        createdAt: i.createdAt.toISOString(),
+        expiresAt: i.expiresAt.toISOString(),
+        createdByName: createdByName ?? null,
+      })),
+      next_cursor: page.next_cursor,
+    };
+  });
+}
+
+/** The invite, locked, after the admin check of its location; 404 when the actor cannot manage it. */
+async function lockInvite(tx: Tx, actor: Actor, id: string): Promise<InviteRow> {
+  // RLS shows only invites of the actor's admin locations: anyone else's is simply not found.
+  const [row] = await tx.select().from(invites).where(eq(invites.id, id)).for("update");
+  if (!row) throw new NotFoundError("invite");
+  await requireAdmin(tx, actor, row.locationId);
+  return row;
+}
+
+/** Revokes an invite that was not used yet; revoking it again changes nothing. */
+export async function revokeInvite({ db }: ServiceDeps, actor: Actor, id: string): Promise<Invite> {
+  return withActor(db, personOnly(actor), async (tx) => {
+    const row = await lockInvite(tx, actor, id);
+    if (row.acceptedAt) throw new ConflictError("This invitation was already accepted: remove the member instead.");
+    const now = new Date();
+    const revokedAt = row.revokedAt ?? now;
+    if (!row.revokedAt)
+      await tx
+        .update(invites)
+        .set({ revokedAt })
+        .where(and(eq(invites.id, id), isNull(invites.revokedAt)));
+    return {
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      status: "revoked",
+      createdAt: row.createdAt.toISOString(),
+      expiresAt: row.expiresAt.toISOString(),
+      createdByName: null,
+    };
+  });
+}
+
+/**
+ * A new token and expiry for an invite not yet accepted or revoked (an expired one comes back to
+ * life: that is what resending is for). The mail, when the invite names an address, goes out after
+ * the commit; a mail that fails is logged by the caller's mailer and the token is still answered.
+ */
+export async function resendInvite(
+  { db }: ServiceDeps,
+  mail: { mailer: Mailer; publicUrl: URL; onMailError(err: unknown): void },
+  actor: Actor,
+  id: string,
+): Promise<InviteResent> {
+  const { row, token, expiresAt } = await withActor(db, personOnly(actor), async (tx) => {
+    const row = await lockInvite(tx, actor, id);
+    if (row.acceptedAt) throw new ConflictError("This invitation was already accepted.");
+    if (row.revokedAt) throw new ConflictError("This invitation was revoked: make a new one.");
+    const { token, tokenHash } = newInviteToken();
+    const expiresAt = new Date(Date.now() + INVITE_TTL_MS);
+    await tx.update(invites).set({ tokenHash, expiresAt }).where(eq(invites.id, id));
+    return { row, token, expiresAt };
+  });
+  let mailed = false;
+  if (row.email) {
+    const link = `${new URL("/invite", mail.publicUrl).href}#token=${encodeURIComponent(token)}`;
+    try {
+      await mail.mailer.send({
+        kind: "invite",
+        to: row.email,
+        subject: "You are invited to an Inventory location",
+        text: ["You have been invited to share a location in Inventory. To accept, open:", "", link, "", "The link works once, for 7 days."].join("\n"),
+      });
+      mailed = true;
+    } catch (err) {
+      mail.onMailError(err);
+    }
+  }
+  return { id: row.id, token, expiresAt: expiresAt.toISOString(), mailed };
+}
