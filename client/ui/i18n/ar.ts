@@ -11,6 +11,7 @@ export const ar: Record<keyof typeof en, string> = {
   "nav.inbox": "الوارد",
   "nav.members": "الأعضاء",
   "nav.sync": "المزامنة",
+  "nav.more": "المزيد",
   "nav.settings": "الإعدادات",
   "nav.locations": "المواقع",
   "common.save": "حفظ",

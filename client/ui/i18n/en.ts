@@ -9,6 +9,7 @@ export const en = {
   "nav.inbox": "Inbox",
   "nav.members": "Members",
   "nav.sync": "Sync",
+  "nav.more": "More",
   "nav.settings": "Settings",
   "nav.locations": "Locations",
   "common.save": "Save",

@@ -1,14 +1,19 @@
 /**
  * The frame of every signed-in screen: header with the sync badge, the navigation (a bottom bar
  * on phones, a side bar on desktops: styles.css), and the banner when the session was lost.
+ *
+ * On a phone the bar holds the four places people go most and "More", which opens the rest above
+ * the bar: seven tabs do not fit 360 px. A desktop's side bar shows them all and no "More".
  */
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { Link, useLocation } from "../router.js";
 import { useOnline, useOutbox } from "../data.js";
 import { useReady } from "../session.js";
 
 const LAST_LOCATION = "lastLocation";
+/** Tabs a phone's bar shows besides "More" (when there are more than this many). */
+const PHONE_TABS = 4;
 
 export function Shell(props: { locationId?: string; locationName?: string; inboxCount?: number; children: ReactNode }) {
   const { locationName, inboxCount, children } = props;
@@ -24,6 +29,8 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
   const waiting = outbox?.filter((e) => e.state === "pending").length ?? 0;
   const { path } = useLocation();
   const base = locationId ? `/l/${locationId}` : "";
+  const [moreOpen, setMoreOpen] = useState(false);
+  useEffect(() => setMoreOpen(false), [path]);
   const items: { to: string; label: string; badge?: number }[] = locationId
     ? [
         { to: `${base}/places`, label: t("nav.places") },
@@ -39,6 +46,7 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
         { to: "/sync", label: t("nav.sync") },
         { to: "/settings", label: t("nav.settings") },
       ];
+  const extra = (i: number) => items.length > PHONE_TABS && i >= PHONE_TABS;
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -66,10 +74,16 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
           {t("auth.signedOutSync")} <Link to="/sign-in">{t("auth.signIn")}</Link>
         </p>
       ) : null}
-      <nav className="nav" aria-label={t("nav.main")}>
+      <nav
+        className={`nav${moreOpen ? " open" : ""}`}
+        aria-label={t("nav.main")}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setMoreOpen(false);
+        }}
+      >
         <ul>
-          {items.map((item) => (
-            <li key={item.to}>
+          {items.map((item, i) => (
+            <li key={item.to} className={extra(i) ? "extra" : undefined}>
               <Link to={item.to} aria-current={path.startsWith(item.to) ? "page" : undefined}>
                 {item.label}
                 {item.badge ? (
@@ -80,6 +94,18 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
               </Link>
             </li>
           ))}
+          {items.length > PHONE_TABS ? (
+            <li className="more">
+              <button
+                type="button"
+                aria-expanded={moreOpen}
+                className={items.some((item, i) => extra(i) && path.startsWith(item.to)) ? "current" : undefined}
+                onClick={() => setMoreOpen(!moreOpen)}
+              >
+                {t("nav.more")}
+              </button>
+            </li>
+          ) : null}
         </ul>
       </nav>
       <main id="main" className="content">

@@ -177,6 +177,10 @@ export async function locationIdOf(page: Page): Promise<string> {
   return m[1];
 }
 
+/** Opens a screen from the main navigation; on a phone, tabs past the fourth are behind "More". */
 export async function goTo(page: Page, navLabel: string): Promise<void> {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: navLabel, exact: false }).first().click();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const link = nav.getByRole("link", { name: navLabel, exact: false }).first();
+  if (!(await link.isVisible())) await nav.getByRole("button", { name: "More" }).click();
+  await link.click();
 }

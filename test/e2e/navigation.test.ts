@@ -1,0 +1,77 @@
+/**
+ * The main navigation on a phone: at 360 px the bar shows four tabs and "More", none cut off, in
+ * English and Arabic; "More" opens the rest above the bar, and choosing one closes it. A desktop's
+ * side bar shows every tab and no "More".
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { freshEmail, goTo, signUp, startE2e, type E2e } from "./support/app.js";
+import { screenshot } from "./support/browser.js";
+
+/** Every visible control of the bar lies wholly inside the screen's width. */
+async function allInside(page: Page, nav: string): Promise<string[]> {
+  const width = page.viewportSize()!.width;
+  const controls = page.getByRole("navigation", { name: nav }).locator("a:visible, button:visible");
+  const names: string[] = [];
+  for (const c of await controls.all()) {
+    const box = (await c.boundingBox())!;
+    expect(box.x, await c.innerText()).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, await c.innerText()).toBeLessThanOrEqual(width + 0.5);
+    names.push((await c.innerText()).trim());
+  }
+  return names;
+}
+
+describe("main navigation", () => {
+  let e2e: E2e;
+  beforeAll(async () => {
+    e2e = await startE2e();
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it("at 360 px: four tabs and More, nothing cut off, in English and Arabic; More opens the rest", async () => {
+    const { page } = await e2e.device({ viewport: { width: 360, height: 740 } });
+    await signUp(page, "Navi Gator", freshEmail("nav"));
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await allInside(page, "Main")).toEqual(["Places", "Things", "Capture", "Inbox", "More"]);
+    expect(await nav.getByRole("link", { name: "Settings" }).isVisible()).toBe(false);
+
+    const more = nav.getByRole("button", { name: "More" });
+    expect(await more.getAttribute("aria-expanded")).toBe("false");
+    await more.click();
+    expect(await more.getAttribute("aria-expanded")).toBe("true");
+    for (const name of ["Members", "Sync", "Settings"]) expect(await nav.getByRole("link", { name }).isVisible(), name).toBe(true);
+    await allInside(page, "Main");
+    await screenshot(page, "nav-more-360");
+    await nav.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("heading", { name: "Settings" }).waitFor();
+    // Chosen: the rows close again.
+    expect(await nav.getByRole("link", { name: "Members" }).isVisible()).toBe(false);
+
+    // Escape closes it too, from the keyboard.
+    await more.focus();
+    await page.keyboard.press("Enter");
+    expect(await nav.getByRole("link", { name: "Sync" }).isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await nav.getByRole("link", { name: "Sync" }).isVisible()).toBe(false);
+
+    await page.getByRole("radio", { name: "العربية" }).check();
+    expect(await allInside(page, "القائمة الرئيسية")).toEqual(["الأماكن", "الأغراض", "التقاط", "الوارد", "المزيد"]);
+    await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("button", { name: "المزيد" }).click();
+    await allInside(page, "القائمة الرئيسية");
+    await screenshot(page, "nav-more-ar-360");
+  });
+
+  it("on a desktop the side bar shows every tab and no More", async () => {
+    const { page } = await e2e.device({ viewport: { width: 1280, height: 800 } });
+    await signUp(page, "Desk Top", freshEmail("desk"));
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const name of ["Places", "Things", "Capture", "Inbox", "Members", "Sync", "Settings"])
+      expect(await nav.getByRole("link", { name }).isVisible(), name).toBe(true);
+    expect(await nav.getByRole("button", { name: "More" }).isVisible()).toBe(false);
+    await goTo(page, "Members");
+    await page.getByRole("heading", { name: "Members" }).waitFor();
+  });
+});
