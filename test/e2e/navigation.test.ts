@@ -35,6 +35,8 @@ describe("main navigation", () => {
     const { page } = await e2e.device({ viewport: { width: 360, height: 740 } });
     await signUp(page, "Navi Gator", freshEmail("nav"));
     const nav = page.getByRole("navigation", { name: "Main" });
+    // The location's tabs (until the location is known the bar holds Locations, Sync and Settings).
+    await nav.getByRole("button", { name: "More" }).waitFor();
     expect(await allInside(page, "Main")).toEqual(["Places", "Things", "Capture", "Inbox", "More"]);
     expect(await nav.getByRole("link", { name: "Settings" }).isVisible()).toBe(false);
 
@@ -42,24 +44,26 @@ describe("main navigation", () => {
     expect(await more.getAttribute("aria-expanded")).toBe("false");
     await more.click();
     expect(await more.getAttribute("aria-expanded")).toBe("true");
-    for (const name of ["Members", "Sync", "Settings"]) expect(await nav.getByRole("link", { name }).isVisible(), name).toBe(true);
+    for (const name of ["Members", "Sync", "Settings"]) await nav.getByRole("link", { name }).waitFor({ state: "visible" });
     await allInside(page, "Main");
     await screenshot(page, "nav-more-360");
     await nav.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("heading", { name: "Settings" }).waitFor();
     // Chosen: the rows close again.
-    expect(await nav.getByRole("link", { name: "Members" }).isVisible()).toBe(false);
+    await nav.getByRole("link", { name: "Members" }).waitFor({ state: "hidden" });
 
     // Escape closes it too, from the keyboard.
     await more.focus();
     await page.keyboard.press("Enter");
-    expect(await nav.getByRole("link", { name: "Sync" }).isVisible()).toBe(true);
+    await nav.getByRole("link", { name: "Sync" }).waitFor({ state: "visible" });
     await page.keyboard.press("Escape");
-    expect(await nav.getByRole("link", { name: "Sync" }).isVisible()).toBe(false);
+    await nav.getByRole("link", { name: "Sync" }).waitFor({ state: "hidden" });
 
     await page.getByRole("radio", { name: "العربية" }).check();
+    await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("button", { name: "المزيد" }).waitFor();
     expect(await allInside(page, "القائمة الرئيسية")).toEqual(["الأماكن", "الأغراض", "التقاط", "الوارد", "المزيد"]);
     await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("button", { name: "المزيد" }).click();
+    await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("link", { name: "الإعدادات" }).waitFor({ state: "visible" });
     await allInside(page, "القائمة الرئيسية");
     await screenshot(page, "nav-more-ar-360");
   });
@@ -68,6 +72,7 @@ describe("main navigation", () => {
     const { page } = await e2e.device({ viewport: { width: 1280, height: 800 } });
     await signUp(page, "Desk Top", freshEmail("desk"));
     const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Places" }).waitFor();
     for (const name of ["Places", "Things", "Capture", "Inbox", "Members", "Sync", "Settings"])
       expect(await nav.getByRole("link", { name }).isVisible(), name).toBe(true);
     expect(await nav.getByRole("button", { name: "More" }).isVisible()).toBe(false);

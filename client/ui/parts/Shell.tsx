@@ -14,6 +14,11 @@ import { useReady } from "../session.js";
 const LAST_LOCATION = "lastLocation";
 /** Tabs a phone's bar shows besides "More" (when there are more than this many). */
 const PHONE_TABS = 4;
+/**
+ * Whether "More" is open, and on which screen, kept outside the component: a screen that finishes
+ * loading (the first sync after signing in) draws its Shell anew, and a menu just opened stays open.
+ */
+const more = { open: false, path: "" };
 
 export function Shell(props: { locationId?: string; locationName?: string; inboxCount?: number; children: ReactNode }) {
   const { locationName, inboxCount, children } = props;
@@ -29,8 +34,16 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
   const waiting = outbox?.filter((e) => e.state === "pending").length ?? 0;
   const { path } = useLocation();
   const base = locationId ? `/l/${locationId}` : "";
-  const [moreOpen, setMoreOpen] = useState(false);
-  useEffect(() => setMoreOpen(false), [path]);
+  const [moreOpen, setMoreState] = useState(() => more.open && more.path === path);
+  const setMoreOpen = (open: boolean) => {
+    more.open = open;
+    more.path = path;
+    setMoreState(open);
+  };
+  // Choosing a screen closes it; the same screen drawn anew (it finished loading) keeps it open.
+  useEffect(() => {
+    if (more.path !== path) setMoreOpen(false);
+  }, [path]);
   const items: { to: string; label: string; badge?: number }[] = locationId
     ? [
         { to: `${base}/places`, label: t("nav.places") },

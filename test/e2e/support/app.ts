@@ -181,6 +181,13 @@ export async function locationIdOf(page: Page): Promise<string> {
 export async function goTo(page: Page, navLabel: string): Promise<void> {
   const nav = page.getByRole("navigation", { name: "Main" });
   const link = nav.getByRole("link", { name: navLabel, exact: false }).first();
-  if (!(await link.isVisible())) await nav.getByRole("button", { name: "More" }).click();
+  for (let tries = 0; tries < 5; tries++) {
+    if (!(await link.isVisible())) await nav.getByRole("button", { name: "More" }).click();
+    try {
+      return await link.click({ timeout: 5000 });
+    } catch {
+      // The screen changed under the click (it finished loading, or moved on): look again.
+    }
+  }
   await link.click();
 }
