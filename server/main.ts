@@ -28,10 +28,13 @@ async function main() {
   const server = app.listen(config.port, config.host, () => {
     const where = database.kind === "pglite" ? `embedded PGlite in ${path.join(config.dataDir, "pg")}` : "PostgreSQL";
     logger.info(`Inventory service listening on ${config.publicUrl.origin} (${where})`);
-    console.log(`Inventory service: ${config.publicUrl.origin}`);
-    // The last start-up line on a fresh instance: whoever started it opens this to become its admin.
-    // Printed, never sent to the logger, so the code stays out of collected logs.
-    if (fresh) console.log(`Set up this instance (first admin account): ${services.setup.url(config.publicUrl)}`);
+    // After the logger's buffer is written, so these come last whatever order the streams flush in.
+    logger.flush(() => {
+      console.log(`Inventory service: ${config.publicUrl.origin}`);
+      // The last start-up line on a fresh instance: whoever started it opens this to become its admin.
+      // Printed, never sent to the logger, so the code stays out of collected logs.
+      if (fresh) console.log(`Set up this instance (first admin account): ${services.setup.url(config.publicUrl)}`);
+    });
   });
   // What Node's HTTP parser refuses (headers past its limit, bytes that are not HTTP) in our error body.
   server.on("clientError", answerClientError);

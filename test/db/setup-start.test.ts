@@ -22,7 +22,7 @@ test("a fresh instance prints its setup URL last; the code makes the first admin
   // Sign-up closed and the logger at info, as a default start: the setup line must still come last.
   server = await serverProcess({ dataDir, env: { SVC_SIGNUP_OPEN: "", SVC_LOG_LEVEL: "info" } });
   await server.start();
-  await expect.poll(() => lines(server!.output()).at(-1) ?? "", { timeout: 10_000 }).toMatch(/\/setup#code=/);
+  await expect.poll(() => lines(server!.output()).at(-1) ?? "", { timeout: 30_000 }).toMatch(/\/setup#code=/);
   const last = lines(server.output()).at(-1)!;
   const url = new URL(/(http\S+)/.exec(last)![1]!);
   expect(url.origin).toBe(server.origin);
