@@ -2,6 +2,7 @@
  * Starts the service: configuration, database (migrated), the app, the hourly repair job. SIGTERM
  * or SIGINT stops it: no new connections, open ones ended, the database closed, exit 0.
  */
+import { writeSync } from "node:fs";
 import type { Server } from "node:http";
 import { pino } from "pino";
 import path from "node:path";
@@ -27,13 +28,17 @@ async function main() {
   const fresh = await needsSetup(database.db);
   const server = app.listen(config.port, config.host, () => {
     const where = database.kind === "pglite" ? `embedded PGlite in ${path.join(config.dataDir, "pg")}` : "PostgreSQL";
-    logger.info(`Inventory service listening on ${config.publicUrl.origin} (${where})`);
-    // After the logger's buffer is written, so these come last whatever order the streams flush in.
+    // The logger writes asynchronously; once what it holds is out, the start-up lines are written
+    // synchronously (the log line through a synchronous logger of the same settings), so the setup
+    // line really is the last one.
     logger.flush(() => {
-      console.log(`Inventory service: ${config.publicUrl.origin}`);
+      pino({ level: configured.logLevel }, pino.destination({ dest: 1, sync: true })).info(
+        `Inventory service listening on ${config.publicUrl.origin} (${where})`,
+      );
+      writeSync(1, `Inventory service: ${config.publicUrl.origin}\n`);
       // The last start-up line on a fresh instance: whoever started it opens this to become its admin.
       // Printed, never sent to the logger, so the code stays out of collected logs.
-      if (fresh) console.log(`Set up this instance (first admin account): ${services.setup.url(config.publicUrl)}`);
+      if (fresh) writeSync(1, `Set up this instance (first admin account): ${services.setup.url(config.publicUrl)}\n`);
     });
   });
   // What Node's HTTP parser refuses (headers past its limit, bytes that are not HTTP) in our error body.
