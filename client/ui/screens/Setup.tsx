@@ -8,6 +8,7 @@ import { signInWithPassword } from "../../auth/auth-api.js";
 import { api } from "../../sync/api.js";
 import { rememberDestination } from "../after-sign-in.js";
 import { useI18n } from "../i18n/i18n.js";
+import { NewAccountFields, type NewAccount } from "../parts/NewAccountFields.js";
 import { Notice } from "../parts/Notice.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
 
@@ -17,9 +18,8 @@ export function SetupScreen() {
   const { t } = useI18n();
   const after = useAfterSignIn();
   const [code, setCode] = useState(codeFromHash);
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const [account, setAccount] = useState<NewAccount>({ name: "", email: "", password: "" });
+  const { name, email, password } = account;
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -53,18 +53,7 @@ export function SetupScreen() {
           {t("setup.code")}
           <input required autoComplete="off" value={code} onChange={(e) => setCode(e.target.value)} />
         </label>
-        <label>
-          {t("auth.name")}
-          <input autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label>
-          {t("auth.email")}
-          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label>
-          {t("auth.password")}
-          <input type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
+        <NewAccountFields value={account} onChange={setAccount} />
         <button type="submit" className="primary" disabled={busy}>
           {t("setup.submit")}
         </button>

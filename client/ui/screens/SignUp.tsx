@@ -2,6 +2,7 @@
 import { useState } from "react";
 import { signInWithPassword, signUp } from "../../auth/auth-api.js";
 import { useI18n } from "../i18n/i18n.js";
+import { NewAccountFields, type NewAccount } from "../parts/NewAccountFields.js";
 import { Notice } from "../parts/Notice.js";
 import { Link } from "../router.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
@@ -9,9 +10,8 @@ import { errorText, useAfterSignIn } from "./SignIn.js";
 export function SignUpScreen() {
   const { t } = useI18n();
   const after = useAfterSignIn();
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const [account, setAccount] = useState<NewAccount>({ name: "", email: "", password: "" });
+  const { name, email, password } = account;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const invite = sessionStorage.getItem("pendingInvite") ?? undefined;
@@ -39,18 +39,7 @@ export function SignUpScreen() {
           })();
         }}
       >
-        <label>
-          {t("auth.name")}
-          <input autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label>
-          {t("auth.email")}
-          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label>
-          {t("auth.password")}
-          <input type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
+        <NewAccountFields value={account} onChange={setAccount} />
         <button type="submit" className="primary" disabled={busy}>
           {t("auth.signUp")}
         </button>
