@@ -145,9 +145,10 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     const scope: Scope = { locationId, accountId, ownerOf: owner };
     const plan = planTables(catalog, order, parsed, existing, owner);
 
+    const remapped = new Map(order.map((t) => [t, remap(zip.records.get(t)!, ids)]));
     const records: Record<string, number> = {};
     for (const t of order) {
-      const json = remap(zip.records.get(t)!, ids);
+      const json = remapped.get(t)!;
       const p = plan.get(t)!;
       // A thing whose place and box were both left out of the export goes to Unplaced.
       const fallback = t === "things" ? { column: "place_id", when: ["container_id"], value: unplaced } : undefined;
@@ -166,7 +167,7 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
       if (t === "places" && sourceUnplaced)
         await overwriteRow(tx, "places", catalog.columns.get("places")!, json, unplaced, ["location_id", "short_code", "is_unplaced", "parent_id"]);
     }
-    for (const t of order) await fillDeferred(tx, scope, t, remap(zip.records.get(t)!, ids), plan.get(t)!.refs);
+    for (const t of order) await fillDeferred(tx, scope, t, remapped.get(t)!, plan.get(t)!.refs);
     await settleReferences(tx, catalog, order, written, scope, new Set(REGISTRIES));
     if (zip.records.has("secret_values"))
       records.secret_values = await restoreSecrets(tx, scope, parseSecrets(zip.records.get("secret_values")!), ids, crossAccount);
