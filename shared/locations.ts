@@ -62,3 +62,11 @@ export const locationDeleteBody = z.object({ confirm: z.string().max(200) }).str
 export const locationDeletedSchema = z.object({ ok: z.literal(true), purgeAfter: z.string() }).meta({ id: "LocationDeleted" });
 /** POST /locations/:id/transfer: the new owner (a member) and the location's name typed again. */
 export const locationTransferBody = z.object({ userId: uuidSchema, confirm: z.string().max(200) }).strict();
+
+/** How long a deleted location is kept in its owner's trash before its rows are purged. */
+export const TRASH_DAYS = 30;
+/** GET /trash/locations: the caller's deleted locations (they were the owner), newest first. */
+export const trashedLocationSchema = z
+  .object({ id: uuidSchema, name: z.string(), deletedAt: z.string(), purgeAfter: z.string() })
+  .meta({ id: "TrashedLocation" });
+export type TrashedLocation = z.infer<typeof trashedLocationSchema>;

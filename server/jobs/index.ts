@@ -2,6 +2,7 @@
 import type { Services } from "../services.js";
 import { costLaterCalls } from "../ai/later-costs.js";
 import { repairBootstraps } from "../modules/locations/bootstrap.js";
+import { purgeDueLocations } from "../modules/locations/purge.js";
 import { startNudges } from "../modules/meters/nudges.js";
 import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
 import { startOverdueNotices } from "../modules/loans/overdue.js";
@@ -34,11 +35,21 @@ export function startJobs(services: Services): () => Promise<void> {
       logger.error({ err }, "costing AI calls later failed");
     }
   };
+  // Locations whose 30 days in the trash are over, removed for good with their photos.
+  const purge = async () => {
+    try {
+      await purgeDueLocations({ db: database.db, store: blobStoreOf(services.config), logger });
+    } catch (err) {
+      logger.error({ err }, "purging trashed locations failed");
+    }
+  };
   void repair();
   void costLater();
+  void purge();
   const timer = setInterval(() => {
     void repair();
     void costLater();
+    void purge();
   }, HOUR);
   timer.unref();
   const stopNudges = startNudges(services);

@@ -119,3 +119,60 @@ describe("delete", () => {
     expect(await listed(people.member)).toContain(loc);
   });
 });
+
+describe("trash", () => {
+  test("the owner lists and restores a deleted location; everyone else sees neither", async () => {
+    const loc = await sharedLocation("Attic");
+    const thing = await people.member.post(`/api/v1/locations/${loc}/things`, { name: "Rocking horse" });
+    expect(thing.status, JSON.stringify(thing.body)).toBe(201);
+    const link = await people.owner.post(`/api/v1/locations/${loc}/invites`, { role: "viewer" });
+    const made = await people.owner.post("/api/v1/tokens", { name: "script", scope: "write", locationIds: [loc] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await people.owner.delete(`/api/v1/locations/${loc}`, { confirm: "Attic" })).status).toBe(200);
+
+    const trash = await people.owner.get("/api/v1/trash/locations");
+    expect(trash.status).toBe(200);
+    const item = (trash.body.items as { id: string; name: string; deletedAt: string; purgeAfter: string }[]).find((l) => l.id === loc);
+    expect(item).toMatchObject({ name: "Attic" });
+    expect(Date.parse(item!.purgeAfter) - Date.parse(item!.deletedAt)).toBe(30 * 86400_000);
+    for (const role of ["admin", "member", "viewer", "outsider"] as const) {
+      expect(((await people[role].get("/api/v1/trash/locations")).body.items as { id: string }[]).map((l) => l.id)).not.toContain(loc);
+      expectError(await people[role].post(`/api/v1/locations/${loc}/restore`), 404, "not_found");
+    }
+    const bearer = { authorization: `Bearer ${made.body.secret as string}` };
+    expectError(await svc.client().request("GET", "/api/v1/trash/locations", undefined, bearer), 403, "forbidden");
+    expectError(await svc.client().request("POST", `/api/v1/locations/${loc}/restore`, undefined, bearer), 403, "forbidden");
+
+    const back = await people.owner.post(`/api/v1/locations/${loc}/restore`);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ id: loc, role: "owner" });
+    for (const p of ["owner", "admin", "member", "viewer"] as const) expect(await listed(people[p])).toContain(loc);
+    expect((await people.viewer.get(`/api/v1/things/${thing.body.id as string}`)).body).toMatchObject({ name: "Rocking horse" });
+    // Not in the trash any more, and a live location cannot be "restored".
+    expect(((await people.owner.get("/api/v1/trash/locations")).body.items as { id: string }[]).map((l) => l.id)).not.toContain(loc);
+    expectError(await people.owner.post(`/api/v1/locations/${loc}/restore`), 404, "not_found");
+    // What the delete revoked stays revoked: a link that stopped working does not start again.
+    const joiner = await svc.signedIn("Late Viewer");
+    expectError(await joiner.post("/api/v1/invites/accept", { token: link.body.token }), 404, "not_found");
+  });
+
+  test("the list pages with next_cursor, most recently deleted first", async () => {
+    const names = ["T1", "T2", "T3"];
+    const ids: string[] = [];
+    for (const name of names) {
+      const id = await sharedLocation(name);
+      expect((await people.owner.delete(`/api/v1/locations/${id}`, { confirm: name })).status).toBe(200);
+      ids.push(id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { id: string }[]; next_cursor: string | null } } = await people.owner.get(
+        `/api/v1/trash/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      seen.push(...page.body.items.map((l) => l.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(seen.filter((id) => ids.includes(id))).toEqual([...ids].reverse());
+  });
+});

@@ -135,4 +135,18 @@ export class S3BlobStore implements BlobStore {
       throw err instanceof ObjectStorageError ? err : failure("get", err);
     }
   }
+
+  async remove(sha256: string): Promise<void> {
+    if (!isSha256(sha256)) throw new ObjectStorageError("Object storage: not a blob hash.");
+    const { sdk, client } = await this.loaded;
+    try {
+      // The blob and what is derived from it share its name as their prefix (storage.ts derivedName).
+      const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: sha256 }));
+      for (const o of listed.Contents ?? []) {
+        if (o.Key === sha256 || o.Key?.startsWith(`${sha256}.`)) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: o.Key }));
+      }
+    } catch (err) {
+      throw err instanceof ObjectStorageError ? err : failure("delete", err);
+    }
+  }
 }

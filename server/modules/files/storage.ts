@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { FILE_MIMES } from "../../../shared/files.js";
@@ -33,6 +33,11 @@ export interface BlobStore {
   describe(name: string): Promise<StoredBlob | null>;
   /** The stored bytes, from the first one. */
   open(name: string): Promise<Readable>;
+  /**
+   * Removes a blob and everything derived from it. Only for a blob no record names any more (a
+   * purged location's photos): the store is shared by every location, so the caller checks that.
+   */
+  remove(sha256: string): Promise<void>;
 }
 
 export const isSha256 = (s: string) => /^[0-9a-f]{64}$/.test(s);
@@ -131,5 +136,12 @@ export class DiskBlobStore implements BlobStore {
   async open(name: string): Promise<Readable> {
     if (!isBlobName(name)) throw new Error("Not a blob name.");
     return createReadStream(this.pathOf(name));
+  }
+
+  async remove(sha256: string): Promise<void> {
+    if (!isSha256(sha256)) throw new Error("Not a blob hash.");
+    const folder = path.dirname(this.pathOf(sha256));
+    const names = await readdir(folder).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => n === sha256 || n.startsWith(`${sha256}.`)).map((n) => rm(path.join(folder, n), { force: true })));
   }
 }

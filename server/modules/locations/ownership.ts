@@ -7,7 +7,8 @@
  * stays in the account it was made in (its registries and AI budget live there).
  * Delete: the location goes to the trash (deleted_at); from that moment it is gone from every
  * member's lists and shapes (app_readable_locations skips deleted locations), its pending invites
- * and share links stop working, and its rows stay in the database for 30 days.
+ * and share links stop working, and its rows stay in the database for TRASH_DAYS (trash.ts lists and restores it, purge.ts
+ * removes it after that).
  * The personal location made at sign-up is neither transferred nor deleted: each account has
  * exactly one, and sign-up's repair step expects it (spec "Sign-up" 5).
  *
@@ -24,9 +25,7 @@ import { asSystem, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { historyEntries, invites, locations, memberships, shareLinks, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
-
-/** Our choice (spec: "a 30-day trash"): how long a deleted location's rows are kept. */
-export const TRASH_DAYS = 30;
+import { purgeAfterOf } from "./trash.js";
 
 async function requireOwner(db: Db, actor: Actor, id: string, confirm: string, what: string): Promise<{ name: string }> {
   if (actor.type !== "user") throw new ForbiddenError("Only the owner, signed in, can do this.");
@@ -65,7 +64,7 @@ export async function deleteLocation(db: Db, actor: Actor, id: string, confirm: 
       .set({ revokedAt: now })
       .where(and(eq(shareLinks.locationId, id), isNull(shareLinks.revokedAt)));
   });
-  return { ok: true, purgeAfter: new Date(now.getTime() + TRASH_DAYS * 86400_000).toISOString() };
+  return { ok: true, purgeAfter: purgeAfterOf(now).toISOString() };
 }
 
 type MemberRow = typeof memberships.$inferSelect;

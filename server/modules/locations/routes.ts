@@ -1,4 +1,4 @@
-/** GET /api/v1/me and /api/v1/locations[/:id]. */
+/** GET /api/v1/me, /api/v1/locations[/:id], the owner's acts on a location and its trash. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import {
@@ -9,10 +9,14 @@ import {
   locationSchema,
   locationTransferBody,
   meSchema,
+  TRASH_DAYS,
+  trashedLocationSchema,
 } from "../../../shared/locations.js";
+import { pageOf, pageQuerySchema } from "../../../shared/paging.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { deleteLocation, transferLocation } from "./ownership.js";
+import { listTrash, restoreLocation } from "./trash.js";
 import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
@@ -87,6 +91,27 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       body: locationDeleteBody,
       response: locationDeletedSchema,
       handler: ({ actor, params, body }) => deleteLocation(service.db, actor, params.id, body.confirm),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/trash/locations",
+      summary: `Your deleted locations (you are their owner), kept ${TRASH_DAYS} days before they are purged`,
+      tag: "locations",
+      query: pageQuerySchema,
+      response: pageOf(trashedLocationSchema),
+      handler: ({ actor, query }) => listTrash(service.db, actor, query),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/locations/:id/restore",
+      summary: "Take a deleted location out of the trash (owner only, before it is purged); its revoked invites and share links stay revoked",
+      tag: "locations",
+      params: byId,
+      response: locationSchema,
+      async handler({ actor, params }) {
+        await restoreLocation(service.db, actor, params.id);
+        return getLocation(service, actor, params.id);
+      },
     }),
   ] as RouteDef[];
 }
