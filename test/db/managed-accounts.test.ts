@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_MANAGED_ACCOUNTS } from "../../shared/managed-accounts.js";
+import { rows, sql } from "../../server/db/client.js";
 import { startService, type HttpClient, type TestService } from "../support/app.js";
 import { expectError, keysDeep } from "../support/auth.js";
 import { locationWithRoles, type Client } from "../support/members.js";
@@ -85,6 +86,29 @@ describe("managed-account password: no password known -> one-time code issued", 
     expectError(over.res, 409, "conflict");
     // Other locations are counted separately.
     expect((await create(as.owner)).res.status).toBe(201);
+  });
+});
+
+describe("removing a managed account", () => {
+  test("removing its member signs it out for good and frees its place among the 20", async () => {
+    const owner = await svc.signedIn("Full House");
+    const loc = (await owner.get("/api/v1/me")).body.locations[0].id as string;
+    const made = await Promise.all(Array.from({ length: MAX_MANAGED_ACCOUNTS }, () => create(owner, username(), loc)));
+    const first = made[0]!;
+    expect((await redeem({ username: first.username, code: first.res.body.code, password: PASSWORD })).status).toBe(200);
+    const device = svc.client();
+    expect((await signIn(first.username, PASSWORD, device)).status).toBe(200);
+    expectError((await create(owner, username(), loc)).res, 409, "conflict");
+
+    const removed = await owner.delete(`/api/v1/locations/${loc}/members/${first.res.body.id as string}`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expectError(await device.get("/api/v1/me"), 401, "unauthenticated");
+    expect((await signIn(first.username, PASSWORD)).status).toBe(401);
+    expectError(await owner.post(`/api/v1/locations/${loc}/managed-accounts/${first.res.body.id as string}/reset`, {}), 404, "not_found");
+    // Its place is free; the user row stays, so history still names who did what.
+    expect((await create(owner, username(), loc)).res.status).toBe(201);
+    const [kept] = await rows<{ name: string }>(svc.database.db, sql`SELECT name FROM users WHERE id = ${first.res.body.id as string}::uuid`);
+    expect(kept?.name).toMatch(/^Kid/);
   });
 });
 
