@@ -2,7 +2,8 @@
  * Account screens in Chromium: first-run setup on a fresh server (the printed setup URL, the
  * admin account, sign-up opened from the Admin screen), invitations revoked from Members, a managed
  * account created with its one-time code shown once and used to sign in (and reset), a hint
- * dismissed on one device staying away on another, and a location deleted with its name typed.
+ * dismissed on one device staying away on another, a location deleted with its name typed and
+ * restored from the trash.
  * Arabic at 360 px for the new screens.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -176,5 +177,13 @@ describe("account screens", () => {
     await del.click();
     await page.waitForURL((u) => u.pathname === "/locations");
     await expect.poll(async () => (await owner.get("/api/v1/locations")).body.items.map((l: { id: string }) => l.id)).not.toContain(made.body.id);
+
+    // It waits in the trash on the Locations screen; restored, it is back in the list (through sync).
+    const trash = page.getByRole("region", { name: "Deleted locations" });
+    await trash.getByText(/removed for good after/).waitFor();
+    await trash.getByRole("button", { name: "Restore Old Flat" }).click();
+    await page.getByText("Old Flat is back.").waitFor();
+    await page.getByRole("link", { name: /^Old Flat/ }).waitFor({ timeout: 20_000 });
+    expect((await owner.get("/api/v1/locations")).body.items.map((l: { id: string }) => l.id)).toContain(made.body.id);
   });
 });

@@ -45,20 +45,27 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
     );
   }, [locationId]);
 
-  const patch = (body: Record<string, unknown>) => {
+  // A change shows at once; the controls wait for the answer, so the next change carries the new
+  // row version. A refusal puts back what the server holds.
+  const [saving, setSaving] = useState(false);
+  const patch = (body: Partial<Location>) => {
     if (!loc) return;
     setError(null);
     setSaved(null);
-    void api<Location>("PATCH", `/api/v1/locations/${locationId}`, { ...body, rowVersion: loc.rowVersion }).then(
-      (l) => {
-        setLoc(l);
-        setSaved(t("location.saved"));
-      },
-      (err: unknown) => {
-        setError(errorText(err));
-        void load();
-      },
-    );
+    setSaving(true);
+    setLoc({ ...loc, ...body });
+    void api<Location>("PATCH", `/api/v1/locations/${locationId}`, { ...body, rowVersion: loc.rowVersion })
+      .then(
+        (l) => {
+          setLoc(l);
+          setSaved(t("location.saved"));
+        },
+        (err: unknown) => {
+          setError(errorText(err));
+          void load();
+        },
+      )
+      .finally(() => setSaving(false));
   };
 
   const isOwner = loc?.role === "owner";
@@ -84,10 +91,10 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
             <button type="submit">{t("common.save")}</button>
           </form>
           <label>
-            <input type="checkbox" checked={loc.viewersSeeMoney} onChange={(e) => patch({ viewersSeeMoney: e.target.checked })} />
+            <input type="checkbox" disabled={saving} checked={loc.viewersSeeMoney} onChange={(e) => patch({ viewersSeeMoney: e.target.checked })} />
             {t("location.viewersSeeMoney")}
           </label>
-          <fieldset disabled={!isOwner}>
+          <fieldset disabled={!isOwner || saving}>
             <legend>{t("location.reveal")}</legend>
             {!isOwner ? <p className="hint">{t("location.ownerOnly")}</p> : null}
             {REVEALERS.map((r) => (

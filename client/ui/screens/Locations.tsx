@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { useLive, useSyncStatus } from "../data.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
+import { LocationTrash } from "../parts/LocationTrash.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate } from "../router.js";
 import { useReady } from "../session.js";
@@ -40,6 +41,7 @@ export function LocationsScreen() {
       ) : (
         <p>{t("locations.none")}</p>
       )}
+      <LocationTrash />
     </Shell>
   );
 }
