@@ -29,8 +29,9 @@ export const fetchRecoveryKit = () => api<RecoveryKit>("GET", "/api/v1/me/recove
 export const changePassword = (currentPassword: string, newPassword: string, revokeOtherSessions: boolean) =>
   api<unknown>("POST", "/api/v1/auth/change-password", { currentPassword, newPassword, revokeOtherSessions });
 /** A confirmation link goes to the new address; the address changes when it is opened. */
-export const changeEmail = (email: string, password: string) =>
-  api<{ status: "confirmation_sent"; email: string }>("POST", "/api/v1/me/email", { email: email.trim(), password });
+/** Without `password`, the session must have re-authenticated just before (a passkey, say). */
+export const changeEmail = (email: string, password?: string) =>
+  api<{ status: "confirmation_sent"; email: string }>("POST", "/api/v1/me/email", { email: email.trim(), ...(password ? { password } : {}) });
 
 export interface Passkey {
   id: string;

@@ -17,6 +17,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { passkeys } from "../db/schema/index.js";
 import { isSyntheticEmail } from "../mail/mailer.js";
+import { stampReauthenticated } from "./reauth.js";
 import { markFactorProven } from "./second-factor.js";
 
 /** @simplewebauthn/server is loaded on the first passkey ceremony: it adds ~18 MB to every idle process otherwise. */
@@ -188,6 +189,9 @@ export function passkeyPlugin(db: Db, config: Config) {
               });
             }
             await markFactorProven(db, { sessionId: current.session.id }, now);
+            // The person proved themselves again on this session: as good as typing the password
+            // (the recovery kit and an email change ask for that; a passkey-only account has none).
+            await stampReauthenticated(db, current.session.id, now);
             return ctx.json({ user: { id: user.id, name: user.name }, userVerified });
           }
           const session = await ctx.context.internalAdapter.createSession(user.id);

@@ -1,7 +1,8 @@
 /**
  * Re-authentication (spec "Second factors" 4): changing the sign-in email and downloading the
- * recovery kit need the password again, or, for an account without a password, a sign-in within
- * the last few minutes; otherwise 403 reauth_required. The password may come with the request
+ * recovery kit need the password again, a passkey that verified the person on this session, or,
+ * for an account without a password, a sign-in within the last few minutes; otherwise 403
+ * reauth_required. The password may come with the request
  * (POST /me/email) or just before it (POST /me/reauthenticate, which a GET download cannot
  * carry): either stamps the session for REAUTH_WINDOW_MS. Wrong passwords count as sign-in
  * failures of the account.
@@ -49,7 +50,15 @@ export async function reauthenticate(deps: ReauthDeps, actor: Actor, password: s
     throw new ReauthRequiredError();
   }
   await deps.limits.clearFailures(account, ip);
-  await deps.db.update(authSessions).set({ reauthenticatedAt: now }).where(eq(authSessions.id, me.sessionId));
+  return stampReauthenticated(deps.db, me.sessionId, now);
+}
+
+/**
+ * Marks the session re-authenticated now: after the password (above), or after a passkey that
+ * verified the person on this session (passkeys.ts), which an account without a password needs.
+ */
+export async function stampReauthenticated(db: Db, sessionId: string, now: Date): Promise<Date> {
+  await db.update(authSessions).set({ reauthenticatedAt: now }).where(eq(authSessions.id, sessionId));
   return new Date(now.getTime() + REAUTH_WINDOW_MS);
 }
 

@@ -5,7 +5,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { locations, memberships } from "../../server/db/schema/index.js";
+import { REAUTH_WINDOW_MS } from "../../server/auth/reauth.js";
+import { authAccounts, authSessions, locations, memberships } from "../../server/db/schema/index.js";
 import { startService, type HttpClient, type TestService } from "../support/app.js";
 import { enableTotp, expectError, keysDeep, signInWithPassword, type Client } from "../support/auth.js";
 import { softAuthenticator, type SoftAuthenticator } from "../support/webauthn.js";
@@ -176,5 +177,40 @@ describe("managing passkeys", () => {
     for (const name of ["", "   ", "x".repeat(81)]) expect((await user.post(`${P}/update`, { id, name })).status).toBe(400);
     expect((await user.get(`${P}/list`)).body.items[0].name).toBe("Work laptop");
     expect((await svc.client().post(`${P}/update`, { id, name: "Anonymous" })).status).toBe(401);
+  });
+});
+
+describe("re-authenticating with a passkey", () => {
+  async function passwordlessWithKey() {
+    const c = await svc.signedIn();
+    const key = softAuthenticator(rp());
+    expect((await register(c, key)).status).toBe(200);
+    await svc.database.db.delete(authAccounts).where(and(eq(authAccounts.userId, c.userId), eq(authAccounts.providerId, "credential")));
+    // Signed in long ago: a fresh sign-in no longer stands in for re-authentication.
+    await svc.database.db
+      .update(authSessions)
+      .set({ createdAt: new Date(Date.now() - REAUTH_WINDOW_MS - 1000) })
+      .where(eq(authSessions.userId, c.userId));
+    return { c, key };
+  }
+
+  test("a passkey that verified the person on this session opens the recovery kit, for an account with no password", async () => {
+    const { c, key } = await passwordlessWithKey();
+    expectError(await c.get("/api/v1/me/recovery-kit"), 403, "reauth_required");
+    const res = await passkeySignIn(c, key, { userVerified: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await c.get("/api/v1/me/recovery-kit")).status).toBe(200);
+  });
+
+  test("a passkey without user verification does not, nor does another person's passkey", async () => {
+    const { c, key } = await passwordlessWithKey();
+    expectError(await passkeySignIn(c, key, { userVerified: false }), 403, "forbidden");
+    expectError(await c.get("/api/v1/me/recovery-kit"), 403, "reauth_required");
+    const { key: otherKey } = await passwordlessWithKey();
+    // Another person's key signs this browser in as them, a new session: never this one's re-authentication.
+    const stranger = svc.client();
+    for (const [name, value] of c.cookies) stranger.cookies.set(name, value);
+    expect((await passkeySignIn(stranger, otherKey, { userVerified: true })).status).toBe(200);
+    expectError(await c.get("/api/v1/me/recovery-kit"), 403, "reauth_required");
   });
 });

@@ -138,6 +138,13 @@ describe("two-step verification and passkeys", () => {
       .getByRole("region", { name: "Passkeys" })
       .getByText(/last used/)
       .waitFor();
+
+    // It stands in for the password when the sign-in email changes (re-authentication).
+    const mail = page.getByRole("region", { name: "Sign-in email" });
+    const newEmail = freshEmail("pat-new");
+    await mail.getByLabel("New email").fill(newEmail);
+    await mail.getByRole("button", { name: "Confirm with a passkey instead" }).click();
+    await mail.getByText(`A confirmation link went to ${newEmail}.`, { exact: false }).waitFor();
   });
 });
 

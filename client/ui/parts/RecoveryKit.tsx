@@ -1,6 +1,7 @@
 /**
  * The recovery kit download. The server wants a fresh re-authentication (403 reauth_required): the
- * password is asked for then, sent to /me/reauthenticate, and the download tried again. The kit
+ * password is asked for then (or a passkey, for an account without one), sent to
+ * /me/reauthenticate, and the download tried again. The kit
  * is saved as a JSON file made on the device; it is never kept in the app.
  */
 import { useState } from "react";
@@ -9,6 +10,7 @@ import { ApiError } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
 import { Notice } from "./Notice.js";
+import { PasskeyReauth } from "./PasskeyReauth.js";
 import { PasswordPrompt } from "./PasswordPrompt.js";
 
 function save(kit: unknown): void {
@@ -36,15 +38,23 @@ export function RecoveryKit() {
       <h3>{t("security.kit.title")}</h3>
       <p className="hint">{t("security.kit.help")}</p>
       {asking ? (
-        <PasswordPrompt
-          submitLabel={t("security.kit.download")}
-          onCancel={() => setAsking(false)}
-          onSubmit={async (password) => {
-            await reauthenticate(password);
-            await download();
-            setAsking(false);
-          }}
-        />
+        <>
+          <PasswordPrompt
+            submitLabel={t("security.kit.download")}
+            onCancel={() => setAsking(false)}
+            onSubmit={async (password) => {
+              await reauthenticate(password);
+              await download();
+              setAsking(false);
+            }}
+          />
+          <PasskeyReauth
+            then={async () => {
+              await download();
+              setAsking(false);
+            }}
+          />
+        </>
       ) : (
         <button
           type="button"

@@ -7,6 +7,7 @@ import { changeEmail, changePassword } from "../../auth/security-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
 import { Notice } from "./Notice.js";
+import { PasskeyReauth } from "./PasskeyReauth.js";
 
 function useAction() {
   const { t } = useI18n();
@@ -59,6 +60,13 @@ export function SignInDetails({ email }: { email: string | null }) {
               <input type="password" autoComplete="current-password" required value={emailPassword} onChange={(e) => setEmailPassword(e.target.value)} />
             </label>
             <button type="submit">{t("security.email.change")}</button>
+            {/* No password (a passkey-only account), or rather not type it: a passkey re-authenticates. */}
+            <PasskeyReauth
+              then={async () => {
+                if (!newEmail.trim()) return;
+                mail.run(changeEmail(newEmail), t("security.email.sent", { email: newEmail.trim() }));
+              }}
+            />
             <Notice>{mail.note}</Notice>
             <Notice kind="error">{mail.error}</Notice>
           </form>
