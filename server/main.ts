@@ -26,6 +26,7 @@ async function main() {
   const { app } = createApp(services);
   const stopJobs = startJobs(services);
   const fresh = await needsSetup(database.db);
+  if (fresh) await services.setup.register(database.db);
   const server = app.listen(config.port, config.host, () => {
     const where = database.kind === "pglite" ? `embedded PGlite in ${path.join(config.dataDir, "pg")}` : "PostgreSQL";
     // The logger writes asynchronously; once what it holds is out, the start-up lines are written

@@ -258,6 +258,21 @@ describe.skipIf(!PG_URL)(`two server processes behind one proxy${PG_URL ? "" : `
     expect((await fetch(`${replicas.a!.url}/health`)).ok && (await fetch(`${replicas.b!.url}/health`)).ok).toBe(true);
   });
 
+  test("a setup code one replica printed works through the other; afterwards no replica's code is kept", async () => {
+    const codeOf = async (r: Replica) => {
+      await expect.poll(() => r.output.join(""), { timeout: 10_000 }).toMatch(/\/setup#code=/);
+      return /\/setup#code=([\w-]+)/.exec(r.output.join(""))![1]!;
+    };
+    const [codeA, codeB] = [await codeOf(replicas.a!), await codeOf(replicas.b!)];
+    expect(codeA).not.toBe(codeB);
+    const first = device("10.77.0.9");
+    const body = { email: `ada-${randomBytes(3).toString("hex")}@example.test`, name: "Ada Admin", password: PASSWORD };
+    const res = await first.post("b", "/api/v1/setup", { ...body, code: codeA });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await admin(`SELECT key FROM instance_settings WHERE key LIKE 'setup_code.%'`)).toEqual([]);
+    expect((await first.post("a", "/api/v1/setup", { ...body, email: `x-${body.email}`, code: codeB })).status).toBe(409);
+  });
+
   test("SH6 a device live on replica A sees a write made through replica B; a round-robin device follows too", async () => {
     const stream = (pin?: Name) =>
       new ShapeStream<Row>({

@@ -18,7 +18,7 @@ import { rows, type Db } from "../../db/client.js";
 import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
-import { isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
+import { forgetSetupCodes, isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
 
 export interface AdminDeps {
   db: Db;
@@ -40,13 +40,14 @@ export async function runSetup(deps: AdminDeps, body: SetupBody, ip: string): Pr
   await limits.hitRedemption(ip);
   await limits.checkFailures(SETUP_ACCOUNT, ip);
   if (!(await needsSetup(db))) throw new ConflictError(ALREADY);
-  if (!deps.setup.matches(body.code)) {
+  if (!(await deps.setup.matchesAnyReplica(db, body.code))) {
     await limits.recordFailure(SETUP_ACCOUNT, ip);
     throw new ForbiddenError("The setup code is wrong: use the setup URL the server printed when it started.");
   }
   const turn = running.then(() => createFirstAdmin(deps, body));
   running = turn.catch(() => undefined);
   const userId = await turn;
+  await forgetSetupCodes(db);
   await limits.clearFailures(SETUP_ACCOUNT, ip);
   return { status: "ready", userId };
 }
