@@ -1,5 +1,9 @@
-/** The things of a location, searchable by name, serial, model or short code, filterable by place. */
+/**
+ * The things of a location, searched on the device by what they are and where (search/thing-search.ts),
+ * filtered by a place with everything inside it.
+ */
 import { useEffect, useMemo, useState } from "react";
+import type { PlaceRow, TypeRow } from "../../db/rows.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Hint } from "../parts/Hint.js";
@@ -12,7 +16,7 @@ import { useReady } from "../session.js";
 import { useLoans } from "../parts/LoanData.js";
 
 export function ThingsScreen({ locationId }: { locationId: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { db } = useReady();
   const { query } = useLocation();
   const q = query.get("q") ?? "";
@@ -22,7 +26,8 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
   // "Show more" adds a page at a time; a new search or place starts again from one page.
   const [limit, setLimit] = useState(THINGS_LIST_LIMIT);
   useEffect(() => setLimit(THINGS_LIST_LIMIT), [locationId, q, placeId]);
-  const data = useThingsList(db, locationId, { q, placeId, limit });
+  const labels = useMemo(() => ({ type: (ty: TypeRow) => typeName(ty, t), place: (p: PlaceRow) => placeName(p, t) }), [t]);
+  const data = useThingsList(db, locationId, { q, placeId, limit }, labels, lang);
   const loans = useLoans(db, locationId);
 
   const setQuery = (next: { q?: string; place?: string }) => {
