@@ -11,6 +11,7 @@ import { formatFieldValue } from "../field-format.js";
 import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists, type FileChoice } from "../parts/FieldInput.js";
+import { ContainerContents } from "../parts/ContainerContents.js";
 import { ThingMeters } from "../parts/MeterList.js";
 import { ThingLoan } from "../parts/ThingLoan.js";
 import { Notice } from "../parts/Notice.js";
@@ -196,6 +197,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
       <Photos thingId={thing.id} />
       <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />
       <ThingLoan locationId={locationId} thing={thing} canEdit={data.canEdit} places={data.places} things={data.things} />
+      <ContainerContents locationId={locationId} container={thing} things={data.things} types={data.types} />
       <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />
       <ShareLinks locationId={locationId} scope="thing" targetId={thing.id} canShare={data.canEdit} />
       {data.canEdit ? (

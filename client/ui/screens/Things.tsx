@@ -40,6 +40,21 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
     navigate(`/l/${locationId}/things${s ? `?${s}` : ""}`, { replace: true });
   };
 
+  // Each place by its path ("Garage › Shelf 2"), in tree order: choosing one keeps the places inside it too.
+  const placeOptions = useMemo(() => {
+    const byId = new Map((data?.places ?? []).map((p) => [p.id, p]));
+    const path = (p: PlaceRow) => {
+      const names: string[] = [];
+      for (let at: PlaceRow | undefined = p, depth = 0; at && depth < 20; depth++, at = at.parentId ? byId.get(at.parentId) : undefined)
+        names.unshift(placeName(at, t));
+      return names;
+    };
+    return [...byId.values()]
+      .map((p) => ({ id: p.id, names: path(p) }))
+      .sort((a, b) => a.names.join("\u0000").localeCompare(b.names.join("\u0000")))
+      .map(({ id, names }) => ({ id, path: names.join(" › ") }));
+  }, [data, t]);
+
   const view = useMemo(() => {
     if (!data) return [];
     const places = new Map(data.places.map((p) => [p.id, p]));
@@ -63,15 +78,15 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
       <div className="filters">
         <label>
           {t("things.search")}
-          <input type="search" value={q} onChange={(e) => setQuery({ q: e.target.value })} />
+          <input type="search" value={q} placeholder={t("search.hint")} onChange={(e) => setQuery({ q: e.target.value })} />
         </label>
         <label>
           {t("things.place")}
           <select aria-label={t("things.place")} value={placeId} onChange={(e) => setQuery({ place: e.target.value })}>
             <option value="">{t("things.allPlaces")}</option>
-            {(data?.places ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {placeName(p, t)}
+            {placeOptions.map(({ id, path }) => (
+              <option key={id} value={id}>
+                {path}
               </option>
             ))}
           </select>
