@@ -187,6 +187,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
           );
         })}
       </dl>
+      <ContainerContents locationId={locationId} container={thing} things={data.things} types={data.types} />
       <ThingExtraction
         thing={thing}
         defs={effectiveFields(thing.typeId, reg.typesById, reg.fields, true).map((e) => e.field)}
@@ -197,7 +198,6 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
       <Photos thingId={thing.id} />
       <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />
       <ThingLoan locationId={locationId} thing={thing} canEdit={data.canEdit} places={data.places} things={data.things} />
-      <ContainerContents locationId={locationId} container={thing} things={data.things} types={data.types} />
       <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />
       <ShareLinks locationId={locationId} scope="thing" targetId={thing.id} canShare={data.canEdit} />
       {data.canEdit ? (
