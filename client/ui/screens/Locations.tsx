@@ -1,8 +1,9 @@
-/** Choose a location: every location whose shape has arrived, with the person's role there. */
+/** Choose a location (every location whose shape has arrived, with the person's role there), or create one. */
 import { useEffect } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { useLive, useSyncStatus } from "../data.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
+import { NewLocation } from "../parts/NewLocation.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate } from "../router.js";
 import { useReady } from "../session.js";
@@ -40,6 +41,7 @@ export function LocationsScreen() {
       ) : (
         <p>{t("locations.none")}</p>
       )}
+      <NewLocation />
     </Shell>
   );
 }
