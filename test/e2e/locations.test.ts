@@ -4,7 +4,7 @@
  * Arabic; offline, creating one says it needs a connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, signUp, startE2e, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, signUp, startE2e, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("locations", () => {
@@ -46,6 +46,8 @@ describe("locations", () => {
   it("on a phone in Arabic: Locations behind More, a location created; offline the form says it needs a connection", async () => {
     const { context, page } = await e2e.device({ viewport: { width: 360, height: 740 } });
     await signUp(page, "Lina", freshEmail("lina"));
+    // Settings keeps the location's tabs once the app has gone into the location.
+    await locationIdOf(page);
     await goTo(page, "Settings");
     await page.getByRole("radio", { name: "العربية" }).check();
     const nav = page.getByRole("navigation", { name: "القائمة الرئيسية" });
