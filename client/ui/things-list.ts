@@ -12,6 +12,7 @@ import { Dexie } from "dexie";
 import type { Op } from "../../sync/ops.js";
 import type { InventoryDb } from "../db/database.js";
 import { thingNameKey, type InboxRow, type LocationRow, type PlaceRow, type ThingRow, type TypeRow } from "../db/rows.js";
+import { overlayRegistries } from "../sync/optimistic-registries.js";
 import { overlay, type View } from "../sync/optimistic.js";
 import { searchTerms } from "./search/fold.js";
 import { placeFilter, ThingSearch, type SearchLabels } from "./search/thing-search.js";
@@ -109,15 +110,28 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
   const [stored, touched, registries] = await Promise.all([
     filtered ? inLocation.toArray() : inLocation.limit(limit + 1 + ops.length).toArray(),
     db.things.bulkGet(filtered ? [] : touchedThings(ops, new Map(inbox.map((i) => [i.id, i])))),
-    filtered ? Promise.all([db.brands.toArray(), db.tags.toArray(), db.type_fields.toArray()]) : undefined,
+    filtered ? Promise.all([db.locations.toArray(), db.brands.toArray(), db.tags.toArray(), db.type_fields.toArray()]) : undefined,
   ]);
   const state = overlay({ things: [...stored, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops);
   let match: ((th: ThingRow) => boolean) | undefined;
   if (registries) {
-    const [brands, tags, fields] = registries;
-    const ofAccount = <T extends { accountId: string }>(rows: T[]) => rows.filter((r) => r.accountId === location?.accountId);
+    // The account's registries as this device sees them: a tag or type made offline, through any
+    // location of the account, is searched at once.
+    const [locations, brands, tags, typeFields] = registries;
+    const accountOf = new Map(locations.map((l) => [l.id, l.accountId]));
+    const waiting = outbox.filter((e) => e.state !== "rejected").map((e) => e.op);
+    const reg = overlayRegistries({ types, brands, tags, typeFields }, waiting, (id) => accountOf.get(id));
+    const mine = <T extends { accountId: string; deletedAt: string | null }>(rows: Map<string, T>) =>
+      [...rows.values()].filter((r) => r.accountId === location?.accountId && !r.deletedAt);
     const search = new ThingSearch(
-      { things: state.things, places: state.places, types: accountTypes, brands: ofAccount(brands), tags: ofAccount(tags), fields },
+      {
+        things: state.things,
+        places: state.places,
+        types: mine(reg.types),
+        brands: mine(reg.brands),
+        tags: mine(reg.tags),
+        fields: [...reg.typeFields.values()],
+      },
       labels,
     );
     const byWords = search.matcher(filter.q);

@@ -59,7 +59,8 @@ export class ThingSearch {
     private readonly rows: SearchRows,
     private readonly labels: SearchLabels,
   ) {
-    this.typeText = new Map(rows.types.map((ty) => [ty.id, foldForSearch(labels.type(ty))]));
+    // A built-in type by its name in the person's language and by its key ("tool"), whatever the language.
+    this.typeText = new Map(rows.types.map((ty) => [ty.id, foldForSearch(`${labels.type(ty)} ${ty.builtinKey ?? ""}`)]));
     this.brandText = new Map(rows.brands.map((b) => [b.id, foldForSearch(b.name)]));
     this.tagText = new Map(rows.tags.map((tg) => [tg.id, foldForSearch(tg.name)]));
     // A key secret in any type is left out everywhere: keys are shared words ("pin", "code"), and

@@ -224,4 +224,29 @@ describe("the things list searched and filtered from Dexie", () => {
     expect(await names("ladder attic")).toEqual(["Ladder"]);
     expect((await readThingsList(db, LOC, { q: "", placeId: id(4) })).things).toHaveLength(500);
   });
+
+  it("a tag made offline and a thing captured with it: found by the tag's name before either is synced", async () => {
+    await db.locations.put({
+      id: LOC,
+      accountId: ACCOUNT,
+      name: "Home",
+      isPersonal: true,
+      requiresTwoFactor: false,
+      viewersSeeMoney: true,
+      secretRevealRoles: ["owner"],
+      scopeVersion: 1,
+      ...synced,
+    });
+    await db.places.bulkPut(places);
+    await db.outbox.bulkAdd([
+      { op: { id: id(810), name: "tag.create", locationId: LOC, at: AT, args: { id: id(61), name: "Winter gear" } }, state: "pending", blobIds: [] },
+      {
+        op: { id: id(811), name: "thing.capture", locationId: LOC, at: AT, args: { id: id(44), name: "Sledge", placeId: id(4), tagIds: [id(61)] } },
+        state: "pending",
+        blobIds: [],
+      },
+    ]);
+    expect((await readThingsList(db, LOC, { q: "winter", placeId: "" })).things.map((t) => t.name)).toEqual(["Sledge"]);
+    expect((await readThingsList(db, LOC, { q: "winter attic", placeId: "" })).things.map((t) => t.name)).toEqual(["Sledge"]);
+  });
 });
