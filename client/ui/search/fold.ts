@@ -48,18 +48,3 @@ export function searchTerms(q: string): string[] {
 
 /** Whether a folded text holds every term. */
 export const holdsAll = (haystack: string, terms: readonly string[]): boolean => terms.every((term) => haystack.includes(term));
-
-/**
- * `foldForSearch` remembered: a search runs again on every keystroke over the same things, so
- * each distinct text is folded once. Bounded: past MEMO_MAX texts it starts again empty.
- */
-const memo = new Map<string, string>();
-const MEMO_MAX = 50_000;
-export function foldCached(text: string): string {
-  let folded = memo.get(text);
-  if (folded === undefined) {
-    if (memo.size >= MEMO_MAX) memo.clear();
-    memo.set(text, (folded = foldForSearch(text)));
-  }
-  return folded;
-}

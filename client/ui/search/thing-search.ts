@@ -10,7 +10,7 @@
  */
 import { formatCode } from "../../../shared/codes.js";
 import type { BrandRow, PlaceRow, TagRow, ThingRow, TypeFieldRow, TypeRow } from "../../db/rows.js";
-import { foldCached, foldForSearch, holdsAll, searchTerms } from "./fold.js";
+import { foldForSearch, holdsAll, searchTerms } from "./fold.js";
 
 /** Containers and places nest at most this deep (the server's limit); a loop in bad data stops here. */
 const MAX_DEPTH = 20;
@@ -103,7 +103,7 @@ export class ThingSearch {
     if (th.shortCode) own.push(th.shortCode, formatCode(th.shortCode));
     for (const [key, value] of Object.entries(th.fields ?? {})) if (!this.secretKeys.has(key)) valueWords(value, own);
     return [
-      foldCached(own.join(" ")),
+      foldForSearch(own.join(" ")),
       th.typeId ? (this.typeText.get(th.typeId) ?? "") : "",
       th.brandId ? (this.brandText.get(th.brandId) ?? "") : "",
       ...th.tagIds.map((id) => this.tagText.get(id) ?? ""),
