@@ -51,7 +51,14 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
     };
     return [...byId.values()]
       .map((p) => ({ id: p.id, names: path(p) }))
-      .sort((a, b) => a.names.join("\u0000").localeCompare(b.names.join("\u0000")))
+      .sort((a, b) => {
+        // Name by name from the top, so a place's children follow it.
+        for (let i = 0; i < Math.min(a.names.length, b.names.length); i++) {
+          const c = a.names[i]!.localeCompare(b.names[i]!);
+          if (c) return c;
+        }
+        return a.names.length - b.names.length;
+      })
       .map(({ id, names }) => ({ id, path: names.join(" › ") }));
   }, [data, t]);
 
