@@ -10,6 +10,7 @@ import type { InboxRow, LocationRow, PlaceRow, ThingRow, TypeRow } from "../db/r
 import { overlayRegistries } from "../sync/optimistic-registries.js";
 import { overlay, type View } from "../sync/optimistic.js";
 import { readStatus, type SyncStatus } from "../sync/status.js";
+import type { SearchLabels } from "./search/thing-search.js";
 import { readThingsList, type ThingsFilter, type ThingsList } from "./things-list.js";
 
 /** Subscribes to a Dexie query; `undefined` until its first answer. */
@@ -66,9 +67,13 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
   }, [db, userId, locationId]);
 }
 
-/** The Things screen: a bounded page of a location's things by name (things-list.ts). */
-export function useThingsList(db: InventoryDb, locationId: string, filter: ThingsFilter): ThingsList | undefined {
-  return useLive(() => readThingsList(db, locationId, filter), [db, locationId, filter.q, filter.placeId, filter.limit]);
+/**
+ * The Things screen: a bounded page of a location's things by name (things-list.ts). `labels`
+ * name built-in types and places in the person's language (searched as shown); `lang` says when
+ * they change.
+ */
+export function useThingsList(db: InventoryDb, locationId: string, filter: ThingsFilter, labels: SearchLabels, lang: string): ThingsList | undefined {
+  return useLive(() => readThingsList(db, locationId, filter, labels), [db, locationId, filter.q, filter.placeId, filter.limit, lang]);
 }
 
 export function useOutbox(db: InventoryDb): OutboxEntry[] | undefined {

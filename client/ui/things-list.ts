@@ -2,20 +2,28 @@
  * The Things screen's rows: the first things of a location by name, read as one bounded page from
  * the `[locationId+nameKey]` index with this device's waiting ops on top, so the list costs the
  * same with 100 things or 100,000 and shows while the first sync is still storing them.
+ *
+ * A search or a place filter reads every thing of the location instead: a thing is found by the
+ * names of the places and containers it sits in (search/thing-search.ts), and a container's
+ * contents have no place of their own, so only the whole location answers either
+ * (test/bench/search.ts has the figures for a few thousand things).
  */
 import { Dexie } from "dexie";
 import type { Op } from "../../sync/ops.js";
 import type { InventoryDb } from "../db/database.js";
 import { thingNameKey, type InboxRow, type LocationRow, type PlaceRow, type ThingRow, type TypeRow } from "../db/rows.js";
+import { overlayRegistries } from "../sync/optimistic-registries.js";
 import { overlay, type View } from "../sync/optimistic.js";
+import { searchTerms } from "./search/fold.js";
+import { placeFilter, ThingSearch, type SearchLabels } from "./search/thing-search.js";
 
 /** Most things the list shows at once. */
 export const THINGS_LIST_LIMIT = 500;
 
 export interface ThingsFilter {
-  /** Matched in name, serial, model or short code, ignoring case. */
+  /** Every word somewhere in what a thing is found by (search/thing-search.ts), folded (search/fold.ts). */
   q: string;
-  /** Only things directly in this place ("" for all). */
+  /** Only things in this place, in the places inside it, or in containers there ("" for all). */
   placeId: string;
   /** How many to show; THINGS_LIST_LIMIT unless the person asked for more. */
   limit?: number;
@@ -34,14 +42,8 @@ export interface ThingsList {
   known: Map<string, View<ThingRow>>;
 }
 
-/** Everything a person may type to find a thing, lower-cased once. */
-const haystack = (th: ThingRow) => [th.name, th.serial, th.model, th.shortCode].filter(Boolean).join(" ").toLocaleLowerCase();
-
-function matcher({ q, placeId }: ThingsFilter): ((th: ThingRow) => boolean) | undefined {
-  const needle = q.trim().toLocaleLowerCase();
-  if (!needle && !placeId) return undefined;
-  return (th) => (!placeId || th.placeId === placeId) && (!needle || haystack(th).includes(needle));
-}
+/** Names as stored, for callers without the person's language (tests, the bench). */
+export const PLAIN_LABELS: SearchLabels = { type: (ty) => ty.name ?? ty.builtinKey ?? "", place: (p) => p.name };
 
 /** List order: the index's order, (nameKey, id), computed from the name so waiting renames sort right. */
 function byName(a: ThingRow, b: ThingRow): number {
@@ -88,7 +90,7 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
   return [...ids];
 }
 
-export async function readThingsList(db: InventoryDb, locationId: string, filter: ThingsFilter): Promise<ThingsList> {
+export async function readThingsList(db: InventoryDb, locationId: string, filter: ThingsFilter, labels: SearchLabels = PLAIN_LABELS): Promise<ThingsList> {
   const [location, places, inbox, types, outbox] = await Promise.all([
     db.locations.get(locationId),
     db.places.where("locationId").equals(locationId).toArray(),
@@ -98,24 +100,50 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
     db.outbox.orderBy("seq").toArray(),
   ]);
   const ops = outbox.filter((e) => e.state !== "rejected" && e.op.locationId === locationId).map((e) => e.op);
-  const match = matcher(filter);
   const limit = filter.limit ?? THINGS_LIST_LIMIT;
-  // Each op can push at most one stored thing out of the first rows (a rename, a move, a delete),
-  // so reading that many more than the limit keeps the page exact; the rows the ops touch are read
-  // too, wherever they sort.
+  const accountTypes = types.filter((ty) => ty.accountId === location?.accountId);
+  const filtered = filter.placeId !== "" || searchTerms(filter.q).length > 0;
   const inLocation = db.things.where("[locationId+nameKey]").between([locationId, Dexie.minKey], [locationId, Dexie.maxKey]);
-  const [page, touched] = await Promise.all([
-    // One more than shown, to know whether there are more.
-    (match ? inLocation.filter(match) : inLocation).limit(limit + 1 + ops.length).toArray(),
-    db.things.bulkGet(touchedThings(ops, new Map(inbox.map((i) => [i.id, i])))),
+  // Unfiltered: each op can push at most one stored thing out of the first rows (a rename, a move,
+  // a delete), so reading that many more than the limit keeps the page exact; the rows the ops
+  // touch are read too, wherever they sort. One more than shown, to know whether there are more.
+  const [stored, touched, registries] = await Promise.all([
+    filtered ? inLocation.toArray() : inLocation.limit(limit + 1 + ops.length).toArray(),
+    db.things.bulkGet(filtered ? [] : touchedThings(ops, new Map(inbox.map((i) => [i.id, i])))),
+    filtered ? Promise.all([db.locations.toArray(), db.brands.toArray(), db.tags.toArray(), db.type_fields.toArray()]) : undefined,
   ]);
-  const state = overlay({ things: [...page, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops);
+  const state = overlay({ things: [...stored, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops);
+  let match: ((th: ThingRow) => boolean) | undefined;
+  if (registries) {
+    // The account's registries as this device sees them: a tag or type made offline, through any
+    // location of the account, is searched at once.
+    const [locations, brands, tags, typeFields] = registries;
+    const accountOf = new Map(locations.map((l) => [l.id, l.accountId]));
+    const waiting = outbox.filter((e) => e.state !== "rejected").map((e) => e.op);
+    const reg = overlayRegistries({ types, brands, tags, typeFields }, waiting, (id) => accountOf.get(id));
+    const mine = <T extends { accountId: string; deletedAt: string | null }>(rows: Map<string, T>) =>
+      [...rows.values()].filter((r) => r.accountId === location?.accountId && !r.deletedAt);
+    const search = new ThingSearch(
+      {
+        things: state.things,
+        places: state.places,
+        types: mine(reg.types),
+        brands: mine(reg.brands),
+        tags: mine(reg.tags),
+        fields: [...reg.typeFields.values()],
+      },
+      labels,
+    );
+    const byWords = search.matcher(filter.q);
+    const byPlace = placeFilter(filter.placeId, state.places, state.things);
+    match = (th) => (!byPlace || byPlace(th)) && (!byWords || byWords(th));
+  }
   const matching = [...state.things.values()].filter((th) => th.locationId === locationId && (!match || match(th))).sort(byName);
   const things = matching.slice(0, limit);
   return {
     location,
     places: [...state.places.values()],
-    types: types.filter((ty) => ty.accountId === location?.accountId),
+    types: accountTypes,
     inboxCount: [...state.inbox.values()].filter((i) => i.status === "open").length,
     things,
     more: matching.length > limit,

@@ -1,7 +1,7 @@
 /** Renaming, moving and deleting a place from the Places screen, each an op in the outbox. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, signUp, startE2e, synced, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 /** The names of the places directly inside the tree item whose link starts with `name`. */
@@ -90,5 +90,45 @@ describe("editing places", () => {
     expect(await page.getByRole("link", { name: /^Top shelf/ }).count()).toBe(0);
     expect(await childrenOf(page, "Attic").count()).toBe(0);
     expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox", exact: true }).count()).toBe(1);
+  });
+
+  it("in Arabic: a second place starts at the top level again, renames, and says why a place that holds something cannot be deleted", async () => {
+    const { page } = await e2e.device({ viewport: { width: 360, height: 740 } });
+    await signUp(page, "Rana", freshEmail("rana"));
+    // Settings keeps the location's tabs once the app has gone into the location.
+    await locationIdOf(page);
+    await goTo(page, "Settings");
+    await page.getByRole("radio", { name: "العربية" }).check();
+    const nav = page.getByRole("navigation", { name: "القائمة الرئيسية" });
+    await nav.getByRole("link", { name: "الأماكن" }).click();
+    await page.getByRole("heading", { name: "الأماكن" }).waitFor();
+    await page.getByLabel("اسم المكان").fill("المطبخ");
+    await page.getByRole("button", { name: "أضف مكانًا" }).click();
+    await page.getByRole("link", { name: /^المطبخ/ }).waitFor();
+    await page.getByLabel("اسم المكان").fill("خزانة");
+    await page.getByLabel("داخل").selectOption({ label: "المطبخ" });
+    await page.getByRole("button", { name: "أضف مكانًا" }).click();
+    await page.getByRole("link", { name: /^خزانة/ }).waitFor();
+    // The form forgets the parent: the next place would go to the top level unless asked.
+    expect(await page.getByLabel("داخل").locator("option:checked").textContent()).toBe("(المستوى الأعلى)");
+
+    await nav.getByRole("link", { name: "التقاط" }).click();
+    await page.getByLabel("الاسم", { exact: true }).fill("قدر");
+    await page.getByLabel("المكان", { exact: true }).selectOption({ label: "خزانة" });
+    await page.getByRole("button", { name: "حفظ الغرض" }).click();
+    await page.getByText(/قدر/).first().waitFor();
+    await synced(page);
+
+    await nav.getByRole("link", { name: "الأماكن" }).click();
+    await page.getByRole("button", { name: "تعديل خزانة" }).click();
+    await page.getByLabel("الاسم الجديد").fill("خزانة علوية");
+    await page.getByRole("button", { name: "إعادة التسمية" }).click();
+    await page.getByRole("link", { name: /^خزانة علوية/ }).waitFor();
+    await expect.poll(() => page.getByRole("button", { name: "حذف المكان" }).isDisabled()).toBe(true);
+    await page.getByText("ما زال يحوي أغراضًا: انقلها إلى مكان آخر أولًا.").waitFor();
+    await page.getByRole("button", { name: "إغلاق" }).click();
+    await page.getByRole("button", { name: "تعديل المطبخ" }).click();
+    await page.getByText("ما زال يحوي أماكن أخرى: انقلها أو احذفها أولًا.").waitFor();
+    await screenshot(page, "places-edit-ar-360");
   });
 });

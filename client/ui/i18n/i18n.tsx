@@ -19,6 +19,8 @@ import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
+import { searchAr, searchEn } from "./search.js";
+import { locationsAr, locationsEn } from "./locations.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -35,7 +37,9 @@ export type MessageKey =
   | keyof typeof shareEn
   | keyof typeof exportEn
   | keyof typeof securityEn
-  | keyof typeof accountEn;
+  | keyof typeof accountEn
+  | keyof typeof searchEn
+  | keyof typeof locationsEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -56,6 +60,8 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportEn,
     ...securityEn,
     ...accountEn,
+    ...searchEn,
+    ...locationsEn,
   },
   ar: {
     ...ar,
@@ -72,6 +78,8 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportAr,
     ...securityAr,
     ...accountAr,
+    ...searchAr,
+    ...locationsAr,
   },
 };
 

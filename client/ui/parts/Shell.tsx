@@ -51,6 +51,7 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
         { to: `${base}/capture`, label: t("nav.capture") },
         { to: `${base}/inbox`, label: t("nav.inbox"), ...(inboxCount ? { badge: inboxCount } : {}) },
         { to: `${base}/members`, label: t("nav.members") },
+        { to: "/locations", label: t("nav.locations") },
         { to: "/sync", label: t("nav.sync") },
         { to: "/settings", label: t("nav.settings") },
       ]

@@ -1,9 +1,10 @@
-/** Choose a location: every location whose shape has arrived, with the person's role there. */
+/** Choose a location (every location whose shape has arrived, with the person's role there), or create one. */
 import { useEffect } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { useLive, useSyncStatus } from "../data.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { LocationTrash } from "../parts/LocationTrash.js";
+import { NewLocation } from "../parts/NewLocation.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate } from "../router.js";
 import { useReady } from "../session.js";
@@ -41,6 +42,7 @@ export function LocationsScreen() {
       ) : (
         <p>{t("locations.none")}</p>
       )}
+      <NewLocation />
       <LocationTrash />
     </Shell>
   );

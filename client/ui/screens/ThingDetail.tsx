@@ -11,6 +11,7 @@ import { formatFieldValue } from "../field-format.js";
 import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists, type FileChoice } from "../parts/FieldInput.js";
+import { ContainerContents } from "../parts/ContainerContents.js";
 import { ThingMeters } from "../parts/MeterList.js";
 import { ThingLoan } from "../parts/ThingLoan.js";
 import { Notice } from "../parts/Notice.js";
@@ -186,6 +187,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
           );
         })}
       </dl>
+      <ContainerContents locationId={locationId} container={thing} things={data.things} types={data.types} />
       <ThingExtraction
         thing={thing}
         defs={effectiveFields(thing.typeId, reg.typesById, reg.fields, true).map((e) => e.field)}

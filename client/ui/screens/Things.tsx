@@ -1,5 +1,9 @@
-/** The things of a location, searchable by name, serial, model or short code, filterable by place. */
+/**
+ * The things of a location, searched on the device by what they are and where (search/thing-search.ts),
+ * filtered by a place with everything inside it.
+ */
 import { useEffect, useMemo, useState } from "react";
+import type { PlaceRow, TypeRow } from "../../db/rows.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Hint } from "../parts/Hint.js";
@@ -12,7 +16,7 @@ import { useReady } from "../session.js";
 import { useLoans } from "../parts/LoanData.js";
 
 export function ThingsScreen({ locationId }: { locationId: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { db } = useReady();
   const { query } = useLocation();
   const q = query.get("q") ?? "";
@@ -22,7 +26,8 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
   // "Show more" adds a page at a time; a new search or place starts again from one page.
   const [limit, setLimit] = useState(THINGS_LIST_LIMIT);
   useEffect(() => setLimit(THINGS_LIST_LIMIT), [locationId, q, placeId]);
-  const data = useThingsList(db, locationId, { q, placeId, limit });
+  const labels = useMemo(() => ({ type: (ty: TypeRow) => typeName(ty, t), place: (p: PlaceRow) => placeName(p, t) }), [t]);
+  const data = useThingsList(db, locationId, { q, placeId, limit }, labels, lang);
   const loans = useLoans(db, locationId);
 
   const setQuery = (next: { q?: string; place?: string }) => {
@@ -34,6 +39,28 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
     const s = params.toString();
     navigate(`/l/${locationId}/things${s ? `?${s}` : ""}`, { replace: true });
   };
+
+  // Each place by its path ("Garage › Shelf 2"), in tree order: choosing one keeps the places inside it too.
+  const placeOptions = useMemo(() => {
+    const byId = new Map((data?.places ?? []).map((p) => [p.id, p]));
+    const path = (p: PlaceRow) => {
+      const names: string[] = [];
+      for (let at: PlaceRow | undefined = p, depth = 0; at && depth < 20; depth++, at = at.parentId ? byId.get(at.parentId) : undefined)
+        names.unshift(placeName(at, t));
+      return names;
+    };
+    return [...byId.values()]
+      .map((p) => ({ id: p.id, names: path(p) }))
+      .sort((a, b) => {
+        // Name by name from the top, so a place's children follow it.
+        for (let i = 0; i < Math.min(a.names.length, b.names.length); i++) {
+          const c = a.names[i]!.localeCompare(b.names[i]!);
+          if (c) return c;
+        }
+        return a.names.length - b.names.length;
+      })
+      .map(({ id, names }) => ({ id, path: names.join(" › ") }));
+  }, [data, t]);
 
   const view = useMemo(() => {
     if (!data) return [];
@@ -58,15 +85,15 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
       <div className="filters">
         <label>
           {t("things.search")}
-          <input type="search" value={q} onChange={(e) => setQuery({ q: e.target.value })} />
+          <input type="search" value={q} placeholder={t("search.hint")} onChange={(e) => setQuery({ q: e.target.value })} />
         </label>
         <label>
           {t("things.place")}
           <select aria-label={t("things.place")} value={placeId} onChange={(e) => setQuery({ place: e.target.value })}>
             <option value="">{t("things.allPlaces")}</option>
-            {(data?.places ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {placeName(p, t)}
+            {placeOptions.map(({ id, path }) => (
+              <option key={id} value={id}>
+                {path}
               </option>
             ))}
           </select>

@@ -29,7 +29,12 @@ export class SetupCode {
   /** Makes this replica's code good on every replica (called at start while setup is needed). */
   async register(db: Db): Promise<void> {
     const key = `${KEY_PREFIX}${this.digest.toString("hex")}`;
-    await asSystem(db, (tx) => tx.insert(instanceSettings).values({ key, value: { at: new Date().toISOString() } }).onConflictDoNothing());
+    await asSystem(db, (tx) =>
+      tx
+        .insert(instanceSettings)
+        .values({ key, value: { at: new Date().toISOString() } })
+        .onConflictDoNothing(),
+    );
   }
 
   /** This replica's code, or one another replica printed (looked up by its hash). */
@@ -50,7 +55,6 @@ export class SetupCode {
 export async function forgetSetupCodes(db: Db): Promise<void> {
   await asSystem(db, (tx) => tx.delete(instanceSettings).where(like(instanceSettings.key, `${KEY_PREFIX}%`)));
 }
-
 
 /** True until the first instance admin exists. */
 export async function needsSetup(db: Db): Promise<boolean> {

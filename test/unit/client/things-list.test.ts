@@ -6,6 +6,7 @@ import type { Op } from "../../../sync/ops.js";
 import { InventoryDb, type OutboxEntry } from "../../../client/db/database.js";
 import { thingNameKey, type ThingRow } from "../../../client/db/rows.js";
 import { overlay } from "../../../client/sync/optimistic.js";
+import { foldForSearch } from "../../../client/ui/search/fold.js";
 import { readThingsList, THINGS_LIST_LIMIT, type ThingsFilter } from "../../../client/ui/things-list.js";
 import { AT as at, thingRow } from "./rows.js";
 
@@ -26,8 +27,9 @@ const waiting = (ops: Op[]): OutboxEntry[] => ops.map((op) => ({ op, state: "pen
 
 /** The list as it was before it read a page: every thing in memory, overlaid, filtered, sorted. */
 function everything(rows: ThingRow[], ops: Op[], filter: ThingsFilter): string[] {
-  const needle = filter.q.trim().toLocaleLowerCase();
-  const hay = (t: ThingRow) => [t.name, t.serial, t.model, t.shortCode].filter(Boolean).join(" ").toLocaleLowerCase();
+  // These things have no type, brand, tags or fields, and their place is not stored: only their own words count.
+  const needle = foldForSearch(filter.q);
+  const hay = (t: ThingRow) => foldForSearch([t.name, t.serial, t.model, t.shortCode].filter(Boolean).join(" "));
   const key = (t: ThingRow) => [thingNameKey(t.name), t.id] as const;
   return [...overlay({ things: rows.filter((r) => r.locationId === LOC) }, ops).things.values()]
     .filter((t) => (!filter.placeId || t.placeId === filter.placeId) && (!needle || hay(t).includes(needle)))
