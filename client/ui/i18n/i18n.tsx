@@ -1,7 +1,8 @@
 /**
  * Language and digits: English or Arabic (right to left), and for Arabic, western (123) or
  * eastern Arabic (١٢٣) digits. The choice lives in localStorage (a display preference, not data)
- * and sets <html lang dir>, so the layout mirrors through CSS logical properties.
+ * and sets <html lang dir>, so the layout mirrors through CSS logical properties. Messages are ICU
+ * MessageFormat (format.ts): `{name}` parameters, and plurals in each language's own forms.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { aiAr, aiEn } from "./ai.js";
@@ -17,6 +18,7 @@ import { webhooksAr, webhooksEn } from "./webhooks.js";
 import { reportAr, reportEn } from "./report.js";
 import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
+import { messageFormatter, type Params } from "./format.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
 
@@ -40,7 +42,8 @@ export type MessageKey =
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
-const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
+/** Every message of both languages (test/unit/client/i18n-catalogue.test.ts checks they match and parse). */
+export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
   en: {
     ...en,
     ...metersEn,
@@ -81,7 +84,8 @@ export interface I18n {
   dir: "ltr" | "rtl";
   setLang: (lang: Lang) => void;
   setDigits: (digits: Digits) => void;
-  t: (key: MessageKey, params?: Record<string, string | number>) => string;
+  /** The message in the reader's language; a number parameter is written in the reader's digits. */
+  t: (key: MessageKey, params?: Params) => string;
   num: (n: number) => string;
   dateTime: (iso: string) => string;
 }
@@ -118,6 +122,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const numbers = new Intl.NumberFormat(locale);
     const dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
     const num = (n: number) => numbers.format(n);
+    const format = messageFormatter(MESSAGES[lang], locale, num);
     return {
       lang,
       digits,
@@ -130,14 +135,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         const d = new Date(iso.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
         return Number.isNaN(d.getTime()) ? iso : dates.format(d);
       },
-      t: (key, params) => {
-        const text: string = MESSAGES[lang][key];
-        if (!params) return text;
-        return text.replace(/\{(\w+)\}/g, (_, name: string) => {
-          const v = params[name];
-          return v === undefined ? `{${name}}` : typeof v === "number" ? num(v) : v;
-        });
-      },
+      t: format,
     };
   }, [lang, digits, dir, setLang, setDigits]);
 
