@@ -21,6 +21,8 @@ import { exportAr, exportEn } from "./export.js";
 import { messageFormatter, type Params } from "./format.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
+import { historyAr, historyEn } from "./history.js";
+import { syncAr, syncEn } from "./sync.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -37,7 +39,9 @@ export type MessageKey =
   | keyof typeof shareEn
   | keyof typeof exportEn
   | keyof typeof securityEn
-  | keyof typeof accountEn;
+  | keyof typeof accountEn
+  | keyof typeof historyEn
+  | keyof typeof syncEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -59,6 +63,8 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportEn,
     ...securityEn,
     ...accountEn,
+    ...historyEn,
+    ...syncEn,
   },
   ar: {
     ...ar,
@@ -75,6 +81,8 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportAr,
     ...securityAr,
     ...accountAr,
+    ...historyAr,
+    ...syncAr,
   },
 };
 
@@ -88,6 +96,30 @@ export interface I18n {
   t: (key: MessageKey, params?: Params) => string;
   num: (n: number) => string;
   dateTime: (iso: string) => string;
+}
+
+/** Whether the catalogue has a message of this name (for keys made from data, such as a history entry's). */
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(MESSAGES.en, key);
+
+/** Everything of I18n but the setters: the words and numbers of one language and digits. */
+export function formatting(lang: Lang, digits: Digits): Omit<I18n, "setLang" | "setDigits"> {
+  // Western digits everywhere in English; in Arabic, the person's choice.
+  const locale = lang === "ar" ? `ar-u-nu-${digits}` : "en";
+  const numbers = new Intl.NumberFormat(locale);
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  const num = (n: number) => numbers.format(n);
+  return {
+    lang,
+    digits,
+    dir: lang === "ar" ? "rtl" : "ltr",
+    num,
+    dateTime: (iso) => {
+      // Shapes carry Postgres text ("2026-11-22 12:00:00.1+00"); the API carries ISO 8601.
+      const d = new Date(iso.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+      return Number.isNaN(d.getTime()) ? iso : dates.format(d);
+    },
+    t: messageFormatter(MESSAGES[lang], locale, num),
+  };
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -116,28 +148,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setDigitsState(d);
   }, []);
 
-  const value = useMemo<I18n>(() => {
-    // Western digits everywhere in English; in Arabic, the person's choice.
-    const locale = lang === "ar" ? `ar-u-nu-${digits}` : "en";
-    const numbers = new Intl.NumberFormat(locale);
-    const dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
-    const num = (n: number) => numbers.format(n);
-    const format = messageFormatter(MESSAGES[lang], locale, num);
-    return {
-      lang,
-      digits,
-      dir,
-      setLang,
-      setDigits,
-      num,
-      dateTime: (iso) => {
-        // Shapes carry Postgres text ("2026-11-22 12:00:00.1+00"); the API carries ISO 8601.
-        const d = new Date(iso.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
-        return Number.isNaN(d.getTime()) ? iso : dates.format(d);
-      },
-      t: format,
-    };
-  }, [lang, digits, dir, setLang, setDigits]);
+  const value = useMemo<I18n>(() => ({ ...formatting(lang, digits), setLang, setDigits }), [lang, digits, setLang, setDigits]);
 
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
