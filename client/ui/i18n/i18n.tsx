@@ -23,6 +23,7 @@ import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
 import { historyAr, historyEn } from "./history.js";
 import { syncAr, syncEn } from "./sync.js";
+import { loadingAr, loadingEn } from "./loading.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -41,7 +42,8 @@ export type MessageKey =
   | keyof typeof securityEn
   | keyof typeof accountEn
   | keyof typeof historyEn
-  | keyof typeof syncEn;
+  | keyof typeof syncEn
+  | keyof typeof loadingEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -65,6 +67,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...accountEn,
     ...historyEn,
     ...syncEn,
+    ...loadingEn,
   },
   ar: {
     ...ar,
@@ -83,6 +86,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...accountAr,
     ...historyAr,
     ...syncAr,
+    ...loadingAr,
   },
 };
 
