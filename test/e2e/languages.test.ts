@@ -67,6 +67,12 @@ describe("languages", () => {
     }
     await screenshot(page, "things-count-arabic");
 
+    // The Sync screen names the tables it receives in words, and counts their rows in the same forms.
+    await page.goto("/sync");
+    await page.getByText(/^المواقع: صف واحد/).waitFor();
+    await page.getByText(/^الأغراض: /).waitFor();
+    expect(await page.getByText(/^(locations|things): /).count()).toBe(0);
+
     // Stored once, on the server, with a key and params: read here in Arabic.
     expect((await api.patch(`/api/v1/things/${first}`, { rowVersion: 1, name: "مثقاب" })).status).toBe(200);
     await page.goto(`/l/${loc}/things/${first}`);
