@@ -1,4 +1,8 @@
-/** The Sync screen's words for the tables a device receives (client/db/rows.ts SYNCED_TABLES), English and Arabic side by side. */
+/**
+ * The Sync screen's words for the tables a device receives (client/db/rows.ts SYNCED_TABLES) and for
+ * the ops waiting in the outbox (sync/ops.ts OP_NAMES) that en.ts and the area files do not name,
+ * English and Arabic side by side.
+ */
 export const syncEn = {
   "sync.table.locations": "Locations",
   "sync.table.memberships": "Members",
@@ -19,6 +23,20 @@ export const syncEn = {
   "sync.table.move_boxes": "Boxes of moves",
   "sync.table.contacts": "Contacts",
   "sync.table.loans": "Loans",
+  "op.place.delete": "Delete place",
+  "op.boxcheck.record": "Record a box check",
+  "op.code.claim": "Claim a label",
+  "op.loan.create": "Lend or borrow",
+  "op.loan.return": "Return a loan",
+  "op.loan.update": "Edit loan",
+  "op.move.create": "Start a move",
+  "op.move.update": "Edit move",
+  "op.box.add": "Add a box to a move",
+  "op.box.update": "Edit box",
+  "op.box.load": "Load box",
+  "op.box.unload": "Unload box",
+  "op.box.unpack": "Unpack box",
+  "op.box.remove": "Remove a box from a move",
 } as const;
 
 export const syncAr: Record<keyof typeof syncEn, string> = {
@@ -41,4 +59,18 @@ export const syncAr: Record<keyof typeof syncEn, string> = {
   "sync.table.move_boxes": "صناديق عمليات النقل",
   "sync.table.contacts": "جهات الاتصال",
   "sync.table.loans": "الإعارات",
+  "op.place.delete": "حذف مكان",
+  "op.boxcheck.record": "تسجيل فحص صندوق",
+  "op.code.claim": "حجز ملصق",
+  "op.loan.create": "إعارة أو استعارة",
+  "op.loan.return": "إرجاع إعارة",
+  "op.loan.update": "تعديل إعارة",
+  "op.move.create": "بدء عملية نقل",
+  "op.move.update": "تعديل عملية نقل",
+  "op.box.add": "إضافة صندوق إلى عملية نقل",
+  "op.box.update": "تعديل صندوق",
+  "op.box.load": "تحميل صندوق",
+  "op.box.unload": "إنزال صندوق",
+  "op.box.unpack": "تفريغ صندوق",
+  "op.box.remove": "إزالة صندوق من عملية نقل",
 };

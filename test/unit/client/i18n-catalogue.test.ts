@@ -6,7 +6,8 @@
 import { isPluralElement, isSelectElement, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { describe, expect, test } from "vitest";
 import { argumentsOf, messageFormatter, parseMessage } from "../../../client/ui/i18n/format.js";
-import { MESSAGES } from "../../../client/ui/i18n/i18n.js";
+import { isMessageKey, MESSAGES } from "../../../client/ui/i18n/i18n.js";
+import { OP_NAMES } from "../../../sync/ops.js";
 
 const FORMS = { en: ["one", "other"], ar: ["zero", "one", "two", "few", "many", "other"] } as const;
 
@@ -73,4 +74,8 @@ test("English and Arabic messages read the same parameters", () => {
     return en !== ar;
   });
   expect(differ).toEqual([]);
+});
+
+test("every op has a name in words for the Sync screen and the inbox", () => {
+  expect(OP_NAMES.filter((name) => !isMessageKey(`op.${name}`))).toEqual([]);
 });
