@@ -44,6 +44,15 @@ describe.each(["en", "ar"] as const)("every %s message", (lang) => {
     expect(keys.filter((k) => /'[{}#]/.test(MESSAGES[lang][k as keyof typeof MESSAGES.en]))).toEqual([]);
   });
 
+  test("with no parameter reads exactly as written (ICU quoting never eats a character)", () => {
+    const format = messageFormatter(MESSAGES[lang], "en", String);
+    const changed = keys.filter((k) => {
+      const text = MESSAGES[lang][k as keyof typeof MESSAGES.en];
+      return argumentsOf(parseMessage(text)).size === 0 && format(k) !== text;
+    });
+    expect(changed).toEqual([]);
+  });
+
   test(`gives each plural every form ${lang === "ar" ? "Arabic" : "English"} has`, () => {
     const missing = keys.flatMap((k) =>
       plurals(parseMessage(MESSAGES[lang][k as keyof typeof MESSAGES.en]))
