@@ -1,41 +1,53 @@
-/** Routes, behind the session gate: signed-out people see the sign-in pages only. */
-import { useEffect } from "react";
+/**
+ * Routes, behind the session gate: signed-out people see the sign-in pages only. Each screen is
+ * loaded on first use, its own chunk (lazy-screen.tsx), so the first screen downloads only its own code.
+ */
+import { lazy, useEffect } from "react";
 import { I18nProvider, useI18n } from "./i18n/i18n.js";
 import { rememberDestination } from "./after-sign-in.js";
 import { match, navigate, useLocation } from "./router.js";
 import { SessionProvider, useSession } from "./session.js";
-import { CaptureScreen } from "./screens/Capture.js";
-import { InboxScreen } from "./screens/Inbox.js";
-import { HomeScreen, LocationsScreen } from "./screens/Locations.js";
-import { MembersScreen } from "./screens/Members.js";
-import { WebhooksScreen } from "./screens/Webhooks.js";
-import { MeterScreen } from "./screens/Meter.js";
-import { MoveScreen } from "./screens/Move.js";
-import { PlacesScreen } from "./screens/Places.js";
-import { SettingsScreen } from "./screens/Settings.js";
-import { SecurityScreen } from "./screens/Security.js";
-import { DevicesScreen } from "./screens/Devices.js";
-import { TokensScreen } from "./screens/Tokens.js";
-import { SignInScreen } from "./screens/SignIn.js";
-import { SignUpScreen } from "./screens/SignUp.js";
-import { SyncScreen } from "./screens/Sync.js";
-import { ThingDetailScreen } from "./screens/ThingDetail.js";
-import { ThingsScreen } from "./screens/Things.js";
-import { ConfirmEmailScreen, InviteScreen, MagicLinkScreen, ResetPasswordScreen } from "./screens/TokenLinks.js";
-import { TwoFactorScreen } from "./screens/TwoFactor.js";
-import { TypesScreen } from "./screens/Types.js";
-import { BoxCheckScreen } from "./screens/BoxCheck.js";
-import { LabelsScreen } from "./screens/Labels.js";
-import { LoansScreen } from "./screens/Loans.js";
-import { CodeScreen, ScanScreen } from "./screens/Scan.js";
-import { MovesScreen } from "./screens/Moves.js";
-import { ReportScreen } from "./screens/Report.js";
-import { ExportScreen } from "./screens/Export.js";
-import { MoveDetailScreen } from "./screens/MoveDetail.js";
-import { SharePreviewScreen } from "./screens/SharePreview.js";
-import { SetupScreen } from "./screens/Setup.js";
-import { AdminScreen } from "./screens/Admin.js";
-import { LocationSettingsScreen } from "./screens/LocationSettings.js";
+import { Screens } from "./lazy-screen.js";
+import { LanguageSwitch } from "./parts/LanguageSwitch.js";
+
+// One chunk per screen module, fetched when the screen is first drawn.
+const CaptureScreen = lazy(() => import("./screens/Capture.js").then((m) => ({ default: m.CaptureScreen })));
+const InboxScreen = lazy(() => import("./screens/Inbox.js").then((m) => ({ default: m.InboxScreen })));
+const HomeScreen = lazy(() => import("./screens/Locations.js").then((m) => ({ default: m.HomeScreen })));
+const LocationsScreen = lazy(() => import("./screens/Locations.js").then((m) => ({ default: m.LocationsScreen })));
+const MembersScreen = lazy(() => import("./screens/Members.js").then((m) => ({ default: m.MembersScreen })));
+const WebhooksScreen = lazy(() => import("./screens/Webhooks.js").then((m) => ({ default: m.WebhooksScreen })));
+const MeterScreen = lazy(() => import("./screens/Meter.js").then((m) => ({ default: m.MeterScreen })));
+const MoveScreen = lazy(() => import("./screens/Move.js").then((m) => ({ default: m.MoveScreen })));
+const PlacesScreen = lazy(() => import("./screens/Places.js").then((m) => ({ default: m.PlacesScreen })));
+const SettingsScreen = lazy(() => import("./screens/Settings.js").then((m) => ({ default: m.SettingsScreen })));
+const SecurityScreen = lazy(() => import("./screens/Security.js").then((m) => ({ default: m.SecurityScreen })));
+const DevicesScreen = lazy(() => import("./screens/Devices.js").then((m) => ({ default: m.DevicesScreen })));
+const TokensScreen = lazy(() => import("./screens/Tokens.js").then((m) => ({ default: m.TokensScreen })));
+const SignInScreen = lazy(() => import("./screens/SignIn.js").then((m) => ({ default: m.SignInScreen })));
+const SignUpScreen = lazy(() => import("./screens/SignUp.js").then((m) => ({ default: m.SignUpScreen })));
+const SyncScreen = lazy(() => import("./screens/Sync.js").then((m) => ({ default: m.SyncScreen })));
+const ThingDetailScreen = lazy(() => import("./screens/ThingDetail.js").then((m) => ({ default: m.ThingDetailScreen })));
+const ThingsScreen = lazy(() => import("./screens/Things.js").then((m) => ({ default: m.ThingsScreen })));
+const ConfirmEmailScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.ConfirmEmailScreen })));
+const InviteScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.InviteScreen })));
+const MagicLinkScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.MagicLinkScreen })));
+const ResetPasswordScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.ResetPasswordScreen })));
+const TwoFactorScreen = lazy(() => import("./screens/TwoFactor.js").then((m) => ({ default: m.TwoFactorScreen })));
+const TypesScreen = lazy(() => import("./screens/Types.js").then((m) => ({ default: m.TypesScreen })));
+const BoxCheckScreen = lazy(() => import("./screens/BoxCheck.js").then((m) => ({ default: m.BoxCheckScreen })));
+const LabelsScreen = lazy(() => import("./screens/Labels.js").then((m) => ({ default: m.LabelsScreen })));
+const LoansScreen = lazy(() => import("./screens/Loans.js").then((m) => ({ default: m.LoansScreen })));
+const CodeScreen = lazy(() => import("./screens/Scan.js").then((m) => ({ default: m.CodeScreen })));
+const ScanScreen = lazy(() => import("./screens/Scan.js").then((m) => ({ default: m.ScanScreen })));
+const MovesScreen = lazy(() => import("./screens/Moves.js").then((m) => ({ default: m.MovesScreen })));
+const ReportScreen = lazy(() => import("./screens/Report.js").then((m) => ({ default: m.ReportScreen })));
+const ExportScreen = lazy(() => import("./screens/Export.js").then((m) => ({ default: m.ExportScreen })));
+const MoveDetailScreen = lazy(() => import("./screens/MoveDetail.js").then((m) => ({ default: m.MoveDetailScreen })));
+const SharePreviewScreen = lazy(() => import("./screens/SharePreview.js").then((m) => ({ default: m.SharePreviewScreen })));
+const SetupScreen = lazy(() => import("./screens/Setup.js").then((m) => ({ default: m.SetupScreen })));
+const AdminScreen = lazy(() => import("./screens/Admin.js").then((m) => ({ default: m.AdminScreen })));
+const LocationSettingsScreen = lazy(() => import("./screens/LocationSettings.js").then((m) => ({ default: m.LocationSettingsScreen })));
 
 /** Pages that work without a session. */
 const PUBLIC = ["/sign-in", "/sign-up", "/two-factor", "/magic", "/reset", "/confirm-email", "/invite"];
@@ -109,7 +121,10 @@ export function App() {
   return (
     <I18nProvider>
       <SessionProvider>
-        <Routes />
+        <LanguageSwitch />
+        <Screens>
+          <Routes />
+        </Screens>
       </SessionProvider>
     </I18nProvider>
   );

@@ -55,6 +55,10 @@ describe("capture with no signal", () => {
     for (const name of ["Cordless drill", "Step ladder", "Tin of paint"]) await page.getByRole("link", { name: new RegExp(name) }).waitFor();
     await expect(page.getByText("Not synced yet").count()).resolves.toBe(3);
     await screenshot(page, "things-offline");
+    // Each screen is a chunk of its own: one never opened online comes from the service worker too.
+    await goTo(page, "Sync");
+    await page.getByRole("heading", { name: "Sync", exact: true }).waitFor();
+    await page.getByText(/^\d+ changes waiting$/).waitFor();
 
     // Nothing reached the server while offline.
     const owner = e2e.svc.client();

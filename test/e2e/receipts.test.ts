@@ -48,7 +48,7 @@ describe("a receipt", () => {
     await page.getByRole("radio", { name: "A receipt" }).check();
     await page.getByLabel("Receipt pages (up to 10)").setInputFiles({ name: "receipt.png", mimeType: "image/png", buffer: PNG });
     await page.getByRole("button", { name: "Save receipt" }).click();
-    await page.getByText("Receipt saved (1 pages)").waitFor();
+    await page.getByText("Receipt saved (1 page)").waitFor();
     await context.setOffline(false);
     await synced(page);
 

@@ -66,7 +66,7 @@ describe("roles, two-factor sign-in and languages", () => {
     const { page } = await e2e.device({ viewport: { width: 1280, height: 800 } });
     await signUp(page, "Amal", freshEmail("amal"));
     await goTo(page, "Capture");
-    for (const name of ["مفك براغي", "مطرقة"]) {
+    for (const name of ["مفك براغي", "مطرقة", "منشار"]) {
       await page.getByLabel("Name", { exact: true }).fill(name);
       await page.getByRole("button", { name: "Save thing" }).click();
     }
@@ -75,7 +75,8 @@ describe("roles, two-factor sign-in and languages", () => {
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(["ar", "rtl"]);
     await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("link", { name: "الأغراض" }).click();
     await page.getByRole("heading", { name: "الأغراض" }).waitFor();
-    await page.getByText("٢ أغراض").waitFor();
+    // Three is a "few" in Arabic: أغراض, the plural of a few.
+    await page.getByText("٣ أغراض").waitFor();
     // The side navigation sits on the right and the text starts from the right.
     const nav = await page.getByRole("navigation", { name: "القائمة الرئيسية" }).boundingBox();
     const main = await page.getByRole("main").boundingBox();
@@ -86,6 +87,6 @@ describe("roles, two-factor sign-in and languages", () => {
     await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("link", { name: "الإعدادات" }).click();
     await page.getByRole("radio", { name: "غربية (123)" }).check();
     await page.getByRole("navigation", { name: "القائمة الرئيسية" }).getByRole("link", { name: "الأغراض" }).click();
-    await page.getByText("2 أغراض").waitFor();
+    await page.getByText("3 أغراض").waitFor();
   });
 });

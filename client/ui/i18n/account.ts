@@ -38,7 +38,8 @@ export const accountEn = {
   "managed.codeOnce":
     "Hand it over now: it is shown only this once and works for 7 days. They open Sign in, choose “With a code from an admin” and set their password.",
   "managed.reset": "Reset {name}",
-  "managed.limit": "This location already has {max} managed accounts, the most it can hold. Remove one to make another.",
+  "managed.limit":
+    "This location already has {max, plural, one {# managed account} other {# managed accounts}}, the most it can hold. Remove one to make another.",
   "managed.none": "No managed accounts yet.",
   "location.settings": "Location settings",
   "location.name": "Name",
@@ -108,7 +109,8 @@ export const accountAr: Record<keyof typeof accountEn, string> = {
   "managed.code": "رمز لمرة واحدة لـ {name}",
   "managed.codeOnce": "سلّمه الآن: يظهر هذه المرة فقط ويعمل 7 أيام. يفتح صاحبه صفحة تسجيل الدخول ويختار «برمز من المشرف» ثم يضع كلمة مروره.",
   "managed.reset": "إعادة تعيين {name}",
-  "managed.limit": "في هذا الموقع {max} حسابًا مُدارًا، وهو الحد الأقصى. احذف واحدًا لإنشاء آخر.",
+  "managed.limit":
+    "في هذا الموقع {max, plural, zero {لا حسابات مُدارة} one {حساب مُدار واحد} two {حسابان مُداران} few {# حسابات مُدارة} many {# حسابًا مُدارًا} other {# حساب مُدار}}، وهو الحد الأقصى. احذف واحدًا لإنشاء آخر.",
   "managed.none": "لا توجد حسابات مُدارة بعد.",
   "location.settings": "إعدادات الموقع",
   "location.name": "الاسم",

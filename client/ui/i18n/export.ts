@@ -33,19 +33,20 @@ export const exportEn = {
     "Puts every record of an export's zip back into this location, with its photos and history. Only into an empty location: make a new one first. An export of another account (a backup from another server) works too.",
   "import.restore.file": "Export zip to restore",
   "import.restore.go": "Restore",
-  "import.restore.done": "Restored {things} things, {places} places and {photos} photos.",
-  "import.restore.skipped": "{n} records were left out: they belonged to things the export did not include.",
+  "import.restore.done":
+    "Restored {things, plural, one {# thing} other {# things}}, {places, plural, one {# place} other {# places}} and {photos, plural, one {# photo} other {# photos}}.",
+  "import.restore.skipped": "{n, plural, one {# record was} other {# records were}} left out: they belonged to things the export did not include.",
   "import.csv.title": "Import things from a spreadsheet",
   "import.csv.hint":
     "A CSV file with a header row: name, quantity, place (a path such as House / Garage), type, and a column per field key. Check it first; nothing is written until you confirm.",
   "import.csv.file": "CSV file to import",
   "import.csv.preview": "Check the file",
   "import.csv.previewTitle": "What the import would do",
-  "import.csv.summary": "{rows} rows, {ok} ready to import, {places} new places to make.",
+  "import.csv.summary": "{rows, plural, one {# row} other {# rows}}, {ok} ready to import, {places, plural, one {# new place} other {# new places}} to make.",
   "import.csv.rowError": "Line {line}: {reason}",
   "import.csv.fixFirst": "Fix these rows in the file and check it again; an import with problems writes nothing.",
-  "import.csv.go": "Import {n} things",
-  "import.csv.done": "Imported {n} things and made {places} places.",
+  "import.csv.go": "Import {n, plural, one {# thing} other {# things}}",
+  "import.csv.done": "Imported {n, plural, one {# thing} other {# things}} and made {places, plural, one {# place} other {# places}}.",
 } as const;
 
 export const exportAr: Record<keyof typeof exportEn, string> = {
@@ -81,16 +82,20 @@ export const exportAr: Record<keyof typeof exportEn, string> = {
     "يعيد كل سجلات ملف التصدير المضغوط إلى هذا الموقع، مع صورها وسجلها. إلى موقع فارغ فقط: أنشئ موقعًا جديدًا أولًا. يصلح أيضًا تصدير من حساب آخر (نسخة احتياطية من خادم آخر).",
   "import.restore.file": "ملف التصدير المضغوط للاستعادة",
   "import.restore.go": "استعادة",
-  "import.restore.done": "استُعيد {things} من الأشياء و{places} من الأماكن و{photos} من الصور.",
-  "import.restore.skipped": "تُرك {n} من السجلات: كانت تخص أشياء لم يشملها التصدير.",
+  "import.restore.done":
+    "استُعيد {things, plural, zero {لا أشياء} one {شيء واحد} two {شيئان} few {# أشياء} many {# شيئًا} other {# شيء}} و{places, plural, zero {لا أماكن} one {مكان واحد} two {مكانان} few {# أماكن} many {# مكانًا} other {# مكان}} و{photos, plural, zero {لا صور} one {صورة واحدة} two {صورتان} few {# صور} many {# صورة} other {# صورة}}.",
+  "import.restore.skipped":
+    "{n, plural, zero {لم يُترك أي سجل} one {تُرك سجل واحد} two {تُرك سجلان} few {تُركت # سجلات} many {تُرك # سجلًا} other {تُرك # سجل}}: كانت تخص أشياء لم يشملها التصدير.",
   "import.csv.title": "استيراد أشياء من جدول",
   "import.csv.hint": "ملف CSV بصف عناوين: الاسم، الكمية، المكان (مسار مثل البيت / المرآب)، النوع، وعمود لكل مفتاح حقل. افحصه أولًا؛ لا يُكتب شيء حتى تؤكد.",
   "import.csv.file": "ملف CSV للاستيراد",
   "import.csv.preview": "افحص الملف",
   "import.csv.previewTitle": "ما سيفعله الاستيراد",
-  "import.csv.summary": "{rows} صفًا، {ok} جاهزة للاستيراد، {places} أماكن جديدة ستُنشأ.",
+  "import.csv.summary":
+    "{rows, plural, zero {لا صفوف} one {صف واحد} two {صفّان} few {# صفوف} many {# صفًا} other {# صف}}، {ok} جاهزة للاستيراد، {places, plural, zero {لا أماكن جديدة} one {مكان جديد واحد} two {مكانان جديدان} few {# أماكن جديدة} many {# مكانًا جديدًا} other {# مكان جديد}} ستُنشأ.",
   "import.csv.rowError": "السطر {line}: {reason}",
   "import.csv.fixFirst": "أصلح هذه الصفوف في الملف ثم افحصه مجددًا؛ الاستيراد الذي فيه مشكلات لا يكتب شيئًا.",
-  "import.csv.go": "استورد {n} من الأشياء",
-  "import.csv.done": "استُورد {n} من الأشياء وأُنشئ {places} من الأماكن.",
+  "import.csv.go": "استورد {n, plural, zero {لا شيء} one {شيئًا واحدًا} two {شيئين} few {# أشياء} many {# شيئًا} other {# شيء}}",
+  "import.csv.done":
+    "استُورد {n, plural, zero {لا أشياء} one {شيء واحد} two {شيئان} few {# أشياء} many {# شيئًا} other {# شيء}} وأُنشئ {places, plural, zero {لا أماكن} one {مكان واحد} two {مكانان} few {# أماكن} many {# مكانًا} other {# مكان}}.",
 };

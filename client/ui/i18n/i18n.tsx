@@ -1,7 +1,8 @@
 /**
  * Language and digits: English or Arabic (right to left), and for Arabic, western (123) or
  * eastern Arabic (١٢٣) digits. The choice lives in localStorage (a display preference, not data)
- * and sets <html lang dir>, so the layout mirrors through CSS logical properties.
+ * and sets <html lang dir>, so the layout mirrors through CSS logical properties. Messages are ICU
+ * MessageFormat (format.ts): `{name}` parameters, and plurals in each language's own forms.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { aiAr, aiEn } from "./ai.js";
@@ -17,10 +18,14 @@ import { webhooksAr, webhooksEn } from "./webhooks.js";
 import { reportAr, reportEn } from "./report.js";
 import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
+import { messageFormatter, type Params } from "./format.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
 import { searchAr, searchEn } from "./search.js";
-import { locationsAr, locationsEn } from "./locations.js";
+import { locationsAr, locationsEn } from "./locations.js"
+import { historyAr, historyEn } from "./history.js";
+import { syncAr, syncEn } from "./sync.js";
+import { loadingAr, loadingEn } from "./loading.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -39,12 +44,16 @@ export type MessageKey =
   | keyof typeof securityEn
   | keyof typeof accountEn
   | keyof typeof searchEn
-  | keyof typeof locationsEn;
+  | keyof typeof locationsEn
+  | keyof typeof historyEn
+  | keyof typeof syncEn
+  | keyof typeof loadingEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
 
-const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
+/** Every message of both languages (test/unit/client/i18n-catalogue.test.ts checks they match and parse). */
+export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
   en: {
     ...en,
     ...metersEn,
@@ -62,6 +71,9 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...accountEn,
     ...searchEn,
     ...locationsEn,
+    ...historyEn,
+    ...syncEn,
+    ...loadingEn,
   },
   ar: {
     ...ar,
@@ -80,6 +92,9 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...accountAr,
     ...searchAr,
     ...locationsAr,
+    ...historyAr,
+    ...syncAr,
+    ...loadingAr,
   },
 };
 
@@ -89,9 +104,34 @@ export interface I18n {
   dir: "ltr" | "rtl";
   setLang: (lang: Lang) => void;
   setDigits: (digits: Digits) => void;
-  t: (key: MessageKey, params?: Record<string, string | number>) => string;
+  /** The message in the reader's language; a number parameter is written in the reader's digits. */
+  t: (key: MessageKey, params?: Params) => string;
   num: (n: number) => string;
   dateTime: (iso: string) => string;
+}
+
+/** Whether the catalogue has a message of this name (for keys made from data, such as a history entry's). */
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(MESSAGES.en, key);
+
+/** Everything of I18n but the setters: the words and numbers of one language and digits. */
+export function formatting(lang: Lang, digits: Digits): Omit<I18n, "setLang" | "setDigits"> {
+  // Western digits everywhere in English; in Arabic, the person's choice.
+  const locale = lang === "ar" ? `ar-u-nu-${digits}` : "en";
+  const numbers = new Intl.NumberFormat(locale);
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  const num = (n: number) => numbers.format(n);
+  return {
+    lang,
+    digits,
+    dir: lang === "ar" ? "rtl" : "ltr",
+    num,
+    dateTime: (iso) => {
+      // Shapes carry Postgres text ("2026-11-22 12:00:00.1+00"); the API carries ISO 8601.
+      const d = new Date(iso.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+      return Number.isNaN(d.getTime()) ? iso : dates.format(d);
+    },
+    t: messageFormatter(MESSAGES[lang], locale, num),
+  };
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -120,34 +160,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setDigitsState(d);
   }, []);
 
-  const value = useMemo<I18n>(() => {
-    // Western digits everywhere in English; in Arabic, the person's choice.
-    const locale = lang === "ar" ? `ar-u-nu-${digits}` : "en";
-    const numbers = new Intl.NumberFormat(locale);
-    const dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
-    const num = (n: number) => numbers.format(n);
-    return {
-      lang,
-      digits,
-      dir,
-      setLang,
-      setDigits,
-      num,
-      dateTime: (iso) => {
-        // Shapes carry Postgres text ("2026-11-22 12:00:00.1+00"); the API carries ISO 8601.
-        const d = new Date(iso.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
-        return Number.isNaN(d.getTime()) ? iso : dates.format(d);
-      },
-      t: (key, params) => {
-        const text: string = MESSAGES[lang][key];
-        if (!params) return text;
-        return text.replace(/\{(\w+)\}/g, (_, name: string) => {
-          const v = params[name];
-          return v === undefined ? `{${name}}` : typeof v === "number" ? num(v) : v;
-        });
-      },
-    };
-  }, [lang, digits, dir, setLang, setDigits]);
+  const value = useMemo<I18n>(() => ({ ...formatting(lang, digits), setLang, setDigits }), [lang, digits, setLang, setDigits]);
 
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }

@@ -29,7 +29,7 @@ export const receiptsEn = {
   "capture.receiptPages": "Receipt pages (up to 10)",
   "capture.receiptHelp": "Photograph each page. The receipt is read and waits in the inbox for review.",
   "capture.receiptSave": "Save receipt",
-  "capture.receiptSaved": "Receipt saved ({count} pages). It will appear in the inbox.",
+  "capture.receiptSaved": "Receipt saved ({count, plural, one {# page} other {# pages}}). It will appear in the inbox.",
   "capture.receiptNeedsPhoto": "Add at least one photo of the receipt.",
   "capture.receiptTooMany": "A receipt takes at most 10 pages.",
 } as const;
@@ -64,7 +64,8 @@ export const receiptsAr: Record<keyof typeof receiptsEn, string> = {
   "capture.receiptPages": "صفحات الإيصال (حتى 10)",
   "capture.receiptHelp": "صوّر كل صفحة. يُقرأ الإيصال وينتظر المراجعة في صندوق الوارد.",
   "capture.receiptSave": "حفظ الإيصال",
-  "capture.receiptSaved": "حُفظ الإيصال ({count} صفحات). سيظهر في صندوق الوارد.",
+  "capture.receiptSaved":
+    "حُفظ الإيصال ({count, plural, zero {لا صفحات} one {صفحة واحدة} two {صفحتان} few {# صفحات} many {# صفحة} other {# صفحة}}). سيظهر في صندوق الوارد.",
   "capture.receiptNeedsPhoto": "أضف صورة واحدة للإيصال على الأقل.",
   "capture.receiptTooMany": "يقبل الإيصال 10 صفحات على الأكثر.",
 };

@@ -21,7 +21,7 @@ interface Restored {
 const send = async <T,>(path: string, file: File, type: string): Promise<T> => (await (await request("POST", path, new Blob([file], { type }))).json()) as T;
 
 function RestoreZip({ locationId, online }: { locationId: string; online: boolean }) {
-  const { t, num } = useI18n();
+  const { t } = useI18n();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<Restored | null>(null);
@@ -54,8 +54,8 @@ function RestoreZip({ locationId, online }: { locationId: string; online: boolea
       <Notice kind="error">{error}</Notice>
       {done ? (
         <p role="status" className="notice success">
-          {t("import.restore.done", { things: num(done.things), places: num(done.places), photos: num(done.photos) })}
-          {skipped ? ` ${t("import.restore.skipped", { n: num(skipped) })}` : ""}
+          {t("import.restore.done", { things: done.things, places: done.places, photos: done.photos })}
+          {skipped ? ` ${t("import.restore.skipped", { n: skipped })}` : ""}
         </p>
       ) : null}
     </form>
@@ -116,7 +116,7 @@ function ImportCsv({ locationId, online }: { locationId: string; online: boolean
       {preview ? (
         <section aria-labelledby="csv-preview-h">
           <h4 id="csv-preview-h">{t("import.csv.previewTitle")}</h4>
-          <p role="status">{t("import.csv.summary", { rows: num(preview.rows), ok: num(preview.ok), places: num(preview.placesCreated) })}</p>
+          <p role="status">{t("import.csv.summary", { rows: preview.rows, ok: preview.ok, places: preview.placesCreated })}</p>
           {preview.errors.length ? (
             <ul className="list">
               {preview.errors.slice(0, 50).map((e) => (
@@ -125,14 +125,14 @@ function ImportCsv({ locationId, online }: { locationId: string; online: boolean
             </ul>
           ) : null}
           <button type="button" className="primary" disabled={!online || busy || preview.errors.length > 0 || preview.ok === 0} onClick={() => run(false)}>
-            {t("import.csv.go", { n: num(preview.ok) })}
+            {t("import.csv.go", { n: preview.ok })}
           </button>
           {preview.errors.length ? <p className="hint">{t("import.csv.fixFirst")}</p> : null}
         </section>
       ) : null}
       {done ? (
         <p role="status" className="notice success">
-          {t("import.csv.done", { n: num(done.created), places: num(done.placesCreated) })}
+          {t("import.csv.done", { n: done.created, places: done.placesCreated })}
         </p>
       ) : null}
     </form>

@@ -14,7 +14,7 @@ import { meterName, valueWithUnit } from "./MeterFormat.js";
 
 export function AdviceText({ view }: { view: MeterView }) {
   const i18n = useI18n();
-  const { t, num } = i18n;
+  const { t } = i18n;
   const e = view.estimate;
   const perDay = e.perDay !== null ? t("meters.perDay", { value: valueWithUnit(e.perDay, view.meter, i18n) }) : "";
   const advice = t(`meters.advice.${e.advice}`, { days: e.ageDays ?? 0, nudge: view.meter.nudgeDays ?? 0 });
@@ -22,7 +22,7 @@ export function AdviceText({ view }: { view: MeterView }) {
     <span className="meta">
       {perDay ? `${perDay} · ` : ""}
       {advice}
-      {e.perDay !== null && e.basisDays !== null ? ` · ${t("meters.basis", { days: num(e.basisDays) })}` : ""}
+      {e.perDay !== null && e.basisDays !== null ? ` · ${t("meters.basis", { days: e.basisDays })}` : ""}
     </span>
   );
 }

@@ -40,7 +40,7 @@ export function ReceiptCapture({ locationId, places, batchId }: { locationId: st
       },
       pageIds,
     );
-    setNote(t("capture.receiptSaved", { count: String(files.length) }));
+    setNote(t("capture.receiptSaved", { count: files.length }));
     if (pagesRef.current) pagesRef.current.value = "";
   };
 

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import type { HistoryEntry } from "../../../shared/history.js";
 import { api } from "../../sync/api.js";
 import { aiCallParts } from "../ai-format.js";
+import { historyActor, historySummary } from "../history-summary.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
 import { Notice } from "./Notice.js";
@@ -40,9 +41,10 @@ export function History({ thingId, version, canEdit }: { thingId: string; versio
         <ol className="history">
           {items.map((h) => {
             const undoable = canEdit && h.undoable_until && Date.parse(h.undoable_until) > Date.now();
+            const summary = historySummary(h, i18n);
             return (
               <li key={h.id}>
-                <span>{h.summary}</span> <span className="meta">{`${h.actor.displayName} · ${dateTime(h.at)}`}</span>
+                <span>{summary}</span> <span className="meta">{`${historyActor(h, i18n)} · ${dateTime(h.at)}`}</span>
                 {h.aiCall ? (
                   <span className="ai-line" data-ai-call="">
                     {aiCallParts(h.aiCall, i18n).join(" · ")}
@@ -51,7 +53,7 @@ export function History({ thingId, version, canEdit }: { thingId: string; versio
                 {undoable ? (
                   <button
                     type="button"
-                    aria-label={`${t("thing.undo")}: ${h.summary}`}
+                    aria-label={`${t("thing.undo")}: ${summary}`}
                     onClick={() =>
                       void api("POST", `/api/v1/history/${h.id}/undo`).then(
                         () => {

@@ -22,7 +22,7 @@ function SheetItem({ sheet, claimed }: { sheet: LabelSheet; claimed: number }) {
   return (
     <li>
       <a href={sheet.pdfUrl} target="_blank" rel="noopener">
-        {t("labels.sheet", { count: num(sheet.size), date: dateTime(sheet.createdAt) })}
+        {t("labels.sheet", { count: sheet.size, date: dateTime(sheet.createdAt) })}
       </a>{" "}
       <span className="meta">
         {t("labels.used", { used: num(claimed), count: num(sheet.size) })}

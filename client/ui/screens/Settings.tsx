@@ -5,6 +5,7 @@ import { useOutbox } from "../data.js";
 import { AiCosts } from "../parts/AiCosts.js";
 import { AiSettings } from "../parts/AiSettings.js";
 import { AdminLink } from "../parts/AdminLink.js";
+import { LANGUAGE_NAMES } from "../parts/LanguageSwitch.js";
 import { NotificationSetting } from "../parts/NotificationSetting.js";
 import { Shell } from "../parts/Shell.js";
 import { disablePush } from "../push.js";
@@ -35,12 +36,7 @@ export function SettingsScreen() {
       <AdminLink />
       <fieldset>
         <legend>{t("settings.language")}</legend>
-        {(
-          [
-            ["en", "English"],
-            ["ar", "العربية"],
-          ] as [Lang, string][]
-        ).map(([value, label]) => (
+        {(Object.entries(LANGUAGE_NAMES) as [Lang, string][]).map(([value, label]) => (
           <label key={value} lang={value}>
             <input type="radio" name="lang" value={value} checked={lang === value} onChange={() => setLang(value)} />
             {label}

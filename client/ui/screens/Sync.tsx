@@ -1,7 +1,6 @@
 /** Sync status: changes waiting (and what they are), last sent and received, problems, first sync. */
 import { SYNCED_TABLES } from "../../db/rows.js";
-import type { MessageKey } from "../i18n/i18n.js";
-import { useI18n } from "../i18n/i18n.js";
+import { isMessageKey, useI18n } from "../i18n/i18n.js";
 import { useOutbox, useSyncStatus } from "../data.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Shell } from "../parts/Shell.js";
@@ -15,8 +14,8 @@ export function SyncScreen() {
   const waiting = outbox.filter((e) => e.state === "pending");
   const rejected = outbox.filter((e) => e.state === "rejected");
   const opLabel = (name: string) => {
-    const key = `op.${name}` as MessageKey;
-    return t(key) === key ? name : t(key);
+    const key = `op.${name}`;
+    return isMessageKey(key) ? t(key) : name;
   };
   return (
     <Shell>
@@ -51,7 +50,8 @@ export function SyncScreen() {
       <ul className="list">
         {SYNCED_TABLES.map((name) => (
           <li key={name}>
-            {t("sync.shape", { name, rows: status?.shapes[name]?.rows ?? 0 })} · {status?.shapes[name]?.upToDate ? t("sync.upToDate") : t("sync.receiving")}
+            {t("sync.shape", { name: t(`sync.table.${name}`), rows: status?.shapes[name]?.rows ?? 0 })} ·{" "}
+            {status?.shapes[name]?.upToDate ? t("sync.upToDate") : t("sync.receiving")}
           </li>
         ))}
       </ul>

@@ -59,6 +59,9 @@ export function summaryText(key: string, params: Record<string, string>): string
   return SUMMARIES[key]?.(params) ?? key;
 }
 
+/** The summary keys written here in English; the app writes each in the reader's language too. */
+export const SUMMARY_KEYS: readonly string[] = Object.keys(SUMMARIES);
+
 const show = (v: unknown): string => {
   if (v === null || v === undefined) return "—";
   if (typeof v === "string") return v;
