@@ -17,7 +17,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { passkeys } from "../db/schema/index.js";
 import { isSyntheticEmail } from "../mail/mailer.js";
-import { stampReauthenticated } from "./reauth.js";
+import { stampReauthenticated } from "./reauth-stamp.js";
 import { markFactorProven } from "./second-factor.js";
 
 /** @simplewebauthn/server is loaded on the first passkey ceremony: it adds ~18 MB to every idle process otherwise. */

@@ -15,7 +15,9 @@ import { authAccounts, authSessions } from "../db/schema/index.js";
 import { ForbiddenError, ReauthRequiredError } from "../errors/classes.js";
 import type { SignInLimits } from "./limits.js";
 
-export const REAUTH_WINDOW_MS = 5 * 60_000;
+import { REAUTH_WINDOW_MS, stampReauthenticated } from "./reauth-stamp.js";
+
+export { REAUTH_WINDOW_MS };
 
 export async function passwordHash(db: Db, userId: string): Promise<string | null> {
   const [row] = await db
@@ -51,15 +53,6 @@ export async function reauthenticate(deps: ReauthDeps, actor: Actor, password: s
   }
   await deps.limits.clearFailures(account, ip);
   return stampReauthenticated(deps.db, me.sessionId, now);
-}
-
-/**
- * Marks the session re-authenticated now: after the password (above), or after a passkey that
- * verified the person on this session (passkeys.ts), which an account without a password needs.
- */
-export async function stampReauthenticated(db: Db, sessionId: string, now: Date): Promise<Date> {
-  await db.update(authSessions).set({ reauthenticatedAt: now }).where(eq(authSessions.id, sessionId));
-  return new Date(now.getTime() + REAUTH_WINDOW_MS);
 }
 
 /** Passes when this session re-authenticated lately, or (no password) signed in lately. */
