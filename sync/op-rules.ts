@@ -86,8 +86,7 @@ export function roleRefusal(name: OpName, role: Role): Refusal | null {
 export function deleteRefusal(what: "place" | "container", h: Holdings): Refusal | null {
   if (h.isUnplaced) return { reason: "invalid", rule: "unplaced", message: "The Unplaced area cannot be deleted." };
   if (h.places > 0) return { reason: "conflict", rule: "holds_places", message: "This place still holds other places; move or delete them first." };
-  if (h.things > 0)
-    return { reason: "conflict", rule: "holds_things", message: `This ${what} still holds things; move or delete them first.` };
+  if (h.things > 0) return { reason: "conflict", rule: "holds_things", message: `This ${what} still holds things; move or delete them first.` };
   return null;
 }
 

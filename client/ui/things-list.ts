@@ -7,6 +7,7 @@ import { Dexie } from "dexie";
 import type { Op } from "../../sync/ops.js";
 import type { InventoryDb } from "../db/database.js";
 import { thingNameKey, type InboxRow, type LocationRow, type PlaceRow, type ThingRow, type TypeRow } from "../db/rows.js";
+import { straightInLocations } from "../sync/capture-settings.js";
 import { overlay, type View } from "../sync/optimistic.js";
 
 /** Most things the list shows at once. */
@@ -109,7 +110,7 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
     (match ? inLocation.filter(match) : inLocation).limit(limit + 1 + ops.length).toArray(),
     db.things.bulkGet(touchedThings(ops, new Map(inbox.map((i) => [i.id, i])))),
   ]);
-  const state = overlay({ things: [...page, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops);
+  const state = overlay({ things: [...page, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops, await straightInLocations(db));
   const matching = [...state.things.values()].filter((th) => th.locationId === locationId && (!match || match(th))).sort(byName);
   const things = matching.slice(0, limit);
   return {

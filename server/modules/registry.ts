@@ -94,7 +94,8 @@ export const commandRegistry = commandRegistryOf([
 // through what is then dropped), so the server does not start with the two apart.
 for (const name of OP_NAMES) {
   const def = commandRegistry.get(name);
-  if (!def || def.minRole !== OP_MIN_ROLE[name]) throw new Error(`${name}: the command's minRole (${def?.minRole}) is not sync/op-rules.ts's (${OP_MIN_ROLE[name]})`);
+  if (!def || def.minRole !== OP_MIN_ROLE[name])
+    throw new Error(`${name}: the command's minRole (${def?.minRole}) is not sync/op-rules.ts's (${OP_MIN_ROLE[name]})`);
 }
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);
