@@ -18,7 +18,8 @@ export function StraightInSetting({ locationId }: { locationId: string }) {
   const online = useOnline();
   const kept = useLive(async () => (await getMeta<Record<string, boolean>>(db, "captureStraightIn"))?.[locationId] ?? false, [db, locationId]);
   const [note, setNote] = useState<{ kind: "info" | "error"; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  // What the person just chose, shown while the server is asked; then what the device keeps.
+  const [asked, setAsked] = useState<boolean | null>(null);
   // Another device may have changed it: read it again whenever there is a connection.
   useEffect(() => {
     if (online) refreshCaptureSettings(db, locationId).catch(() => undefined);
@@ -29,19 +30,19 @@ export function StraightInSetting({ locationId }: { locationId: string }) {
       <label style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
         <input
           type="checkbox"
-          checked={kept ?? false}
-          disabled={!online || busy || kept === undefined}
+          checked={asked ?? kept ?? false}
+          disabled={!online || asked !== null || kept === undefined}
           aria-describedby={helpId}
           onChange={(e) => {
             const straightIn = e.target.checked;
-            setBusy(true);
+            setAsked(straightIn);
             setNote(null);
             putCaptureSettings(db, locationId, { straightIn })
               .then(
                 () => setNote({ kind: "info", text: t("capture.straightInSaved") }),
                 (err: unknown) => setNote({ kind: "error", text: t("capture.straightInFailed", { message: errorText(err) }) }),
               )
-              .finally(() => setBusy(false));
+              .finally(() => setAsked(null));
           }}
         />
         {t("capture.straightIn")}
