@@ -83,6 +83,7 @@ function DropItem({ item, things, canEdit }: { item: InboxRow; things: Map<strin
           </button>
         </div>
       ) : null}
+      {canEdit && canReapply === false ? <p className="hint">{t("inbox.noReapply")}</p> : null}
       <Notice>{note}</Notice>
     </article>
   );

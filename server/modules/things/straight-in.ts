@@ -29,7 +29,11 @@ export async function acceptStraightIn(ctx: CommandContext, captured: Op<{ id: s
   const where = await straightInLocations(ctx, [...new Set(captured.map((o) => o.input.locationId))]);
   const ops = captured
     .filter((o) => where.has(o.input.locationId))
-    .map((o) => ({ input: { ...o.input, name: inboxAccept.name, args: { id: o.args.id } }, args: { id: o.args.id } }));
+    // A review checks no version: the item was made a moment ago, in this transaction.
+    .map(({ input: { baseVersion: _seen, ...input }, args }) => ({
+      input: { ...input, name: inboxAccept.name, args: { id: args.id } },
+      args: { id: args.id },
+    }));
   if (!ops.length) return new Set();
   const verdicts: Verdict[] = await inboxAccept.run(ctx, ops);
   return new Set(ops.filter((_, i) => verdicts[i]?.status === "applied").map((o) => o.args.id));
