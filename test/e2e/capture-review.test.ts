@@ -64,6 +64,43 @@ describe("capture review and refusals", () => {
     await context.setOffline(false);
   });
 
+  it("DR6 offers Re-apply of a refused box delete only once the box is empty again", async () => {
+    const { context, page } = await e2e.device();
+    const email = freshEmail("ria");
+    await signUp(page, "Ria Reapply", email);
+    const locationId = await locationIdOf(page);
+    const api = e2e.svc.client();
+    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const box = await api.post(`/api/v1/locations/${locationId}/things`, { name: "Blue box", isContainer: true });
+    await goTo(page, "Things");
+    await serviceWorkerReady(page);
+    await page.getByRole("link", { name: /^Blue box/ }).click();
+    await page.getByRole("heading", { name: "Blue box" }).waitFor();
+
+    // Empty as this device sees it, so the delete is queued offline; meanwhile a hammer goes in elsewhere.
+    await context.setOffline(true);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("heading", { name: "Things" }).waitFor();
+    const hammer = await api.post(`/api/v1/locations/${locationId}/things`, { name: "Hammer", containerId: box.body.id });
+    expect(hammer.status).toBe(201);
+    await context.setOffline(false);
+    await synced(page);
+
+    await goTo(page, "Inbox");
+    const drop = page.getByRole("article", { name: "Change not applied: Blue box" });
+    await drop.getByText("Sending it again would meet the same answer", { exact: false }).waitFor();
+    expect(await drop.getByRole("button", { name: "Re-apply: Blue box" }).count()).toBe(0);
+    await drop.getByRole("button", { name: "Dismiss: Blue box" }).waitFor();
+    await screenshot(page, "inbox-drop-no-reapply");
+
+    // Once the hammer is gone, the same item offers Re-apply, and it succeeds.
+    expect((await api.request("DELETE", `/api/v1/things/${hammer.body.id}`, { rowVersion: hammer.body.rowVersion })).status).toBe(200);
+    await drop.getByRole("button", { name: "Re-apply: Blue box" }).click();
+    await synced(page);
+    expect((await api.get(`/api/v1/things/${box.body.id}`)).status).toBe(404);
+  });
+
   it("accepts all captured drafts at once, offline, and the server applies each", async () => {
     const { context, page } = await e2e.device();
     const email = freshEmail("abe");
