@@ -56,7 +56,7 @@ describe("capture review and refusals", () => {
     await page.getByRole("heading", { name: "Red box" }).waitFor();
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Delete", exact: true }).click();
-    await page.getByRole("alert").filter({ hasText: "It still holds things: move or delete them first." }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "It still holds things: move them elsewhere first." }).waitFor();
     await screenshot(page, "delete-box-refused");
     // Still on the box's page, nothing queued, nothing to come back later as a drop.
     await page.getByRole("heading", { name: "Red box" }).waitFor();

@@ -13,8 +13,6 @@ export const captureEn = {
   "inbox.acceptedAll": "Accepted: {count}. Any that cannot be accepted come back here as a change not applied.",
   "inbox.noReapply": "Sending it again would meet the same answer: dismiss it, or make the change again once what stopped it has changed.",
   "refusal.role": "Your role here does not allow this change.",
-  "refusal.holds_things": "It still holds things: move or delete them first.",
-  "refusal.holds_places": "It still holds other places: move or delete them first.",
   "refusal.unplaced": "The Unplaced area cannot be deleted.",
 };
 
@@ -29,7 +27,5 @@ export const captureAr: Record<keyof typeof captureEn, string> = {
   "inbox.acceptedAll": "المقبول: {count}. ما لا يمكن قبوله يعود إلى هنا كتغيير لم يُطبَّق.",
   "inbox.noReapply": "إرساله مجددًا سيلقى الرد نفسه: تجاهله، أو أجرِ التغيير من جديد بعد أن يتغيّر ما منعه.",
   "refusal.role": "دورك هنا لا يسمح بهذا التغيير.",
-  "refusal.holds_things": "ما زال يحوي أشياء: انقلها أو احذفها أولًا.",
-  "refusal.holds_places": "ما زال يحوي أماكن أخرى: انقلها أو احذفها أولًا.",
   "refusal.unplaced": "لا يمكن حذف منطقة «بلا مكان».",
 };
