@@ -27,7 +27,7 @@ export function StraightInSetting({ locationId }: { locationId: string }) {
   const helpId = `straight-in-help-${locationId}`;
   return (
     <div className="stack">
-      <label style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
+      <label className="check">
         <input
           type="checkbox"
           checked={asked ?? kept ?? false}
