@@ -35,6 +35,7 @@ import { createShareLimits } from "./modules/share-links/limits.js";
 import { shareLinkRoutes } from "./modules/share-links/routes.js";
 import { adminRoutes } from "./modules/admin/routes.js";
 import { hintRoutes } from "./modules/hints/routes.js";
+import { captureSettingRoutes } from "./modules/capture-settings/routes.js";
 import { exportRoutes } from "./modules/exports/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
@@ -73,6 +74,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...exportRoutes({ ...deps, limits: services.limits }),
     ...adminRoutes({ ...deps, limits: services.limits, setup: services.setup }),
     ...hintRoutes(deps),
+    ...captureSettingRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -19,6 +19,8 @@ export interface LocalState {
   inbox: Map<string, View<InboxRow>>;
   /** Templates the device holds (a `templates` table, where the app keeps one): a new thing starts from one. */
   templates: Map<string, View<TemplateShapeRow>>;
+  /** Locations where the person's own captures go straight in (capture-settings.ts): accepted as they arrive. */
+  straightIn?: ReadonlySet<string>;
 }
 
 const stamps = (op: Op) => ({ rowVersion: 0, createdAt: op.at, updatedAt: op.at, deletedAt: null });
@@ -99,8 +101,14 @@ export function applyOp(state: LocalState, op: Exclude<Op, MoveOp>): void {
     case "thing.create":
       state.things.set(op.args.id, newThing(op, state.templates));
       return;
-    case "thing.capture":
-      state.things.set(op.args.id, newThing(op, state.templates));
+    case "thing.capture": {
+      const thing = newThing(op, state.templates);
+      // Where the person's own captures go straight in, the server accepts the draft as it arrives.
+      if (state.straightIn?.has(op.locationId)) {
+        state.things.set(op.args.id, { ...thing, lifecycle: "active" });
+        return;
+      }
+      state.things.set(op.args.id, thing);
       // The server files every capture as a `draft` inbox item with the thing's id.
       state.inbox.set(op.args.id, {
         id: op.args.id,
@@ -119,6 +127,7 @@ export function applyOp(state: LocalState, op: Exclude<Op, MoveOp>): void {
         pending: true,
       });
       return;
+    }
     case "receipt.capture":
       // The server files the receipt as a `receipt` item with the purchase's id; it fills in when read.
       state.inbox.set(op.args.id, {
@@ -287,8 +296,13 @@ function applyTemplateOp(state: LocalState, op: Op & { name: "template.create" |
 }
 
 /** Replays ops (in push order) over server rows. */
-export function overlay(server: { things?: ThingRow[]; places?: PlaceRow[]; inbox?: InboxRow[]; templates?: TemplateShapeRow[] }, ops: Op[]): LocalState {
+export function overlay(
+  server: { things?: ThingRow[]; places?: PlaceRow[]; inbox?: InboxRow[]; templates?: TemplateShapeRow[] },
+  ops: Op[],
+  straightIn?: ReadonlySet<string>,
+): LocalState {
   const state: LocalState = {
+    ...(straightIn ? { straightIn } : {}),
     things: new Map((server.things ?? []).map((r) => [r.id, r])),
     places: new Map((server.places ?? []).map((r) => [r.id, r])),
     inbox: new Map((server.inbox ?? []).map((r) => [r.id, r])),

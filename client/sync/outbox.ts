@@ -8,6 +8,7 @@ import type { Op } from "../../sync/ops.js";
 import type { OpResult } from "../../sync/protocol.js";
 import type { SyncedTableName } from "../db/rows.js";
 import { getMeta, setMeta, type InventoryDb, type OutboxEntry } from "../db/database.js";
+import { refuseHere } from "./checks.js";
 import { shapesOf } from "./op-shapes.js";
 
 /** An op before it is queued: the outbox gives it its id and time. */
@@ -36,8 +37,12 @@ export function onOutboxChanged(listener: () => void): () => void {
   };
 }
 
-/** Queues an op (with the photos it needs uploaded first). Works with no network. */
+/**
+ * Queues an op (with the photos it needs uploaded first). Works with no network. An op the device
+ * knows the server would refuse (checks.ts) is not queued: this throws RefusedHere at once.
+ */
 export async function enqueue(db: InventoryDb, draft: OpDraft, blobIds: string[] = []): Promise<Op> {
+  await refuseHere(db, draft);
   const op: Op = { ...draft, id: uuidv7(), at: new Date().toISOString() };
   await db.outbox.add({ op, state: "pending", blobIds });
   announceOutbox();

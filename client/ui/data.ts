@@ -8,6 +8,7 @@ import type { Role } from "../../shared/roles.js";
 import type { InventoryDb, OutboxEntry } from "../db/database.js";
 import type { InboxRow, LocationRow, PlaceRow, ThingRow, TypeRow } from "../db/rows.js";
 import { overlayRegistries } from "../sync/optimistic-registries.js";
+import { straightInLocations } from "../sync/capture-settings.js";
 import { overlay, type View } from "../sync/optimistic.js";
 import { readStatus, type SyncStatus } from "../sync/status.js";
 import type { SearchLabels } from "./search/thing-search.js";
@@ -36,7 +37,7 @@ export interface LocationData {
 /** Everything the screens of one location show, with this device's waiting ops applied. */
 export function useLocationData(db: InventoryDb, userId: string, locationId: string): LocationData | undefined {
   return useLive(async () => {
-    const [locations, memberships, things, places, inbox, types, templates, outbox] = await Promise.all([
+    const [locations, memberships, things, places, inbox, types, templates, outbox, straightIn] = await Promise.all([
       db.locations.toArray(),
       db.memberships.toArray(),
       db.things.where("locationId").equals(locationId).toArray(),
@@ -47,11 +48,13 @@ export function useLocationData(db: InventoryDb, userId: string, locationId: str
       // A capture from a template shows the template's values at once (optimistic.ts withTemplate).
       db.templates.toArray(),
       db.outbox.orderBy("seq").toArray(),
+      // A capture made here shows as it will be where the person's own captures go straight in.
+      straightInLocations(db),
     ]);
     const location = locations.find((l) => l.id === locationId);
     const waiting = outbox.filter((e) => e.state !== "rejected").map((e) => e.op);
     const ops = waiting.filter((op) => op.locationId === locationId);
-    const state = overlay({ things, places, inbox, templates }, ops);
+    const state = overlay({ things, places, inbox, templates }, ops, straightIn);
     // A type made on this device (through any location of the account) is offered at once.
     const accountOf = new Map(locations.map((l) => [l.id, l.accountId]));
     const allTypes = overlayRegistries({ types }, waiting, (id) => accountOf.get(id)).types;

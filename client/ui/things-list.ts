@@ -12,6 +12,7 @@ import { Dexie } from "dexie";
 import type { Op } from "../../sync/ops.js";
 import type { InventoryDb } from "../db/database.js";
 import { thingNameKey, type InboxRow, type LocationRow, type PlaceRow, type ThingRow, type TypeRow } from "../db/rows.js";
+import { straightInLocations } from "../sync/capture-settings.js";
 import { overlayRegistries } from "../sync/optimistic-registries.js";
 import { overlay, type View } from "../sync/optimistic.js";
 import { searchTerms } from "./search/fold.js";
@@ -112,7 +113,7 @@ export async function readThingsList(db: InventoryDb, locationId: string, filter
     db.things.bulkGet(filtered ? [] : touchedThings(ops, new Map(inbox.map((i) => [i.id, i])))),
     filtered ? Promise.all([db.locations.toArray(), db.brands.toArray(), db.tags.toArray(), db.type_fields.toArray()]) : undefined,
   ]);
-  const state = overlay({ things: [...stored, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops);
+  const state = overlay({ things: [...stored, ...touched.filter((t): t is ThingRow => !!t)], places, inbox }, ops, await straightInLocations(db));
   let match: ((th: ThingRow) => boolean) | undefined;
   if (registries) {
     // The account's registries as this device sees them: a tag or type made offline, through any

@@ -4,6 +4,8 @@
  * lives with the modules so that server/commands/ knows no domain (DESIGN.md "Layout and
  * dependency direction"); a new domain module adds its commands here.
  */
+import { OP_NAMES } from "../../sync/ops.js";
+import { OP_MIN_ROLE } from "../../sync/op-rules.js";
 import { createExecutor } from "../commands/executor.js";
 import { commandRegistryOf } from "../commands/types.js";
 import { fileCreate } from "./files/commands.js";
@@ -86,5 +88,14 @@ export const commandRegistry = commandRegistryOf([
   boxUnpack,
   boxRemove,
 ]);
+
+// Devices refuse an op their role cannot do before queueing it, by the table in sync/op-rules.ts:
+// a command of a pushable op that asked for another role would make them refuse wrongly (or let
+// through what is then dropped), so the server does not start with the two apart.
+for (const name of OP_NAMES) {
+  const def = commandRegistry.get(name);
+  if (!def || def.minRole !== OP_MIN_ROLE[name])
+    throw new Error(`${name}: the command's minRole (${def?.minRole}) is not sync/op-rules.ts's (${OP_MIN_ROLE[name]})`);
+}
 
 export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);

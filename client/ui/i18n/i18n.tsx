@@ -25,7 +25,8 @@ import { searchAr, searchEn } from "./search.js";
 import { locationsAr, locationsEn } from "./locations.js"
 import { historyAr, historyEn } from "./history.js";
 import { syncAr, syncEn } from "./sync.js";
-import { loadingAr, loadingEn } from "./loading.js";
+import { loadingAr, loadingEn } from "./loading.js"
+import { captureAr, captureEn } from "./capture.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -47,7 +48,8 @@ export type MessageKey =
   | keyof typeof locationsEn
   | keyof typeof historyEn
   | keyof typeof syncEn
-  | keyof typeof loadingEn;
+  | keyof typeof loadingEn
+  | keyof typeof captureEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -74,6 +76,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...historyEn,
     ...syncEn,
     ...loadingEn,
+    ...captureEn,
   },
   ar: {
     ...ar,
@@ -95,6 +98,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...historyAr,
     ...syncAr,
     ...loadingAr,
+    ...captureAr,
   },
 };
 

@@ -4,11 +4,13 @@
  * server refuses the others, and saying why here spares people the refusal in their inbox.
  */
 import { useState } from "react";
+import { deleteRefusal } from "../../../sync/op-rules.js";
 import type { PlaceRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
 import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { placeKindName } from "../names.js";
+import { refusalKey } from "../refusal.js";
 import { usePeople } from "../people.js";
 import { placeKindFields, useRegistries } from "../registries.js";
 import { useReady } from "../session.js";
@@ -115,8 +117,9 @@ export function PlaceEditor({
   }
   const targets = places.filter((p) => !p.isUnplaced && !inside.has(p.id)).sort((a, b) => a.name.localeCompare(b.name));
 
-  const holdsPlaces = (tree.get(place.id)?.length ?? 0) > 0;
-  const why = holdsPlaces ? t("places.holdsPlaces") : thingCount > 0 ? t("places.holdsThings") : null;
+  // The rule the server applies (sync/op-rules.ts), over what this device shows.
+  const refusal = deleteRefusal("place", { places: tree.get(place.id)?.length ?? 0, things: thingCount });
+  const why = refusal ? t(refusalKey(refusal)) : null;
   const hintId = `place-delete-hint-${place.id}`;
 
   const update = (patch: { name: string } | { parentId: string | null }) =>

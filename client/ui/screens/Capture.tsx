@@ -14,6 +14,7 @@ import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists } from "../parts/FieldInput.js";
 import { Notice } from "../parts/Notice.js";
 import { ReceiptCapture } from "../parts/ReceiptCapture.js";
+import { StraightInSetting } from "../parts/StraightInSetting.js";
 import { Shell } from "../parts/Shell.js";
 import { usePeople } from "../people.js";
 import { effectiveFields, useRegistries } from "../registries.js";
@@ -194,6 +195,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
             {t("capture.save")}
           </button>
           <Notice>{note}</Notice>
+          <StraightInSetting locationId={locationId} />
         </form>
       ) : (
         <p className="hint">{t("thing.viewerNote")}</p>

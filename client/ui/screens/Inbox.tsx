@@ -8,6 +8,10 @@ import { useEffect, useState } from "react";
 import type { InboxRow, ThingRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
 import { reapply } from "../../sync/reapply.js";
+import { reapplyCanSucceed } from "../../sync/checks.js";
+import { useLive } from "../data.js";
+import { AcceptAll } from "../parts/AcceptAll.js";
+import { StraightInSetting } from "../parts/StraightInSetting.js";
 import type { MessageKey } from "../i18n/i18n.js";
 import { useI18n } from "../i18n/i18n.js";
 import type { SuggestedFieldDef } from "../ai-format.js";
@@ -42,6 +46,7 @@ function DropItem({ item, things, canEdit }: { item: InboxRow; things: Map<strin
   const { t } = useI18n();
   const { db } = useReady();
   const [note, setNote] = useState<string | null>(null);
+  const canReapply = useLive(() => reapplyCanSucceed(db, item), [db, item]);
   const drop = item.payload.syncDrop;
   if (!drop) return null;
   const target = drop.entity ? things.get(drop.entity.id) : undefined;
@@ -58,14 +63,17 @@ function DropItem({ item, things, canEdit }: { item: InboxRow; things: Map<strin
       {drop.by ? <p className="meta">{t("inbox.dropBy", { name: drop.by.displayName })}</p> : null}
       {canEdit ? (
         <div className="actions">
-          <button
-            type="button"
-            className="primary"
-            aria-label={`${t("inbox.reapply")}: ${name}`}
-            onClick={() => void reapply(db, item, target?.rowVersion).then((ok) => setNote(ok ? t("inbox.reapplied") : null))}
-          >
-            {t("inbox.reapply")}
-          </button>
+          {/* Only where pushing it again can succeed (DR6); else only Dismiss. */}
+          {canReapply ? (
+            <button
+              type="button"
+              className="primary"
+              aria-label={`${t("inbox.reapply")}: ${name}`}
+              onClick={() => void reapply(db, item, target?.rowVersion).then((ok) => setNote(ok ? t("inbox.reapplied") : null))}
+            >
+              {t("inbox.reapply")}
+            </button>
+          ) : null}
           <button
             type="button"
             aria-label={`${t("inbox.dismiss")}: ${name}`}
@@ -75,6 +83,7 @@ function DropItem({ item, things, canEdit }: { item: InboxRow; things: Map<strin
           </button>
         </div>
       ) : null}
+      {canEdit && canReapply === false ? <p className="hint">{t("inbox.noReapply")}</p> : null}
       <Notice>{note}</Notice>
     </article>
   );
@@ -160,6 +169,8 @@ export function InboxScreen({ locationId }: { locationId: string }) {
     <Shell locationId={locationId} locationName={data.location?.name ?? ""} inboxCount={items.length}>
       <h1>{t("inbox.title")}</h1>
       <Hint id="inbox" />
+      {data.canEdit ? <AcceptAll locationId={locationId} drafts={items.filter((i) => i.kind === "draft")} /> : null}
+      {data.canEdit ? <StraightInSetting locationId={locationId} /> : null}
       {items.length ? (
         <div className="cards">
           {items.map((item) => (

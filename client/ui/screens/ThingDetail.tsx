@@ -5,7 +5,6 @@
  */
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { api } from "../../sync/api.js";
-import { enqueue } from "../../sync/outbox.js";
 import { useLive } from "../data.js";
 import { formatFieldValue } from "../field-format.js";
 import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
@@ -14,6 +13,7 @@ import { FieldInput, FieldLists, type FileChoice } from "../parts/FieldInput.js"
 import { ContainerContents } from "../parts/ContainerContents.js";
 import { ThingMeters } from "../parts/MeterList.js";
 import { ThingLoan } from "../parts/ThingLoan.js";
+import { DeleteThing } from "../parts/DeleteThing.js";
 import { Notice } from "../parts/Notice.js";
 import { History } from "../parts/ThingHistory.js";
 import { ThingCodeAndChecks } from "../parts/ThingCodeAndChecks.js";
@@ -23,7 +23,7 @@ import { Shell } from "../parts/Shell.js";
 import { ShareLinks } from "../parts/ShareLink.js";
 import { usePeople } from "../people.js";
 import { effectiveFields, useRegistries } from "../registries.js";
-import { Link, navigate } from "../router.js";
+import { Link } from "../router.js";
 import { useReady } from "../session.js";
 import { fieldLabel, thingName, typeName, wherePath } from "../names.js";
 import { queueThingUpdate, type ThingEdit } from "../thing-ops.js";
@@ -123,7 +123,6 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
     const def = editFields.find((e) => e.field.key === key)!.field;
     return form.fields[key] ?? (def.secret ? "" : toDraft(def, values[key]));
   };
-  const base = thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {};
   const accountLocations = (locations ?? []).filter((l) => l.accountId === data.location?.accountId && !l.deletedAt);
 
   const save = async () => {
@@ -252,16 +251,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
             <Link to={`/l/${locationId}/things/${thing.id}/move`} className="button">
               {t("thing.move")}
             </Link>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                if (!window.confirm(t("thing.deleteConfirm"))) return;
-                void enqueue(db, { name: "thing.delete", locationId, args: { id: thing.id }, ...base }).then(() => navigate(`/l/${locationId}/things`));
-              }}
-            >
-              {t("thing.delete")}
-            </button>
+            <DeleteThing locationId={locationId} thing={thing} />
           </div>
           {data.canManage ? <SaveTemplate locationId={locationId} thing={thing} locations={accountLocations} /> : null}
         </>

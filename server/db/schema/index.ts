@@ -16,3 +16,4 @@ export * from "./reports.js";
 export * from "./share-links.js";
 export * from "./exports.js";
 export * from "./hints.js";
+export * from "./capture-settings.js";

@@ -5,6 +5,8 @@ import { idIn } from "../../commands/bulk.js";
 import { pick } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";
+import { deleteRefusal } from "../../../sync/op-rules.js";
+import { refusalError } from "../../errors/refusal.js";
 import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { placeKinds, places, things } from "../../db/schema/index.js";
@@ -247,12 +249,14 @@ export const placeDelete = defineCommand<PlaceDeleteArgs>({
     const changes = new SegmentChanges(ctx);
     for (const op of ops) {
       const target = targets.get(op.args.id);
+      // The rule devices check before they queue the op (sync/op-rules.ts).
       const holding = (p: { id: string; isUnplaced: boolean }): AppError | null => {
-        if (p.isUnplaced) return new ValidationError("The Unplaced area cannot be deleted.");
-        if ([...(children.get(p.id) ?? [])].some((c) => !deleted.has(c)))
-          return new ConflictError("This place still holds other places; move or delete them first.", { holds: "places" });
-        if (holdsThings.has(p.id)) return new ConflictError("This place still holds things; move or delete them first.", { holds: "things" });
-        return null;
+        const refusal = deleteRefusal("place", {
+          isUnplaced: p.isUnplaced,
+          places: [...(children.get(p.id) ?? [])].filter((c) => !deleted.has(c)).length,
+          things: holdsThings.has(p.id) ? 1 : 0,
+        });
+        return refusal && refusalError(refusal);
       };
       const problem = targets.problem(op, target, { fields: "all", also: holding });
       if (problem || !target) {

@@ -1,6 +1,7 @@
 /**
  * thing.capture: a quick draft made on a device (often with no signal): a draft thing plus a
- * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself.
+ * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself. A
+ * person may have their own captures go straight in (straight-in.ts): then the item is accepted at once.
  */
 import { newInboxItem } from "../inbox/new-item.js";
 import { and, inArray, isNull, sql } from "drizzle-orm";
@@ -12,6 +13,7 @@ import { NotFoundError } from "../../errors/classes.js";
 import { thingCreate } from "./create.js";
 import { thingPaths } from "./paths.js";
 import { queueExtractions } from "../extractions/queue.js";
+import { acceptStraightIn } from "./straight-in.js";
 
 /** A capture may start from a template and carry tags, as thing.create does (its rules apply). */
 const templateAndTags = (a: ThingCaptureArgs) => ({ ...(a.templateId ? { templateId: a.templateId } : {}), ...(a.tagIds ? { tagIds: a.tagIds } : {}) });
@@ -101,7 +103,13 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
         ),
       ),
     );
+    // Where the person's own captures go straight in, the draft is accepted now (straight-in.ts);
+    // the accept moved the thing one version on, which the capture's verdict says.
+    const accepted = await acceptStraightIn(ctx, appliedOps);
     let next = 0;
-    return verdicts.map((v) => v ?? created[next++]!);
+    return verdicts.map((v, i) => {
+      const out = v ?? created[next++]!;
+      return out.status === "applied" && accepted.has(ops[i]!.args.id) ? { ...out, rowVersion: out.rowVersion + 1 } : out;
+    });
   },
 });

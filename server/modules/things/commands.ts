@@ -5,6 +5,8 @@ import type { FieldStatus } from "../../../shared/extractions.js";
 import { idIn } from "../../commands/bulk.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets, type Targets } from "../../commands/targets.js";
+import { deleteRefusal } from "../../../sync/op-rules.js";
+import { refusalError } from "../../errors/refusal.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
@@ -200,7 +202,9 @@ export const thingDelete = defineCommand({
     for (const op of ops) {
       const target = targets.get(op.args.id);
       let problem = targets.problem(op, target);
-      if (!problem && holding.has(op.args.id)) problem = new ConflictError("This container still holds things; move or delete them first.");
+      // The rule devices check before they queue the op (sync/op-rules.ts).
+      const refusal = problem ? null : deleteRefusal("container", { places: 0, things: holding.has(op.args.id) ? 1 : 0 });
+      if (refusal) problem = refusalError(refusal);
       if (problem || !target) {
         changes.refuse(problem!);
         continue;

@@ -15,6 +15,16 @@ const serverThing = (over: Partial<ThingRow> = {}): ThingRow =>
   thingRow({ id: "0190a000-0000-7000-8000-0000000000aa", locationId: LOC, placeId: PLACE }, { name: "Lamp", rowVersion: 2, ...over });
 
 describe("optimistic apply", () => {
+  it("shows a capture where the person's own captures go straight in as an active thing with no inbox item", () => {
+    const id = "0190a000-0000-7000-8000-0000000000cc";
+    const capture = op<Extract<Op, { name: "thing.capture" }>>({ name: "thing.capture", locationId: LOC, args: { id, name: "Hose" } });
+    const state = overlay({}, [capture], new Set([LOC]));
+    expect(state.things.get(id)).toMatchObject({ name: "Hose", lifecycle: "active", pending: true });
+    expect(state.inbox.has(id)).toBe(false);
+    // Elsewhere it waits as a draft.
+    expect(overlay({}, [capture], new Set(["0190a000-0000-7000-8000-0000000000dd"])).inbox.get(id)).toMatchObject({ kind: "draft" });
+  });
+
   it("shows a capture at once, as a draft with its inbox item, marked pending", () => {
     const capture = op<Extract<Op, { name: "thing.capture" }>>({
       name: "thing.capture",
