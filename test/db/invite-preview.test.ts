@@ -117,8 +117,8 @@ describe("the preview tells nothing without a live token", () => {
       else expect(res.status).toBe(200);
     }
     expect(limited, "no 429 within the limit").not.toBeNull();
-    expectError(limited!, 429, "rate_limited");
-    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expectError(limited, 429, "rate_limited");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another address is not held back by this one.
     expect((await preview(made.body.token)).status).toBe(200);
   });

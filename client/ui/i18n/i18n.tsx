@@ -19,6 +19,9 @@ import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
+import { connectionAr, connectionEn } from "./connection.js";
+import { historyAr, historyEn } from "./history.js";
+import { inviteAr, inviteEn } from "./invite.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -35,7 +38,10 @@ export type MessageKey =
   | keyof typeof shareEn
   | keyof typeof exportEn
   | keyof typeof securityEn
-  | keyof typeof accountEn;
+  | keyof typeof accountEn
+  | keyof typeof connectionEn
+  | keyof typeof historyEn
+  | keyof typeof inviteEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -56,6 +62,9 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportEn,
     ...securityEn,
     ...accountEn,
+    ...connectionEn,
+    ...historyEn,
+    ...inviteEn,
   },
   ar: {
     ...ar,
@@ -72,6 +81,9 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportAr,
     ...securityAr,
     ...accountAr,
+    ...connectionAr,
+    ...historyAr,
+    ...inviteAr,
   },
 };
 
