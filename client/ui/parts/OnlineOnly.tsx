@@ -17,11 +17,14 @@ const PROBE = { baseMs: 2_000, maxMs: 30_000 };
 
 const Lost = createContext<(() => void) | null>(null);
 
-export function OnlineOnly({ children }: { children: ReactNode }) {
-  const { t } = useI18n();
+/**
+ * Whether the server can be reached now: the browser says online and no request has found the
+ * server gone since (`lost()`); then /health is probed, with backoff, until it answers. `round`
+ * grows each time the connection comes back, for what should load again then.
+ */
+export function useConnection(): { connected: boolean; lost: () => void; round: number } {
   const online = useOnline();
   const [unreachable, setUnreachable] = useState(false);
-  // Each return mounts the content anew, so every load of it runs again.
   const [round, setRound] = useState(0);
   const wasOnline = useRef(online);
   useEffect(() => {
@@ -52,14 +55,27 @@ export function OnlineOnly({ children }: { children: ReactNode }) {
     probe();
     return () => clearTimeout(timer);
   }, [online, unreachable]);
-  if (!online || unreachable)
+  return { connected: online && !unreachable, lost: () => setUnreachable(true), round };
+}
+
+/** A failure's handling: a request that found no server is `lost()`, anything else an error text. */
+export const failure =
+  (lost: () => void, setError: (message: string) => void, say: (message: string) => string = (m) => m) =>
+  (err: unknown) =>
+    err instanceof ApiError && err.offline ? lost() : setError(say(errorText(err)));
+
+export function OnlineOnly({ children }: { children: ReactNode }) {
+  const { t } = useI18n();
+  const { connected, lost, round } = useConnection();
+  if (!connected)
     return (
       <p className="notice info" role="status" data-needs-connection="">
         {t("connection.needed")}
       </p>
     );
+  // Each return mounts the content anew (a new key), so every load of it runs again.
   return (
-    <Lost.Provider key={round} value={() => setUnreachable(true)}>
+    <Lost.Provider key={round} value={lost}>
       {children}
     </Lost.Provider>
   );
@@ -73,18 +89,19 @@ export function useConnectionLost(): () => void {
 /**
  * Runs `load` when the content mounts (and again when `deps` change). A request that found no
  * server hands over to OnlineOnly, which loads again once the connection is back; any other
- * failure is the text answered as `error`, for a Notice. `reload` runs it again (after a change).
+ * failure is the text answered as `error`, for a Notice. `reload` runs it again (after a change);
+ * `fail` is the same handling for the content's own requests (a button's).
  */
 export function useOnlineLoad(
   load: () => Promise<unknown>,
   deps: readonly unknown[],
-): { error: string | null; reload: () => void; fail: (err: unknown) => void } {
+  /** How a failure's message reads (the account screens say "That did not work: …"). */
+  say: (message: string) => string = (m) => m,
+): { error: string | null; setError: (error: string | null) => void; reload: () => Promise<void>; fail: (err: unknown) => void } {
   const lost = useConnectionLost();
   const [error, setError] = useState<string | null>(null);
-  const fail = (err: unknown) => (err instanceof ApiError && err.offline ? lost() : setError(errorText(err)));
-  const run = () => {
-    load().then(() => setError(null), fail);
-  };
-  useEffect(run, deps);
-  return { error, reload: run, fail };
+  const fail = failure(lost, setError, say);
+  const run = () => load().then(() => setError(null), fail);
+  useEffect(() => void run(), deps);
+  return { error, setError, reload: run, fail };
 }

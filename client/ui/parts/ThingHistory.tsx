@@ -100,7 +100,7 @@ function Entries({ thingId, version, canEdit }: { thingId: string; version: numb
                   onClick={() =>
                     void api("POST", `/api/v1/history/${h.id}/undo`).then(() => {
                       setNote(t("thing.undone"));
-                      reload();
+                      void reload();
                     }, fail)
                   }
                 >
