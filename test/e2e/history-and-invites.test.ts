@@ -74,7 +74,7 @@ describe("history, online-only screens and invitations", () => {
     const text = await owner.page.locator("main").textContent();
     expect(text).not.toContain("1234");
     expect(text).not.toContain("9999");
-    await expect.poll(() => historyLine(owner.page, "colour").textContent()).toBe("Colour: none → yellow");
+    await expect.poll(() => historyLine(owner.page, "colour").textContent()).toBe("Colour: yellow");
     // The owner made the plain change: Undo is offered for it alone.
     await owner.page.getByRole("button", { name: /^Undo: Changed Cordless drill/ }).waitFor();
     expect(await owner.page.getByRole("button", { name: /^Undo/ }).count()).toBe(1);

@@ -12,6 +12,7 @@ import type { FieldDef } from "../field-values.js";
 import type { I18n, MessageKey } from "../i18n/i18n.js";
 import { placeName, thingName, typeName } from "../names.js";
 import type { Registries } from "../registries.js";
+import "./history.css";
 
 /** Names for the ids an entry may hold, read from Dexie by the caller. */
 export interface HistoryNames {
@@ -66,9 +67,16 @@ export function HistoryChanges(props: { entry: HistoryEntry; fields: FieldDefs; 
             </li>
           );
         const show = (v: string | undefined) => valueText(field, def, v ?? NONE, reg, names, i18n);
+        // A field that had no value (a new thing's) shows only what it got.
         return (
           <li key={field} data-field={field}>
-            {label}: <bdi>{show(l.params.from)}</bdi> {t("history.arrow")} <bdi>{show(l.params.to)}</bdi>
+            <bdi>{label}</bdi>:{" "}
+            {(l.params.from ?? NONE) === NONE ? null : (
+              <>
+                <bdi>{show(l.params.from)}</bdi> {t("history.arrow")}{" "}
+              </>
+            )}
+            <bdi>{show(l.params.to)}</bdi>
           </li>
         );
       })}
