@@ -32,7 +32,11 @@ function Details({ token }: { token: string }) {
   const { error } = useOnlineLoad(
     () =>
       api<InvitePreview>("POST", "/api/v1/invites/preview", { token }).then(setPreview, (err: unknown) => {
-        if (err instanceof ApiError && err.status === 404) return setPreview("dead");
+        // A dead invitation is forgotten, or every later sign-in would come back here.
+        if (err instanceof ApiError && err.status === 404) {
+          sessionStorage.removeItem(PENDING);
+          return setPreview("dead");
+        }
         throw err;
       }),
     [token],
