@@ -48,7 +48,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...registryRoutes(deps),
     ...thingRoutes(deps),
     ...historyRoutes(deps),
-    ...memberRoutes({ ...deps, logger: services.logger }),
+    ...memberRoutes({ ...deps, logger: services.logger, limits: services.limits }),
     ...authRoutes({ ...deps, limits: services.limits, logger: services.logger }),
     ...managedAccountRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),

@@ -21,7 +21,10 @@ export const memberRemoveArgs = z.object({ userId: uuidSchema }).strict();
 export type MemberRemoveArgs = z.infer<typeof memberRemoveArgs>;
 
 export const inviteCreateBody = z.object({ email: z.email().max(320).optional(), role: roleSchema.exclude(["owner"]) }).strict();
-export const inviteCreatedSchema = z.object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema }).meta({ id: "InviteCreated" });
+/** POST /locations/:id/invites: the token, shown once; `mailed` when the invite names an address and the mail went out. */
+export const inviteCreatedSchema = z
+  .object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema, mailed: z.boolean() })
+  .meta({ id: "InviteCreated" });
 export const inviteAcceptBody = z.object({ token: z.string().min(1).max(200) }).strict();
 
 /** GET /locations/:id/members: a page of members, oldest membership first (query: shared/paging.ts pageQuerySchema). */
@@ -62,3 +65,20 @@ export type InviteList = z.infer<typeof inviteListSchema>;
 /** POST /invites/:id/resend: a new token (the old one stops working) and a new expiry; mailed when the invite names an address. */
 export const inviteResentSchema = z.object({ id: uuidSchema, token: z.string(), expiresAt: timestampSchema, mailed: z.boolean() }).meta({ id: "InviteResent" });
 export type InviteResent = z.infer<typeof inviteResentSchema>;
+
+/**
+ * POST /invites/preview: what the holder of a live invite token is asked to accept, before
+ * accepting and without signing in: the location, who invited and as what role. A dead or unknown
+ * token answers 404, so the answer says nothing to anyone without a live token.
+ */
+export const invitePreviewSchema = z
+  .object({
+    locationName: z.string(),
+    invitedBy: z.string().nullable(),
+    role: roleSchema,
+    expiresAt: timestampSchema,
+    /** True when only one address may accept (the person signs up or in with that address). */
+    forOneAddress: z.boolean(),
+  })
+  .meta({ id: "InvitePreview" });
+export type InvitePreview = z.infer<typeof invitePreviewSchema>;

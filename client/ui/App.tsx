@@ -30,7 +30,7 @@ const SyncScreen = lazy(() => import("./screens/Sync.js").then((m) => ({ default
 const ThingDetailScreen = lazy(() => import("./screens/ThingDetail.js").then((m) => ({ default: m.ThingDetailScreen })));
 const ThingsScreen = lazy(() => import("./screens/Things.js").then((m) => ({ default: m.ThingsScreen })));
 const ConfirmEmailScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.ConfirmEmailScreen })));
-const InviteScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.InviteScreen })));
+const InviteScreen = lazy(() => import("./screens/Invite.js").then((m) => ({ default: m.InviteScreen })));
 const MagicLinkScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.MagicLinkScreen })));
 const ResetPasswordScreen = lazy(() => import("./screens/TokenLinks.js").then((m) => ({ default: m.ResetPasswordScreen })));
 const TwoFactorScreen = lazy(() => import("./screens/TwoFactor.js").then((m) => ({ default: m.TwoFactorScreen })));

@@ -59,7 +59,7 @@ describe("invites", () => {
     const { locationId: loc, as } = shared;
     const res = await as.owner.post(`/api/v1/locations/${loc}/invites`, { role: "admin", email: "New.Person@Example.test" });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), token: expect.stringMatching(/^inv_/), expiresAt: expect.any(String) });
+    expect(res.body).toEqual({ id: expect.any(String), token: expect.stringMatching(/^inv_/), expiresAt: expect.any(String), mailed: true });
     const days = (Date.parse(res.body.expiresAt) - Date.now()) / 86400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);

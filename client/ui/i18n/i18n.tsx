@@ -26,7 +26,10 @@ import { locationsAr, locationsEn } from "./locations.js"
 import { historyAr, historyEn } from "./history.js";
 import { syncAr, syncEn } from "./sync.js";
 import { loadingAr, loadingEn } from "./loading.js"
-import { captureAr, captureEn } from "./capture.js";
+import { captureAr, captureEn } from "./capture.js"
+import { connectionAr, connectionEn } from "./connection.js";
+import { historyChangesAr, historyChangesEn } from "./history-changes.js";
+import { inviteAr, inviteEn } from "./invite.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -49,7 +52,10 @@ export type MessageKey =
   | keyof typeof historyEn
   | keyof typeof syncEn
   | keyof typeof loadingEn
-  | keyof typeof captureEn;
+  | keyof typeof captureEn
+  | keyof typeof connectionEn
+  | keyof typeof historyChangesEn
+  | keyof typeof inviteEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -77,6 +83,9 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...syncEn,
     ...loadingEn,
     ...captureEn,
+    ...connectionEn,
+    ...historyChangesEn,
+    ...inviteEn,
   },
   ar: {
     ...ar,
@@ -99,6 +108,9 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...syncAr,
     ...loadingAr,
     ...captureAr,
+    ...connectionAr,
+    ...historyChangesAr,
+    ...inviteAr,
   },
 };
 

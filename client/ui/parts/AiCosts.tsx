@@ -6,13 +6,13 @@
 import { useEffect, useState } from "react";
 import type { AiCostSummary } from "../../../shared/ai-settings.js";
 import { roleAtLeast } from "../../../shared/roles.js";
-import { api, ApiError } from "../../sync/api.js";
+import { api } from "../../sync/api.js";
 import { aiMoney, isolate, providerName } from "../ai-format.js";
-import { useLive, useOnline } from "../data.js";
+import { useLive } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
-import { errorText } from "../screens/SignIn.js";
 import { useReady } from "../session.js";
 import { Notice } from "./Notice.js";
+import { failure, useConnection } from "./OnlineOnly.js";
 import "./ai.css";
 
 /** This month in UTC (budgets and summaries count calendar months in UTC). */
@@ -52,7 +52,7 @@ function Summary({ summary }: { summary: AiCostSummary }) {
 export function AiCosts({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const { db, user } = useReady();
-  const online = useOnline();
+  const { connected: online, lost } = useConnection();
   const [month, setMonth] = useState(thisMonth());
   // With the month it was asked for, so a slow answer for another month is never shown as this one's.
   const [summary, setSummary] = useState<{ month: string; summary: AiCostSummary } | null>(null);
@@ -76,7 +76,7 @@ export function AiCosts({ locationId }: { locationId: string }) {
         setSummary({ month, summary: s });
         setError(null);
       },
-      (err: unknown) => live && setError(err instanceof ApiError && err.offline ? t("ai.costs.offline") : errorText(err)),
+      (err: unknown) => live && failure(lost, setError)(err),
     );
     return () => {
       live = false;

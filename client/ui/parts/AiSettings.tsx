@@ -10,12 +10,13 @@ import { PROVIDER_KINDS, type ProviderKind } from "../../../shared/ai.js";
 import { aiAmountSchema, aiSettingsBody, type AiSettingsOverview, type AiSettingsView } from "../../../shared/ai-settings.js";
 import { api, ApiError } from "../../sync/api.js";
 import { aiMoney, providerName } from "../ai-format.js";
-import { useLive, useOnline } from "../data.js";
+import { useLive } from "../data.js";
 import { westernDigits } from "../field-values.js";
 import { useI18n, type MessageKey } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
 import { useReady } from "../session.js";
 import { Notice } from "./Notice.js";
+import { failure, useConnection } from "./OnlineOnly.js";
 import "./ai.css";
 
 type Scope = "user" | "account";
@@ -208,7 +209,7 @@ export function AiSettings() {
   const i18n = useI18n();
   const { t } = i18n;
   const { db, user } = useReady();
-  const online = useOnline();
+  const { connected: online, lost } = useConnection();
   const [overview, setOverview] = useState<AiSettingsOverview | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Owners set their account's provider; for anyone else the server's refusal would only confuse.
@@ -223,7 +224,7 @@ export function AiSettings() {
         setOverview(o);
         setError(null);
       },
-      (err: unknown) => live && setError(err instanceof ApiError && err.offline ? t("ai.settings.offline") : errorText(err)),
+      (err: unknown) => live && failure(lost, setError)(err),
     );
     return () => {
       live = false;

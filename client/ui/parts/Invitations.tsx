@@ -1,30 +1,25 @@
 /** A location's invitations for owners and admins: newest first, a page at a time, each one revocable or resendable while not accepted. */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Invite, InviteList, InviteResent } from "../../../shared/members.js";
 import { api } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
-import { errorText } from "../screens/SignIn.js";
 import { CopyField } from "./CopyField.js";
 import { Notice } from "./Notice.js";
+import { useOnlineLoad } from "./OnlineOnly.js";
 
 export function Invitations({ locationId, version }: { locationId: string; version: number }) {
   const { t, dateTime } = useI18n();
   const [items, setItems] = useState<Invite[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [resent, setResent] = useState<{ who: string; link: string; mailed: boolean } | null>(null);
 
   const page = (after: string | null) =>
-    api<InviteList>("GET", `/api/v1/locations/${locationId}/invites?limit=20${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then(
-      (p) => {
-        setItems((old) => (after ? [...(old ?? []), ...p.items] : p.items));
-        setCursor(p.next_cursor);
-      },
-      (err: unknown) => setError(errorText(err)),
-    );
-  useEffect(() => {
-    void page(null);
-  }, [locationId, version]);
+    api<InviteList>("GET", `/api/v1/locations/${locationId}/invites?limit=20${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then((p) => {
+      setItems((old) => (after ? [...(old ?? []), ...p.items] : p.items));
+      setCursor(p.next_cursor);
+    });
+  // Inside the members screen's OnlineOnly: offline, the whole screen says it needs a connection.
+  const { error, setError, fail, reload } = useOnlineLoad(() => page(null), [locationId, version]);
 
   const who = (i: Invite) => i.email ?? t("invites.anyone");
   const status = (i: Invite) => (i.status === "pending" ? t("invites.status.pending", { date: dateTime(i.expiresAt) }) : t(`invites.status.${i.status}`));
@@ -46,13 +41,10 @@ export function Invitations({ locationId, version }: { locationId: string; versi
                   aria-label={t("invites.resend", { who: who(i) })}
                   onClick={() => {
                     setError(null);
-                    void api<InviteResent>("POST", `/api/v1/invites/${i.id}/resend`).then(
-                      (r) => {
-                        setResent({ who: who(i), link: `${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`, mailed: r.mailed });
-                        void page(null);
-                      },
-                      (err: unknown) => setError(errorText(err)),
-                    );
+                    void api<InviteResent>("POST", `/api/v1/invites/${i.id}/resend`).then((r) => {
+                      setResent({ who: who(i), link: `${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`, mailed: r.mailed });
+                      void reload();
+                    }, fail);
                   }}
                 >
                   ↻
@@ -62,10 +54,7 @@ export function Invitations({ locationId, version }: { locationId: string; versi
                   aria-label={t("invites.revoke", { who: who(i) })}
                   onClick={() => {
                     setError(null);
-                    void api("DELETE", `/api/v1/invites/${i.id}`).then(
-                      () => page(null),
-                      (err: unknown) => setError(errorText(err)),
-                    );
+                    void api("DELETE", `/api/v1/invites/${i.id}`).then(reload, fail);
                   }}
                 >
                   ✕
@@ -76,7 +65,7 @@ export function Invitations({ locationId, version }: { locationId: string; versi
         ))}
       </ul>
       {cursor ? (
-        <button type="button" onClick={() => void page(cursor)}>
+        <button type="button" onClick={() => void page(cursor).catch(fail)}>
           {t("common.more")}
         </button>
       ) : null}

@@ -12,6 +12,7 @@ import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
 import { CopyField } from "./CopyField.js";
 import { Notice } from "./Notice.js";
+import { useConnectionLost } from "./OnlineOnly.js";
 
 /** `managed` is null until the members have loaded. */
 export function ManagedAccounts({ locationId, managed: loaded, onChange }: { locationId: string; managed: Member[] | null; onChange: () => void }) {
@@ -22,12 +23,16 @@ export function ManagedAccounts({ locationId, managed: loaded, onChange }: { loc
   const [error, setError] = useState<string | null>(null);
   const managed = loaded ?? [];
   const full = managed.length >= MAX_MANAGED_ACCOUNTS;
+  // A request that found no server: the members screen's OnlineOnly says it needs a connection.
+  const lost = useConnectionLost();
   const explain = (err: unknown) =>
-    setError(
-      err instanceof ApiError && err.code === "conflict" && (err.details as { limit?: number } | undefined)?.limit
-        ? t("managed.limit", { max: MAX_MANAGED_ACCOUNTS })
-        : errorText(err),
-    );
+    err instanceof ApiError && err.offline
+      ? lost()
+      : setError(
+          err instanceof ApiError && err.code === "conflict" && (err.details as { limit?: number } | undefined)?.limit
+            ? t("managed.limit", { max: MAX_MANAGED_ACCOUNTS })
+            : errorText(err),
+        );
 
   return (
     <section aria-labelledby="managed-title">
@@ -47,7 +52,7 @@ export function ManagedAccounts({ locationId, managed: loaded, onChange }: { loc
                 setCode(null);
                 void api<ManagedAccountCode>("POST", `/api/v1/locations/${locationId}/managed-accounts/${m.userId}/reset`).then(
                   (r) => setCode({ name: m.displayName, code: r.code }),
-                  (err: unknown) => setError(errorText(err)),
+                  explain,
                 );
               }}
             >

@@ -1,36 +1,41 @@
 /** Instance administration (instance admins only): open or close sign-up, and the users of the instance, a page at a time. Needs the network. */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { AdminSettings, AdminUser, AdminUserList } from "../../../shared/admin.js";
 import { api } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
 import { errorText } from "./SignIn.js";
 
 export function AdminScreen() {
+  const { t } = useI18n();
+  return (
+    <Shell>
+      <h1>{t("admin.title")}</h1>
+      <OnlineOnly>
+        <Admin />
+      </OnlineOnly>
+    </Shell>
+  );
+}
+
+function Admin() {
   const { t, dateTime } = useI18n();
   const [settings, setSettings] = useState<AdminSettings | null>(null);
   const [users, setUsers] = useState<AdminUser[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
   const more = (after: string | null) =>
-    api<AdminUserList>("GET", `/api/v1/admin/users?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then(
-      (page) => {
-        setUsers((u) => (after ? [...u, ...page.items] : page.items));
-        setCursor(page.next_cursor);
-      },
-      (err: unknown) => setError(errorText(err)),
-    );
-  useEffect(() => {
-    void api<AdminSettings>("GET", "/api/v1/admin/settings").then(setSettings, (err: unknown) => setError(errorText(err)));
-    void more(null);
-  }, []);
+    api<AdminUserList>("GET", `/api/v1/admin/users?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then((page) => {
+      setUsers((u) => (after ? [...u, ...page.items] : page.items));
+      setCursor(page.next_cursor);
+    });
+  const { error, setError, fail } = useOnlineLoad(() => Promise.all([api<AdminSettings>("GET", "/api/v1/admin/settings").then(setSettings), more(null)]), []);
 
   return (
-    <Shell>
-      <h1>{t("admin.title")}</h1>
+    <>
       <Notice kind="error">{error}</Notice>
       {settings ? (
         <fieldset>
@@ -77,10 +82,10 @@ export function AdminScreen() {
         ))}
       </ul>
       {cursor ? (
-        <button type="button" onClick={() => void more(cursor)}>
+        <button type="button" onClick={() => void more(cursor).catch(fail)}>
           {t("common.more")}
         </button>
       ) : null}
-    </Shell>
+    </>
   );
 }

@@ -1,11 +1,11 @@
 /** The devices signed in to this account (this one marked): sign one out, or every other one at once. */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { SessionItem } from "../../../shared/sessions.js";
 import { listSessions, signOutOtherSessions, signOutSession } from "../../auth/security-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { useOnlineLoad } from "../parts/OnlineOnly.js";
 import { AccountScreen } from "./Security.js";
-import { errorText } from "./SignIn.js";
 
 /** A short name for a browser from its user agent ("Chrome on Android"); the full string stays in the title. */
 export function deviceName(userAgent: string | null): string | null {
@@ -34,16 +34,30 @@ export function deviceName(userAgent: string | null): string | null {
 }
 
 export function DevicesScreen() {
+  const { t } = useI18n();
+  return (
+    <AccountScreen title={t("devices.title")}>
+      <Devices />
+    </AccountScreen>
+  );
+}
+
+function Devices() {
   const { t, num, dateTime } = useI18n();
   const [sessions, setSessions] = useState<SessionItem[] | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const fail = (err: unknown) => setError(t("security.failed", { message: errorText(err) }));
-  const load = () => listSessions().then(setSessions, fail);
-  useEffect(() => void load(), []);
+  const {
+    error,
+    fail,
+    reload: load,
+  } = useOnlineLoad(
+    () => listSessions().then(setSessions),
+    [],
+    (message) => t("security.failed", { message }),
+  );
   const others = (sessions ?? []).filter((s) => !s.current).length;
   return (
-    <AccountScreen title={t("devices.title")}>
+    <>
       <Notice>{note}</Notice>
       <Notice kind="error">{error}</Notice>
       <ul className="list">
@@ -97,6 +111,6 @@ export function DevicesScreen() {
           {t("devices.signOutOthers")}
         </button>
       ) : null}
-    </AccountScreen>
+    </>
   );
 }

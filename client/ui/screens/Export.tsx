@@ -7,12 +7,11 @@
 import { useEffect, useState } from "react";
 import type { ExportRecord } from "../../../shared/exports.js";
 import { api } from "../../sync/api.js";
-import { useOnline } from "../data.js";
 import { useI18n, type MessageKey } from "../i18n/i18n.js";
 import { ImportData } from "../parts/ImportData.js";
 import { Notice } from "../parts/Notice.js";
+import { failure, useConnection } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
-import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
 const OPTIONS = ["readable", "pdf", "ended", "trashed", "history", "aiCalls"] as const;
@@ -64,17 +63,14 @@ function ExportItem({ item, onCancel, online }: { item: ExportRecord; onCancel: 
 export function ExportScreen({ locationId }: { locationId: string }) {
   const { t, lang, digits } = useI18n();
   const data = useLocationScreen(locationId);
-  const online = useOnline();
+  const { connected: online, lost } = useConnection();
   const [chosen, setChosen] = useState<Record<Option, boolean>>({ readable: true, pdf: false, ended: false, trashed: false, history: false, aiCalls: false });
   const [items, setItems] = useState<ExportRecord[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const load = () =>
-    api<{ items: ExportRecord[] }>("GET", "/api/v1/exports").then(
-      (r) => setItems(r.items.filter((e) => e.locationId === locationId)),
-      (err: unknown) => setError(errorText(err)),
-    );
+    api<{ items: ExportRecord[] }>("GET", "/api/v1/exports").then((r) => setItems(r.items.filter((e) => e.locationId === locationId)), failure(lost, setError));
   useEffect(() => {
     if (online && data?.canManage) void load();
   }, [online, locationId, data?.canManage]);
@@ -109,10 +105,7 @@ export function ExportScreen({ locationId }: { locationId: string }) {
                 locale: lang,
                 digits: lang === "ar" && digits === "arab" ? "eastern" : "western",
               })
-                .then(
-                  (made) => setItems((old) => [made, ...old]),
-                  (err: unknown) => setError(errorText(err)),
-                )
+                .then((made) => setItems((old) => [made, ...old]), failure(lost, setError))
                 .finally(() => setBusy(false));
             }}
           >
@@ -142,7 +135,7 @@ export function ExportScreen({ locationId }: { locationId: string }) {
                     onCancel={() =>
                       void api<ExportRecord>("POST", `/api/v1/exports/${item.id}/cancel`).then(
                         (c) => setItems((old) => old.map((x) => (x.id === c.id ? c : x))),
-                        (err: unknown) => setError(errorText(err)),
+                        failure(lost, setError),
                       )
                     }
                   />

@@ -6,12 +6,12 @@
 import { useEffect, useState } from "react";
 import { LABEL_SHEET_MAX, formatCode, type LabelSheet } from "../../../shared/codes.js";
 import { api } from "../../sync/api.js";
-import { useLive, useOnline } from "../data.js";
+import { useLive } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { failure, useConnection } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
 import { useReady } from "../session.js";
-import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
 /** 24 labels fill one A4 page (shared/codes.ts). */
@@ -36,7 +36,7 @@ export function LabelsScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const { db } = useReady();
   const data = useLocationScreen(locationId);
-  const online = useOnline();
+  const { connected: online, lost } = useConnection();
   const [count, setCount] = useState(String(PER_PAGE));
   const [sheets, setSheets] = useState<LabelSheet[] | null>(null);
   const [made, setMade] = useState<LabelSheet | null>(null);
@@ -51,10 +51,7 @@ export function LabelsScreen({ locationId }: { locationId: string }) {
   }, [db, locationId]);
 
   const load = () =>
-    api<{ items: LabelSheet[] }>("GET", `/api/v1/locations/${locationId}/label-sheets`).then(
-      (r) => setSheets(r.items),
-      (err: unknown) => setError(errorText(err)),
-    );
+    api<{ items: LabelSheet[] }>("GET", `/api/v1/locations/${locationId}/label-sheets`).then((r) => setSheets(r.items), failure(lost, setError));
   useEffect(() => {
     if (online && data?.canManage) void load();
   }, [online, locationId, data?.canManage]);
@@ -84,7 +81,7 @@ export function LabelsScreen({ locationId }: { locationId: string }) {
                     setMade(sheet);
                     void load();
                   },
-                  (err: unknown) => setError(errorText(err)),
+                  failure(lost, setError),
                 )
                 .finally(() => setBusy(false));
             }}

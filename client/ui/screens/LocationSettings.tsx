@@ -3,47 +3,61 @@
  * alone requires two-factor, sets who may reveal secret fields, transfers the location to another
  * member or deletes it (both with the name typed again; the server checks it too). Needs the network.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Location } from "../../../shared/locations.js";
 import type { Member, MemberList } from "../../../shared/members.js";
 import type { Role } from "../../../shared/roles.js";
 import { api } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
 import { navigate } from "../router.js";
 import { useReady } from "../session.js";
-import { errorText } from "./SignIn.js";
+import { useLocationScreen } from "./use-location.js";
 
 const REVEALERS: Role[] = ["admin", "member", "viewer"];
 
 export function LocationSettingsScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
+  const data = useLocationScreen(locationId);
+  return (
+    <Shell locationId={locationId} locationName={data?.location?.name ?? ""}>
+      <h1>{t("location.settings")}</h1>
+      <OnlineOnly>
+        <LocationSettings locationId={locationId} />
+      </OnlineOnly>
+    </Shell>
+  );
+}
+
+function LocationSettings({ locationId }: { locationId: string }) {
+  const { t } = useI18n();
   const { user } = useReady();
   const [loc, setLoc] = useState<Location | null>(null);
   const [name, setName] = useState("");
   const [members, setMembers] = useState<Member[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [newOwner, setNewOwner] = useState("");
   const [transferConfirm, setTransferConfirm] = useState("");
   const [deleteConfirm, setDeleteConfirm] = useState("");
 
-  const load = () =>
-    api<Location>("GET", `/api/v1/locations/${locationId}`).then(
-      (l) => {
-        setLoc(l);
-        setName(l.name);
-      },
-      (err: unknown) => setError(errorText(err)),
-    );
-  useEffect(() => {
-    void load();
-    void api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=200`).then(
-      (p) => setMembers(p.items),
-      () => undefined,
-    );
-  }, [locationId]);
+  const {
+    error,
+    setError,
+    fail,
+    reload: load,
+  } = useOnlineLoad(
+    () =>
+      Promise.all([
+        api<Location>("GET", `/api/v1/locations/${locationId}`).then((l) => {
+          setLoc(l);
+          setName(l.name);
+        }),
+        api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=200`).then((p) => setMembers(p.items)),
+      ]),
+    [locationId],
+  );
 
   // A change shows at once; the controls wait for the answer, so the next change carries the new
   // row version. A refusal puts back what the server holds.
@@ -61,7 +75,7 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
           setSaved(t("location.saved"));
         },
         (err: unknown) => {
-          setError(errorText(err));
+          fail(err);
           void load();
         },
       )
@@ -71,8 +85,7 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
   const isOwner = loc?.role === "owner";
   const others = members.filter((m) => m.userId !== user.id);
   return (
-    <Shell locationId={locationId} locationName={loc?.name ?? ""}>
-      <h1>{t("location.settings")}</h1>
+    <>
       <Notice kind="error">{error}</Notice>
       <Notice>{saved}</Notice>
       {loc ? (
@@ -124,14 +137,11 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
                   e.preventDefault();
                   setError(null);
                   const to = others.find((m) => m.userId === newOwner);
-                  void api<Location>("POST", `/api/v1/locations/${locationId}/transfer`, { userId: newOwner, confirm: transferConfirm }).then(
-                    (l) => {
-                      setLoc(l);
-                      setTransferConfirm("");
-                      setSaved(t("location.transferred", { name: to?.displayName ?? "" }));
-                    },
-                    (err: unknown) => setError(errorText(err)),
-                  );
+                  void api<Location>("POST", `/api/v1/locations/${locationId}/transfer`, { userId: newOwner, confirm: transferConfirm }).then((l) => {
+                    setLoc(l);
+                    setTransferConfirm("");
+                    setSaved(t("location.transferred", { name: to?.displayName ?? "" }));
+                  }, fail);
                 }}
               >
                 <h2 id="transfer-title">{t("location.transfer")}</h2>
@@ -161,13 +171,10 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
                 onSubmit={(e) => {
                   e.preventDefault();
                   setError(null);
-                  void api("DELETE", `/api/v1/locations/${locationId}`, { confirm: deleteConfirm }).then(
-                    () => {
-                      localStorage.removeItem("lastLocation");
-                      navigate("/locations", { replace: true });
-                    },
-                    (err: unknown) => setError(errorText(err)),
-                  );
+                  void api("DELETE", `/api/v1/locations/${locationId}`, { confirm: deleteConfirm }).then(() => {
+                    localStorage.removeItem("lastLocation");
+                    navigate("/locations", { replace: true });
+                  }, fail);
                 }}
               >
                 <h2 id="delete-title">{t("location.delete")}</h2>
@@ -184,6 +191,6 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
           ) : null}
         </>
       ) : null}
-    </Shell>
+    </>
   );
 }

@@ -3,7 +3,7 @@
  * members a page at a time, invitations (revoke, resend), managed accounts, and the way to the
  * location's settings. Needs the network.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { InviteCreated, Member, MemberList } from "../../../shared/members.js";
 import { ROLES, type Role } from "../../../shared/roles.js";
 import { api } from "../../sync/api.js";
@@ -12,42 +12,45 @@ import { CopyField } from "../parts/CopyField.js";
 import { Invitations } from "../parts/Invitations.js";
 import { ManagedAccounts } from "../parts/ManagedAccounts.js";
 import { Notice } from "../parts/Notice.js";
+import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
 import { Link } from "../router.js";
 import { useReady } from "../session.js";
-import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
 export function MembersScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
-  const { user } = useReady();
   const data = useLocationScreen(locationId);
+  return (
+    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
+      <h1>{t("members.title")}</h1>
+      <OnlineOnly>
+        <Members locationId={locationId} canManage={data?.canManage ?? false} />
+      </OnlineOnly>
+    </Shell>
+  );
+}
+
+function Members({ locationId, canManage }: { locationId: string; canManage: boolean }) {
+  const { t } = useI18n();
+  const { user } = useReady();
   const [members, setMembers] = useState<Member[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Exclude<Role, "owner">>("member");
-  const [invite, setInvite] = useState<string | null>(null);
+  const [invite, setInvite] = useState<(InviteCreated & { email: string }) | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [invites, setInvites] = useState(0);
 
   /** The first page again (after a change), or the next one. */
   const page = (after: string | null) =>
-    api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then(
-      (p) => {
-        setMembers((old) => (after ? [...(old ?? []), ...p.items] : p.items));
-        setCursor(p.next_cursor);
-      },
-      (err: unknown) => setError(errorText(err)),
-    );
-  const load = () => page(null);
-  useEffect(() => {
-    void load();
-  }, [locationId]);
+    api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then((p) => {
+      setMembers((old) => (after ? [...(old ?? []), ...p.items] : p.items));
+      setCursor(p.next_cursor);
+    });
+  const { error, setError, fail, reload: load } = useOnlineLoad(() => page(null), [locationId]);
 
-  const canManage = data?.canManage ?? false;
   return (
-    <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
-      <h1>{t("members.title")}</h1>
+    <>
       {canManage ? (
         <p>
           <Link to={`/l/${locationId}/webhooks`}>{t("webhooks.link")}</Link> · <Link to={`/l/${locationId}/settings`}>{t("location.settings")}</Link>
@@ -71,7 +74,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
                     onChange={(e) =>
                       void api("PATCH", `/api/v1/locations/${locationId}/members/${m.userId}`, { role: e.target.value, rowVersion: m.rowVersion }).then(
                         load,
-                        (err: unknown) => setError(errorText(err)),
+                        fail,
                       )
                     }
                   >
@@ -85,9 +88,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
                 <button
                   type="button"
                   aria-label={t("members.remove", { name: m.displayName })}
-                  onClick={() =>
-                    void api("DELETE", `/api/v1/locations/${locationId}/members/${m.userId}`).then(load, (err: unknown) => setError(errorText(err)))
-                  }
+                  onClick={() => void api("DELETE", `/api/v1/locations/${locationId}/members/${m.userId}`).then(load, fail)}
                 >
                   ✕
                 </button>
@@ -99,7 +100,7 @@ export function MembersScreen({ locationId }: { locationId: string }) {
         ))}
       </ul>
       {cursor ? (
-        <button type="button" onClick={() => void page(cursor)}>
+        <button type="button" onClick={() => void page(cursor).catch(fail)}>
           {t("common.more")}
         </button>
       ) : null}
@@ -109,13 +110,10 @@ export function MembersScreen({ locationId }: { locationId: string }) {
           onSubmit={(e) => {
             e.preventDefault();
             setError(null);
-            void api<InviteCreated>("POST", `/api/v1/locations/${locationId}/invites`, { role, ...(email.trim() ? { email: email.trim() } : {}) }).then(
-              (r) => {
-                setInvite(`${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`);
-                setInvites((n) => n + 1);
-              },
-              (err: unknown) => setError(errorText(err)),
-            );
+            void api<InviteCreated>("POST", `/api/v1/locations/${locationId}/invites`, { role, ...(email.trim() ? { email: email.trim() } : {}) }).then((r) => {
+              setInvite({ ...r, email: email.trim() });
+              setInvites((n) => n + 1);
+            }, fail);
           }}
         >
           <h2>{t("members.invite")}</h2>
@@ -134,11 +132,17 @@ export function MembersScreen({ locationId }: { locationId: string }) {
             </select>
           </label>
           <button type="submit">{t("members.createInvite")}</button>
-          {invite ? <CopyField label={t("members.inviteLink")} value={invite} /> : null}
+          {invite ? (
+            <>
+              <CopyField label={t("members.inviteLink")} value={`${window.location.origin}/invite#token=${encodeURIComponent(invite.token)}`} />
+              <p className="hint">{t("invite.onceHint")}</p>
+              {invite.mailed ? <p className="hint">{t("invite.mailed", { email: invite.email })}</p> : null}
+            </>
+          ) : null}
         </form>
       ) : null}
       {canManage ? <Invitations locationId={locationId} version={invites} /> : null}
       {canManage ? <ManagedAccounts locationId={locationId} managed={members && members.filter((m) => m.email === null)} onChange={() => void load()} /> : null}
-    </Shell>
+    </>
   );
 }

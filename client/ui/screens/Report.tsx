@@ -7,13 +7,12 @@
 import { useEffect, useState } from "react";
 import type { ReportDigits, ReportJob, ReportLocale, ReportState } from "../../../shared/reports.js";
 import { api } from "../../sync/api.js";
-import { useOnline } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
+import { failure, useConnection } from "../parts/OnlineOnly.js";
 import { placeName, typeName } from "../names.js";
 import { Notice } from "../parts/Notice.js";
 import { Shell } from "../parts/Shell.js";
 import { useLocation } from "../router.js";
-import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
 const POLL_MS = 2000;
@@ -34,7 +33,7 @@ function useTicks(): [Set<string>, (id: string, on: boolean) => void] {
 export function ReportScreen({ locationId }: { locationId: string }) {
   const { t, lang, digits, dateTime } = useI18n();
   const data = useLocationScreen(locationId);
-  const online = useOnline();
+  const { connected: online, lost } = useConnection();
   const [places, tickPlace] = useTicks();
   const [types, tickType] = useTicks();
   const [include, setInclude] = useState({ photos: true, qr: true, money: true, ended: false });
@@ -48,7 +47,7 @@ export function ReportScreen({ locationId }: { locationId: string }) {
   // Opened from the mail's link (`?id=`): shows that report.
   const opened = useLocation().query.get("id");
   useEffect(() => {
-    if (opened && online) api<ReportState>("GET", `/api/v1/reports/${opened}`).then(setJob, (err: unknown) => setError(errorText(err)));
+    if (opened && online) api<ReportState>("GET", `/api/v1/reports/${opened}`).then(setJob, failure(lost, setError));
   }, [opened, online]);
 
   // Follows the job until it is done or failed (a failed poll, e.g. offline, tries again next time).
@@ -83,7 +82,7 @@ export function ReportScreen({ locationId }: { locationId: string }) {
     api<ReportJob>("POST", "/api/v1/reports/inventory", body)
       .then(
         (made) => setJob({ id: made.id, locationId, status: "queued", expiresAt: made.expiresAt, createdAt: new Date().toISOString() }),
-        (err: unknown) => setError(errorText(err)),
+        failure(lost, setError),
       )
       .finally(() => setBusy(false));
   };

@@ -3,18 +3,17 @@
  * passkeys, the sign-in email and the password. Account settings live on the server, not in the
  * synced data: the screen needs the network and says so when there is none.
  */
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import type { Me } from "../../../shared/locations.js";
 import { fetchMe } from "../../auth/auth-api.js";
-import { useOnline } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
 import { PasskeySettings } from "../parts/PasskeySettings.js";
 import { Shell } from "../parts/Shell.js";
 import { SignInDetails } from "../parts/SignInDetails.js";
 import { TwoFactorSettings } from "../parts/TwoFactorSettings.js";
 import { Link } from "../router.js";
-import { errorText } from "./SignIn.js";
 
 /** The links from Settings to the account screens. */
 export function AccountLinks() {
@@ -38,38 +37,39 @@ export function AccountLinks() {
 
 export function AccountScreen({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useI18n();
-  const online = useOnline();
   return (
     <Shell>
       <p>
         <Link to="/settings">{t("settings.title")}</Link>
       </p>
       <h1>{title}</h1>
-      {online ? children : <Notice kind="error">{t("security.offline")}</Notice>}
+      <OnlineOnly>{children}</OnlineOnly>
     </Shell>
   );
 }
 
 export function SecurityScreen() {
   const { t } = useI18n();
-  const [me, setMe] = useState<Me["user"] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = () =>
-    fetchMe().then(
-      (m) => setMe(m.user),
-      (err: unknown) => setError(errorText(err)),
-    );
-  useEffect(() => void load(), []);
   return (
     <AccountScreen title={t("security.title")}>
+      <Security />
+    </AccountScreen>
+  );
+}
+
+function Security() {
+  const [me, setMe] = useState<Me["user"] | null>(null);
+  const { error, reload } = useOnlineLoad(() => fetchMe().then((m) => setMe(m.user)), []);
+  return (
+    <>
       <Notice kind="error">{error}</Notice>
       {me ? (
         <>
-          <TwoFactorSettings enabled={me.twoFactorEnabled} onChanged={load} />
+          <TwoFactorSettings enabled={me.twoFactorEnabled} onChanged={reload} />
           <PasskeySettings />
           <SignInDetails email={me.email} />
         </>
       ) : null}
-    </AccountScreen>
+    </>
   );
 }

@@ -1,16 +1,15 @@
 /**
  * Pages opened from links: /magic#token= (sign in), /reset#token= (new password),
- * /confirm-email#token= (a new sign-in address) and /invite#token= (join a location). Tokens
+ * /confirm-email#token= (a new sign-in address); /invite#token= is Invite.tsx. Tokens
  * travel in the URL fragment, which browsers never send to a server; the page posts them and then
  * removes them from the address bar.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { acceptInvite, confirmEmailChange, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
+import { confirmEmailChange, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { useSubmit } from "../parts/useSubmit.js";
-import { Link, navigate } from "../router.js";
-import { useSession } from "../session.js";
+import { Link } from "../router.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
 
 function takeToken(): string | null {
@@ -82,48 +81,6 @@ export function ConfirmEmailScreen() {
       <h1>{t("auth.confirmEmail")}</h1>
       {error ? <Notice kind="error">{error}</Notice> : <p role="status">{email ? t("auth.emailChanged", { email }) : t("auth.checkingLink")}</p>}
       <Link to="/sign-in">{t("auth.signIn")}</Link>
-    </main>
-  );
-}
-
-/** Keeps the invite across sign-up or sign-in, then accepts it as the signed-in person. */
-export function InviteScreen() {
-  const { t } = useI18n();
-  const { state } = useSession();
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const token = takeToken();
-    if (token) sessionStorage.setItem("pendingInvite", token);
-  }, []);
-  const token = () => sessionStorage.getItem("pendingInvite");
-  return (
-    <main id="main" className="auth">
-      <h1>{t("auth.invite")}</h1>
-      {state.kind === "ready" && !state.sessionLost ? (
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            const tk = token();
-            if (!tk) return;
-            void acceptInvite(tk).then(
-              (r) => {
-                sessionStorage.removeItem("pendingInvite");
-                state.engine.restart();
-                navigate(`/l/${r.locationId}/things`, { replace: true });
-              },
-              (err: unknown) => setError(errorText(err)),
-            );
-          }}
-        >
-          {t("auth.acceptInvite")}
-        </button>
-      ) : (
-        <p>
-          <Link to="/sign-up">{t("auth.signUp")}</Link> · <Link to="/sign-in">{t("auth.signIn")}</Link>
-        </p>
-      )}
-      <Notice kind="error">{error}</Notice>
     </main>
   );
 }

@@ -3,7 +3,7 @@
  * connected over OAuth (their scopes and locations; disconnect). Both lists page on the server;
  * the screen reads every page.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Location } from "../../../shared/locations.js";
 import type { OAuthGrant } from "../../../shared/oauth.js";
 import type { Token, TokenCreated } from "../../../shared/tokens.js";
@@ -11,30 +11,37 @@ import { fetchMe } from "../../auth/auth-api.js";
 import { listGrants, listTokens, revokeGrant, revokeToken } from "../../auth/security-api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { useOnlineLoad } from "../parts/OnlineOnly.js";
 import { CopyOnce } from "../parts/PasswordPrompt.js";
 import { TokenForm } from "../parts/TokenForm.js";
 import { AccountScreen } from "./Security.js";
-import { errorText } from "./SignIn.js";
 
 export function TokensScreen() {
+  const { t } = useI18n();
+  return (
+    <AccountScreen title={t("tokens.title")}>
+      <Tokens />
+    </AccountScreen>
+  );
+}
+
+function Tokens() {
   const { t, dateTime } = useI18n();
   const [locations, setLocations] = useState<Location[] | null>(null);
   const [tokens, setTokens] = useState<Token[] | null>(null);
   const [grants, setGrants] = useState<OAuthGrant[] | null>(null);
   const [created, setCreated] = useState<TokenCreated | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const fail = (err: unknown) => setError(t("security.failed", { message: errorText(err) }));
+  const { error, setError, fail } = useOnlineLoad(
+    () => Promise.all([fetchMe().then((m) => setLocations(m.locations)), listTokens().then(setTokens), listGrants().then(setGrants)]),
+    [],
+    (message) => t("security.failed", { message }),
+  );
   const loadTokens = () => listTokens().then(setTokens, fail);
   const loadGrants = () => listGrants().then(setGrants, fail);
-  useEffect(() => {
-    void fetchMe().then((m) => setLocations(m.locations), fail);
-    void loadTokens();
-    void loadGrants();
-  }, []);
   const placeNames = (ids: string[]) => ids.map((id) => locations?.find((l) => l.id === id)?.name ?? "…").join(", ");
 
   return (
-    <AccountScreen title={t("tokens.title")}>
+    <>
       <p className="hint">{t("tokens.help")}</p>
       <Notice kind="error">{error}</Notice>
       {tokens && tokens.length === 0 ? <p className="hint">{t("tokens.none")}</p> : null}
@@ -111,6 +118,6 @@ export function TokensScreen() {
             ))}
         </ul>
       </section>
-    </AccountScreen>
+    </>
   );
 }

@@ -5,35 +5,17 @@
  */
 import { useEffect, useState } from "react";
 import { WEBHOOK_EVENTS, type Delivery, type Webhook, type WebhookCreated, type WebhookEvent } from "../../../shared/webhooks.js";
-import { api, ApiError } from "../../sync/api.js";
-import { useOnline } from "../data.js";
+import { api } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
+import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
 import { Link } from "../router.js";
-import { errorText } from "./SignIn.js";
 import { useLocationScreen } from "./use-location.js";
 
 export function WebhooksScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const data = useLocationScreen(locationId);
-  const online = useOnline();
-  const [hooks, setHooks] = useState<Webhook[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<WebhookCreated | null>(null);
-
-  const fail = (err: unknown) => setError(err instanceof ApiError && err.offline ? t("webhooks.offline") : errorText(err));
-  const load = () =>
-    api<{ items: Webhook[] }>("GET", `/api/v1/locations/${locationId}/webhooks`).then((r) => {
-      setHooks(r.items);
-      setError(null);
-    }, fail);
-  const canManage = data?.canManage ?? false;
-  useEffect(() => {
-    if (!online) return setError(t("webhooks.offline"));
-    if (canManage) void load();
-  }, [locationId, online, canManage]);
-
   return (
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
       <p>
@@ -41,9 +23,29 @@ export function WebhooksScreen({ locationId }: { locationId: string }) {
       </p>
       <h1>{t("webhooks.title")}</h1>
       <p className="hint">{t("webhooks.intro")}</p>
+      {data && !data.canManage ? <p className="hint">{t("webhooks.onlyAdmins")}</p> : null}
+      {data?.canManage ? (
+        <OnlineOnly>
+          <Webhooks locationId={locationId} />
+        </OnlineOnly>
+      ) : null}
+    </Shell>
+  );
+}
+
+function Webhooks({ locationId }: { locationId: string }) {
+  const { t } = useI18n();
+  const [hooks, setHooks] = useState<Webhook[] | null>(null);
+  const [created, setCreated] = useState<WebhookCreated | null>(null);
+  const {
+    error,
+    fail,
+    reload: load,
+  } = useOnlineLoad(() => api<{ items: Webhook[] }>("GET", `/api/v1/locations/${locationId}/webhooks`).then((r) => setHooks(r.items)), [locationId]);
+  return (
+    <>
       <Notice kind="error">{error}</Notice>
-      {data && !canManage ? <p className="hint">{t("webhooks.onlyAdmins")}</p> : null}
-      {canManage && hooks ? (
+      {hooks ? (
         <>
           {hooks.length === 0 ? <p className="hint">{t("webhooks.none")}</p> : null}
           <ul className="list webhooks">
@@ -56,7 +58,6 @@ export function WebhooksScreen({ locationId }: { locationId: string }) {
           ) : (
             <CreateForm
               locationId={locationId}
-              disabled={!online}
               onCreated={(c) => {
                 setCreated(c);
                 void load();
@@ -66,11 +67,11 @@ export function WebhooksScreen({ locationId }: { locationId: string }) {
           )}
         </>
       ) : null}
-    </Shell>
+    </>
   );
 }
 
-function CreateForm(props: { locationId: string; disabled: boolean; onCreated: (c: WebhookCreated) => void; onError: (err: unknown) => void }) {
+function CreateForm(props: { locationId: string; onCreated: (c: WebhookCreated) => void; onError: (err: unknown) => void }) {
   const { t } = useI18n();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<Set<WebhookEvent>>(new Set(["thing.created"]));
@@ -105,7 +106,7 @@ function CreateForm(props: { locationId: string; disabled: boolean; onCreated: (
           </label>
         ))}
       </fieldset>
-      <button type="submit" disabled={props.disabled || events.size === 0 || !url.trim()}>
+      <button type="submit" disabled={events.size === 0 || !url.trim()}>
         {t("webhooks.create")}
       </button>
     </form>

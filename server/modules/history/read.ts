@@ -10,6 +10,7 @@ import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { liveCalls, storedCallOut, type LiveCalls } from "../extractions/calls.js";
+import { eventsStillCurrent } from "./current.js";
 
 type Event = typeof historyEntries.$inferSelect;
 
@@ -74,7 +75,18 @@ export interface Reader {
   userId?: string | null;
 }
 
-export function historyOut(e: Event, actorName: string | null, reader: Reader, now: Date, calls: LiveCalls = new Map()): HistoryEntry {
+/**
+ * `current` holds the events whose change still stands (current.ts): another event's window shows
+ * as closed, since undoing it would be refused.
+ */
+export function historyOut(
+  e: Event,
+  actorName: string | null,
+  reader: Reader,
+  now: Date,
+  current: ReadonlySet<string>,
+  calls: LiveCalls = new Map(),
+): HistoryEntry {
   const diff: HistoryEntry["diff"] = {};
   const lines: NonNullable<HistoryEntry["summaryLines"]> = [];
   for (const [field, d] of Object.entries(e.diff)) {
@@ -88,7 +100,7 @@ export function historyOut(e: Event, actorName: string | null, reader: Reader, n
       lines.push({ key: "history.field_changed", params: { field, from, to }, text: `${field}: ${from} → ${to}` });
     }
   }
-  const undoable = e.undoableUntil && !e.undoneAt && e.undoableUntil.getTime() > now.getTime();
+  const undoable = e.undoableUntil && !e.undoneAt && e.undoableUntil.getTime() > now.getTime() && current.has(e.id);
   return {
     id: e.id,
     at: e.at.toISOString(),
@@ -141,7 +153,12 @@ export async function entityHistory(
     tx,
     page.rows.map((r) => r.e.aiCall),
   );
-  return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now, calls)), next_cursor: page.next_cursor };
+  const current = await eventsStillCurrent(
+    tx,
+    page.rows.map((r) => r.e),
+    now,
+  );
+  return { items: page.rows.map((r) => historyOut(r.e, r.name, reader, now, current, calls)), next_cursor: page.next_cursor };
 }
 
 /**
@@ -180,5 +197,6 @@ export async function historyEntry(tx: Tx, eventId: string): Promise<HistoryEntr
     .leftJoin(users, eq(users.id, historyEntries.actorUserId))
     .where(eq(historyEntries.id, eventId));
   if (!row) throw new NotFoundError("history event");
-  return historyOut(row.e, row.name, await locationAccess(tx, row.e.locationId), new Date());
+  const now = new Date();
+  return historyOut(row.e, row.name, await locationAccess(tx, row.e.locationId), now, await eventsStillCurrent(tx, [row.e], now));
 }

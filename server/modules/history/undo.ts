@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { undoArgs, type UndoArgs } from "../../../shared/history.js";
-import { roleAtLeast } from "../../../shared/roles.js";
+import { undoVerdict } from "../../../shared/undo.js";
 import { lockRows } from "../../commands/bulk.js";
 import { pick, type FieldClass } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
@@ -75,13 +75,13 @@ export const historyUndo = defineCommand<UndoArgs>({
       ops.map((o) => ({ input: o.input, args: { id: o.args.eventId } })),
       EVENT_KEYS,
     );
+    // The rule the app asks too before it offers Undo (shared/undo.ts).
     const mayUndo = (event: Event, locationId: string): AppError | null => {
-      const role = ctx.roles.get(locationId);
-      const own = event.actorUserId === ctx.actor.userId && (ctx.actor.type !== "token" || event.actorTokenId === ctx.actor.tokenId);
-      if (!own && !(ctx.actor.type === "user" && role && roleAtLeast(role, "admin")))
-        return new ForbiddenError("Only the person who made a change, or an admin, can undo it.");
-      if (!event.undoableUntil || event.undoneAt || event.undoableUntil.getTime() <= ctx.now.getTime()) return new UndoExpiredError();
-      return null;
+      const reader = { type: ctx.actor.type, userId: ctx.actor.userId, tokenId: ctx.actor.tokenId, role: ctx.roles.get(locationId) };
+      const verdict = undoVerdict(event, reader, ctx.now);
+      if (verdict === "ok") return null;
+      if (verdict === "expired") return new UndoExpiredError();
+      return new ForbiddenError("Only the person who made a change, or an admin, can undo it.");
     };
     const problems = ops.map((op) => events.problem(op, events.get(op.args.eventId), { also: (e) => mayUndo(e, op.input.locationId) }));
     const rows = await lockEntities(

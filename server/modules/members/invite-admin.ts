@@ -14,11 +14,11 @@ import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
-import { invites, users } from "../../db/schema/index.js";
+import { invites, locations, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import type { Mailer } from "../../mail/mailer.js";
 import type { ServiceDeps } from "../deps.js";
 import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { INVITE_TTL_MS, newInviteToken } from "./invites.js";
 
 type InviteRow = typeof invites.$inferSelect;
@@ -107,35 +107,17 @@ export async function revokeInvite({ db }: ServiceDeps, actor: Actor, id: string
  * life: that is what resending is for). The mail, when the invite names an address, goes out after
  * the commit; a mail that fails is logged by the caller's mailer and the token is still answered.
  */
-export async function resendInvite(
-  { db }: ServiceDeps,
-  mail: { mailer: Mailer; publicUrl: URL; onMailError(err: unknown): void },
-  actor: Actor,
-  id: string,
-): Promise<InviteResent> {
-  const { row, token, expiresAt } = await withActor(db, personOnly(actor), async (tx) => {
+export async function resendInvite({ db }: ServiceDeps, mail: InviteMailDeps, actor: Actor, id: string): Promise<InviteResent> {
+  const { row, token, expiresAt, locationName } = await withActor(db, personOnly(actor), async (tx) => {
     const row = await lockInvite(tx, actor, id);
     if (row.acceptedAt) throw new ConflictError("This invitation was already accepted.");
     if (row.revokedAt) throw new ConflictError("This invitation was revoked: make a new one.");
     const { token, tokenHash } = newInviteToken();
     const expiresAt = new Date(Date.now() + INVITE_TTL_MS);
     await tx.update(invites).set({ tokenHash, expiresAt }).where(eq(invites.id, id));
-    return { row, token, expiresAt };
+    const [location] = await tx.select({ name: locations.name }).from(locations).where(eq(locations.id, row.locationId));
+    return { row, token, expiresAt, locationName: location?.name ?? "" };
   });
-  let mailed = false;
-  if (row.email) {
-    const link = `${new URL("/invite", mail.publicUrl).href}#token=${encodeURIComponent(token)}`;
-    try {
-      await mail.mailer.send({
-        kind: "invite",
-        to: row.email,
-        subject: "You are invited to an Inventory location",
-        text: ["You have been invited to share a location in Inventory. To accept, open:", "", link, "", "The link works once, for 7 days."].join("\n"),
-      });
-      mailed = true;
-    } catch (err) {
-      mail.onMailError(err);
-    }
-  }
+  const mailed = row.email ? await mailInvite(mail, { to: row.email, token, locationName, inviterName: actor.displayName, role: row.role }) : false;
   return { id: row.id, token, expiresAt: expiresAt.toISOString(), mailed };
 }

@@ -10,6 +10,7 @@ import {
   inviteCreateBody,
   inviteCreatedSchema,
   inviteListSchema,
+  invitePreviewSchema,
   inviteResentSchema,
   inviteSchema,
   memberListSchema,
@@ -20,18 +21,21 @@ import {
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import type { Logger } from "pino";
+import type { SignInLimits } from "../../auth/limits.js";
 import { createMailer } from "../../mail/mailer.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { listInvites, resendInvite, revokeInvite } from "./invite-admin.js";
+import type { InviteMailDeps } from "./invite-mail.js";
+import { previewInvite } from "./invite-preview.js";
 import { acceptInvite, createInvite, listMembers, removeMember, updateMember } from "./service.js";
 
 const locationParams = z.object({ id: uuidSchema }).strict();
 const inviteParams = z.object({ id: uuidSchema }).strict();
 const memberParams = z.object({ id: uuidSchema, userId: uuidSchema }).strict();
 
-export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: Logger }): RouteDef[] {
+export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: Logger; limits: SignInLimits }): RouteDef[] {
   const service = serviceDeps(deps);
-  const mail = {
+  const mail: InviteMailDeps = {
     mailer: createMailer(deps.config, deps.logger),
     publicUrl: deps.config.publicUrl,
     onMailError: (err: unknown) => deps.logger.error({ err, kind: "invite" }, "invite mail could not be sent"),
@@ -69,13 +73,13 @@ export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: 
     defineRoute({
       method: "post",
       path: "/api/v1/locations/:id/invites",
-      summary: "Invite someone to a location (owner or admin; role up to admin; token shown once)",
+      summary: "Invite someone to a location (owner or admin; role up to admin; token shown once; mailed when it names an address)",
       tag: "members",
       status: 201,
       params: locationParams,
       body: inviteCreateBody,
       response: inviteCreatedSchema,
-      handler: ({ actor, params, body }) => createInvite(service, actor, params.id, body),
+      handler: ({ actor, params, body }) => createInvite(service, mail, actor, params.id, body),
     }),
     defineRoute({
       method: "get",
@@ -104,6 +108,21 @@ export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: 
       params: inviteParams,
       response: inviteResentSchema,
       handler: ({ actor, params }) => resendInvite(service, mail, actor, params.id),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/invites/preview",
+      summary:
+        "What an invite offers, before accepting and with no sign-in: location, inviter and role. The token (in the body) is the only authority; unknown, used, revoked and expired tokens all answer 404; counts against the per-address limit on token redemptions",
+      tag: "members",
+      auth: "none",
+      body: inviteAcceptBody,
+      response: invitePreviewSchema,
+      async handler({ req, res, body }) {
+        await deps.limits.hitRedemption(req.clientIp);
+        res.setHeader("cache-control", "no-store");
+        return previewInvite(deps.db, body.token);
+      },
     }),
     defineRoute({
       method: "post",

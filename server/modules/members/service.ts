@@ -14,12 +14,13 @@ import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
-import { invites, users } from "../../db/schema/index.js";
+import { invites, locations, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
 import { findMember, selectMembers } from "./read.js";
+import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 
 /**
@@ -75,10 +76,17 @@ export function removeMember(deps: ServiceDeps, actor: Actor, locationId: string
 
 /**
  * Owners and admins invite; the body schema already refuses an owner invite, so an admin can
- * invite up to admin. The token is returned once; only its hash is stored.
+ * invite up to admin. The token is returned once; only its hash is stored. An invite that names an
+ * address is mailed to it after the commit (invite-mail.ts).
  */
-export async function createInvite({ db }: ServiceDeps, actor: Actor, locationId: string, body: InviteCreateBody): Promise<InviteCreated> {
-  return withActor(db, personOnly(actor), async (tx) => {
+export async function createInvite(
+  { db }: ServiceDeps,
+  mail: InviteMailDeps,
+  actor: Actor,
+  locationId: string,
+  body: InviteCreateBody,
+): Promise<InviteCreated> {
+  const made = await withActor(db, personOnly(actor), async (tx) => {
     const role = await requireRole(tx, locationId);
     if (!actor.canWrite || !roleAtLeast(role, "admin")) {
       throw new ForbiddenError(`Your role (${role}) cannot invite people here; ask an owner or admin.`, { role, needed: "admin" });
@@ -87,18 +95,15 @@ export async function createInvite({ db }: ServiceDeps, actor: Actor, locationId
     const now = new Date();
     const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
     const id = uuidv7();
-    await tx.insert(invites).values({
-      id,
-      locationId,
-      email: body.email?.trim().toLowerCase() ?? null,
-      role: body.role,
-      tokenHash,
-      expiresAt,
-      createdBy: actor.userId,
-      createdAt: now,
-    });
-    return { id, token, expiresAt: expiresAt.toISOString() };
+    const email = body.email?.trim().toLowerCase() ?? null;
+    await tx.insert(invites).values({ id, locationId, email, role: body.role, tokenHash, expiresAt, createdBy: actor.userId, createdAt: now });
+    const [location] = await tx.select({ name: locations.name }).from(locations).where(eq(locations.id, locationId));
+    return { id, token, expiresAt, email, locationName: location?.name ?? "" };
   });
+  const mailed = made.email
+    ? await mailInvite(mail, { to: made.email, token: made.token, locationName: made.locationName, inviterName: actor.displayName, role: body.role })
+    : false;
+  return { id: made.id, token: made.token, expiresAt: made.expiresAt.toISOString(), mailed };
 }
 
 /**
