@@ -10,6 +10,7 @@ import { authenticate, bodyParser, clientAddress, sameSiteCheck, securityHeaders
 import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
 import { serializeError } from "./http/log.js";
+import { metaRouter } from "./http/meta.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
 import { ensureBootstrapped } from "./modules/locations/bootstrap.js";
@@ -45,9 +46,7 @@ export function createApp(services: Services): { app: express.Express; routes: R
   app.use(sameSiteCheck(config));
   // Before anything that can change a session or a user, so the session cache forgets in time.
   app.use(services.sessions.guard());
-  app.get("/health", (_req, res) => {
-    res.json({ status: "ok" });
-  });
+  app.use(metaRouter());
   // Discovery, the token endpoint and /mcp take no cookie: each authenticates its own way.
   if (services.oauth) {
     app.use(metadataRouter(services.oauth));
