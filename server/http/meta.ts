@@ -43,6 +43,7 @@ const start = `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_URL)},
   dom_id: "#swagger-ui",
   deepLinking: true,
+  docExpansion: "none",
   validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis],
   layout: "BaseLayout",
