@@ -38,25 +38,27 @@ export class SchemaComponents {
     return this.hoist(converted, io === "input" ? "Input" : "");
   }
 
-  /** Adds a JSON Schema that was not made from zod (one the auth library describes), with its `$defs`. */
-  hoist(converted: JsonSchema, suffix = ""): JsonSchema {
+  /** Moves the `$defs` of a converted schema into `schemas` and points the rest at them. */
+  private hoist(converted: JsonSchema, suffix = ""): JsonSchema {
     const { $schema: _dialect, $defs, ...rest } = converted;
-    const defs = ($defs ?? {}) as Record<string, JsonSchema>;
-    const names = new Map<string, string>();
-    for (const [name, def] of Object.entries(defs)) names.set(name, this.place(name, def, defs, suffix));
+    const defs = Object.entries(($defs ?? {}) as Record<string, JsonSchema>);
+    // A def's name depends on its content, and its content on the names of the defs it points
+    // at (Thing's input form points at TagInput): settle the names first, then store.
+    let names = new Map(defs.map(([name]) => [name, name]));
+    for (let round = 0; round <= defs.length; round++) {
+      const next = new Map(defs.map(([name, def]) => [name, this.nameFor(name, JSON.stringify(repoint(def, names)), suffix)]));
+      const settled = [...next].every(([k, v]) => names.get(k) === v);
+      names = next;
+      if (settled) break;
+    }
+    for (const [name, def] of defs) this.schemas[names.get(name)!] ??= repoint(def, names) as JsonSchema;
     return repoint(rest, names) as JsonSchema;
   }
 
-  private place(name: string, def: JsonSchema, defs: Record<string, JsonSchema>, suffix: string): string {
-    // Pointers inside a def are compared as they will be written, under the plain names.
-    const plain = JSON.stringify(repoint(def, new Map(Object.keys(defs).map((n) => [n, n]))));
+  private nameFor(name: string, content: string, suffix: string): string {
     for (const candidate of [name, name + suffix]) {
       const held = this.schemas[candidate];
-      if (held === undefined) {
-        this.schemas[candidate] = JSON.parse(plain) as JsonSchema;
-        return candidate;
-      }
-      if (JSON.stringify(held) === plain) return candidate;
+      if (held === undefined || JSON.stringify(held) === content) return candidate;
     }
     throw new Error(`Two different schemas are named ${name} (.meta({ id })): give one of them another id.`);
   }

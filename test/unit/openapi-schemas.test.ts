@@ -28,6 +28,9 @@ test("where the input form differs (a default makes a field optional), it is kep
   expect(c.of(thing, "input")).toEqual({ $ref: "#/components/schemas/UnitThingInput" });
   expect(c.schemas.UnitThing?.required).toContain("quantity");
   expect(c.schemas.UnitThingInput?.required).not.toContain("quantity");
+  // Its tags are the input form of UnitTag too (which, unlike the output, lets unknown keys through).
+  expect(JSON.stringify(c.schemas.UnitThingInput)).toContain('"$ref":"#/components/schemas/UnitTagInput"');
+  expect(c.schemas.UnitTagInput).not.toHaveProperty("additionalProperties");
   // Met only as input, a schema keeps its own name.
   expect(new SchemaComponents().of(tag, "input")).toEqual({ $ref: "#/components/schemas/UnitTag" });
 });
