@@ -3,13 +3,13 @@
  * API routes, then the one error mapper. The services it is built from are made in services.ts.
  */
 import express, { Router } from "express";
-import { pinoHttp } from "pino-http";
 import { AUTH_BASE_PATH } from "./auth/auth.js";
 import { authMount, failureLimits, perIpSignInLimits } from "./auth/mount.js";
 import { authenticate, bodyParser, clientAddress, sameSiteCheck, securityHeaders } from "./http/edge.js";
 import { clientApp } from "./http/client-app.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
-import { serializeError } from "./http/log.js";
+import { metaRouter } from "./http/meta.js";
+import { requestLogger } from "./http/request-log.js";
 import { mfaGate } from "./http/mfa-gate.js";
 import { mount, type RouteDef } from "./http/route.js";
 import { ensureBootstrapped } from "./modules/locations/bootstrap.js";
@@ -30,24 +30,11 @@ export function createApp(services: Services): { app: express.Express; routes: R
 
   app.use(clientAddress());
   app.use(securityHeaders(config));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => (req as express.Request).id,
-      // Never log secrets: no headers (cookies, bearer tokens), no bodies.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split("?")[0] }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        err: serializeError,
-      },
-    }),
-  );
+  app.use(requestLogger(logger));
   app.use(sameSiteCheck(config));
   // Before anything that can change a session or a user, so the session cache forgets in time.
   app.use(services.sessions.guard());
-  app.get("/health", (_req, res) => {
-    res.json({ status: "ok" });
-  });
+  app.use(metaRouter());
   // Discovery, the token endpoint and /mcp take no cookie: each authenticates its own way.
   if (services.oauth) {
     app.use(metadataRouter(services.oauth));

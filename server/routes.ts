@@ -3,6 +3,9 @@ import type { Services } from "./services.js";
 import { signUpRoute } from "./auth/signup.js";
 import type { RouteDef } from "./http/route.js";
 import { openApiRoute } from "./http/openapi.js";
+import { metaOperations } from "./http/meta.js";
+import { authLibraryOperations } from "./auth/openapi.js";
+import { oauthOperations } from "./oauth/openapi.js";
 import { historyRoutes } from "./modules/history/routes.js";
 import { locationRoutes } from "./modules/locations/routes.js";
 import { placeRoutes } from "./modules/places/routes.js";
@@ -78,6 +81,11 @@ export function apiRoutes(services: Services): RouteDef[] {
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));
-  marked.push(openApiRoute(() => marked));
+  // The routes answered outside this list, described beside their code (server/http/openapi.ts).
+  const described = () => {
+    const ours = new Set(marked.map((def) => `${def.method.toUpperCase()} ${def.path}`));
+    return [authLibraryOperations(auth, ours), metaOperations(), ...(services.oauth ? [oauthOperations()] : [])];
+  };
+  marked.push(openApiRoute(() => marked, described));
   return marked;
 }

@@ -1,7 +1,7 @@
 /**
  * The authentication library: better-auth core, mounted at /api/v1/auth. What the spec switches off
- * is listed in DISABLED_PATHS; what it adds (our sign-up, token stripping) is ours. See
- * ../shared/research/auth-notes.md for why each option is set.
+ * is listed in DISABLED_PATHS; what it adds (our sign-up, token stripping) is ours. Each option
+ * says beside it why it is set.
  */
 import { betterAuth, type BetterAuthPlugin } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";

@@ -136,7 +136,7 @@ async function inOurShape(response: Response, onServerError: (reason: string | u
 }
 
 /** Our rules for what a library route may receive (server/auth/input.ts), by method and path. */
-const LIBRARY_INPUT: Record<string, { body?: z.ZodType; query?: z.ZodType }> = {
+export const LIBRARY_INPUT: Record<string, { body?: z.ZodType; query?: z.ZodType }> = {
   [`POST ${P}/update-user`]: { body: updateUserBody },
   [`POST ${P}/reset-password`]: { body: resetPasswordBody, query: resetPasswordQuery },
 };
@@ -176,6 +176,9 @@ export function checkLibraryInput(req: Request): void {
  */
 const BLOCKED = [new RegExp(`^GET ${P}/reset-password/`), new RegExp(`^GET ${P}/delete-user/callback`)];
 
+/** True for a library route the mount refuses (by method and full path, a template or a real one). */
+export const isBlockedLibraryRoute = (method: string, path: string): boolean => BLOCKED.some((re) => re.test(`${method} ${path}`));
+
 /**
  * An OIDC or social identity that is linked to no account gets one answer, whether an account
  * with its email exists ("account not linked") or not ("signup disabled"): no enumeration.
@@ -208,7 +211,7 @@ async function refuseIfDatabaseUnreachable(db: Db): Promise<void> {
 export function authMount(auth: Auth, limits: SignInLimits, db: Db): RequestHandler {
   return async (req, res, next) => {
     try {
-      if (BLOCKED.some((re) => re.test(`${req.method} ${req.path}`))) throw new NotFoundError("route");
+      if (isBlockedLibraryRoute(req.method, req.path)) throw new NotFoundError("route");
       checkLibraryInput(req);
       const onServerError = (reason: string | undefined) => req.log.error({ route: `${req.method} ${req.path}`, reason }, "the auth library failed to answer");
       const handle = toNodeHandler(async (request: globalThis.Request) => {

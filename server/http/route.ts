@@ -45,6 +45,10 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
   bodyOptional?: boolean;
   /** Success status; 200 unless given. */
   status?: number;
+  /** Media type of a success body that is not JSON (a PDF, a zip, a file's bytes): `response` is then not used. */
+  produces?: string;
+  /** Media type of a request body the handler reads raw itself (an upload), instead of `body`. */
+  consumes?: string;
   /** Set by defineWrite: the answer carries the write's transaction id in `x-txid`. */
   answersTxid?: boolean;
   handler(ctx: RouteContext<P, Q, B>): Promise<R>;

@@ -18,7 +18,7 @@ import { grantAndCode } from "./grants.js";
 
 const PKCE = /^[A-Za-z0-9._~-]{43,128}$/;
 
-const requestSchema = z.object({
+export const authorizeRequestSchema = z.object({
   response_type: z.literal("code"),
   code_challenge: z.string().regex(PKCE),
   code_challenge_method: z.literal("S256"),
@@ -27,7 +27,7 @@ const requestSchema = z.object({
   state: z.string().max(1000).optional(),
 });
 
-const clientSchema = z.object({ client_id: z.string().min(1).max(2000), redirect_uri: z.string().min(1).max(2000) });
+export const authorizeClientSchema = z.object({ client_id: z.string().min(1).max(2000), redirect_uri: z.string().min(1).max(2000) });
 
 type Params = Record<string, unknown>;
 
@@ -47,7 +47,7 @@ function formTarget(redirectUri: string): string {
 
 /** The client and its redirect URI, checked against its document; a PageError otherwise. */
 async function provenClient(ctx: OAuthContext, p: Params): Promise<{ client: ClientMetadata; redirectUri: string }> {
-  const parsed = clientSchema.safeParse(p);
+  const parsed = authorizeClientSchema.safeParse(p);
   if (!parsed.success) throw new PageError("The request names no client_id or redirect_uri.");
   let client: ClientMetadata;
   try {
@@ -97,7 +97,7 @@ export function authorizeRouter(ctx: OAuthContext): Router {
     );
     const state = typeof p.state === "string" ? p.state : undefined;
     const fail = (error: string, description: string) => redirectWith(res, redirectUri, { error, error_description: description, state, iss: ctx.issuer });
-    const request = requestSchema.safeParse(p);
+    const request = authorizeRequestSchema.safeParse(p);
     if (!request.success) return fail("invalid_request", "response_type=code, an S256 code_challenge and resource are required.");
     if (request.data.resource !== ctx.resource) return fail("invalid_target", `The only resource here is ${ctx.resource}.`);
     const scopes = requestedScopes(request.data.scope);

@@ -11,7 +11,7 @@ import { ACCESS_TOKEN_SECONDS } from "./access-tokens.js";
 import type { OAuthContext } from "./context.js";
 import { redeemCode } from "./grants.js";
 
-const bodySchema = z.object({
+export const tokenRequestSchema = z.object({
   grant_type: z.literal("authorization_code"),
   code: z.string().min(1).max(200),
   redirect_uri: z.string().min(1).max(2000),
@@ -47,7 +47,7 @@ export function tokenRouter(ctx: OAuthContext): Router {
     res.setHeader("Pragma", "no-cache");
     const raw = (req.body ?? {}) as Record<string, unknown>;
     if (raw.grant_type !== "authorization_code") return oauthError(res, 400, "unsupported_grant_type", "Only authorization_code is supported.");
-    const body = bodySchema.safeParse(raw);
+    const body = tokenRequestSchema.safeParse(raw);
     if (!body.success) return oauthError(res, 400, "invalid_request", "code, redirect_uri, client_id, code_verifier and resource are required.");
     const b = body.data;
     if (b.resource !== ctx.resource) return oauthError(res, 400, "invalid_target", `The only resource here is ${ctx.resource}.`);

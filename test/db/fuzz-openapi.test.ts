@@ -607,7 +607,7 @@ const route = (method: string, path: string, body?: Record<string, Schema>, requ
 const str = (maxLength?: number): Schema => ({ type: "string", ...(maxLength ? { maxLength } : {}) });
 const email: Schema = { type: "string", format: "email", maxLength: 320 };
 
-test("the auth library's routes (outside the document) answer hostile input the same way", async () => {
+test("the auth library's routes (described by hand, not fuzzed from the document) answer hostile input the same way", async () => {
   const from = mark();
   // A person of their own: these routes change passwords, names and second factors.
   const person = await svc.signedIn("Library Person");

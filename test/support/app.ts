@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServer, request as httpRequest, type Server } from "node:http";
+import type { Express } from "express";
 import { pino, type DestinationStream } from "pino";
 import { createApp } from "../../server/app.js";
 import { createServices, type Services } from "../../server/services.js";
@@ -19,6 +20,8 @@ import { freshDatabase } from "./db.js";
 
 export interface TestService {
   url: string;
+  /** The Express application, for tests that read its routes. */
+  app: Express;
   services: Services;
   database: Database;
   config: Config;
@@ -161,6 +164,7 @@ export async function startService(env: Record<string, string> = {}, database?: 
 
   return {
     url,
+    app,
     services,
     database: db,
     config,

@@ -829,12 +829,23 @@ export interface Operation {
   ids?: (name: string) => IdKind | undefined;
 }
 
-/** Every operation of the OpenAPI document at /api/v1/openapi.json. */
+/**
+ * Every operation of the OpenAPI document at /api/v1/openapi.json that comes from our route
+ * definitions (those with `x-auth-mode`). The ones described by hand (the auth library's, OAuth's,
+ * /mcp, /health) have hand-written hostile sets. Each schema is handed on with the document's
+ * named schemas as its `$defs`, so `deref` can follow its pointers.
+ */
 export function operationsOf(doc: any): Operation[] {
   const ops: Operation[] = [];
+  const $defs = (doc.components?.schemas ?? {}) as Schema;
+  const withDefs = (schema: Schema): Schema => ({ ...schema, $defs });
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, o] of Object.entries(methods)) {
-      const params = (o.parameters ?? []) as { name: string; in: string; required: boolean; schema: Schema }[];
+      if (!o["x-auth-mode"]) continue;
+      const params = ((o.parameters ?? []) as { name: string; in: string; required: boolean; schema: Schema }[]).map((p) => ({
+        ...p,
+        schema: withDefs(p.schema),
+      }));
       ops.push({
         key: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
@@ -842,17 +853,17 @@ export function operationsOf(doc: any): Operation[] {
         auth: o["x-auth-mode"],
         pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
         query: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, required: p.required, schema: p.schema })),
-        ...(o.requestBody ? { body: o.requestBody.content["application/json"].schema } : {}),
+        ...(o.requestBody?.content["application/json"] ? { body: withDefs(o.requestBody.content["application/json"].schema) } : {}),
       });
     }
   }
   return ops;
 }
 
-/** Follows a local $ref (#/$defs/X) against the schema that holds the $defs. */
+/** Follows a local $ref (#/$defs/X, or the document's #/components/schemas/X) against the schema that holds the $defs. */
 export function deref(s: Schema, root: Schema): Schema {
   let out = s;
-  for (let i = 0; out?.$ref && i < 10; i++) out = root.$defs?.[String(out.$ref).replace("#/$defs/", "")] ?? {};
+  for (let i = 0; out?.$ref && i < 10; i++) out = root.$defs?.[String(out.$ref).replace(/^#\/(\$defs|components\/schemas)\//, "")] ?? {};
   return out ?? {};
 }
 

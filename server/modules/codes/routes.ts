@@ -78,6 +78,7 @@ export function codeRoutes(deps: RouteDeps): RouteDef[] {
       tag: "codes",
       params: byId,
       response: z.unknown(),
+      produces: "application/pdf",
       handler: async ({ actor, params, res }) => {
         const pdf = await sheetPdf(service, actor, params.id, origin);
         res.setHeader("content-type", "application/pdf");

@@ -75,6 +75,7 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       tag: "exports",
       params: idParams,
       response: z.unknown(),
+      produces: "application/zip",
       handler: ({ actor, params, res }) => sendExportFile(service, actor, params.id, res),
     }),
     defineRoute({
@@ -84,6 +85,7 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       tag: "exports",
       params: idParams,
       query: z.object({ dryRun: z.enum(["true", "false"]).default("true") }).strict(),
+      consumes: "text/csv",
       response: csvImportResultSchema,
       async handler({ req, res, actor, params, query }) {
         const text = await new Promise<string>((resolve, reject) =>
@@ -102,6 +104,7 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       summary: `Restore an export's zip (the raw bytes, at most ${ZIP_IMPORT_MAX_BYTES} bytes) into an empty location: every record of the export with new ids (and, into another account, its registries); 409 when the location is not empty`,
       tag: "exports",
       params: idParams,
+      consumes: "application/zip",
       response: zipImportResultSchema,
       async handler({ req, actor, params }) {
         const file = await receiveToFile(req, ZIP_IMPORT_MAX_BYTES);

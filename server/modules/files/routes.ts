@@ -42,6 +42,7 @@ export function fileRoutes(deps: RouteDeps): RouteDef[] {
       tag: "files",
       status: 201,
       query: fileUploadQuery,
+      consumes: "*/*",
       response: fileSchema,
       async handler({ req, res, actor, query }) {
         await mayUpload(service, actor, query.locationId);
@@ -62,6 +63,7 @@ export function fileRoutes(deps: RouteDeps): RouteDef[] {
       tag: "files",
       params: z.object({ id: uuidSchema }),
       response: z.unknown(),
+      produces: "*/*",
       handler: async ({ res, actor, params }) => send(res, await openFile(service, actor, params.id)),
     }),
     defineRoute({
@@ -71,6 +73,7 @@ export function fileRoutes(deps: RouteDeps): RouteDef[] {
       tag: "files",
       params: z.object({ id: uuidSchema }),
       response: z.unknown(),
+      produces: "image/webp",
       handler: async ({ res, actor, params }) => send(res, await openThumbnail(service, actor, params.id)),
     }),
   ] as RouteDef[];

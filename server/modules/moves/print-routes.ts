@@ -27,6 +27,7 @@ export function movePrintRoutes(deps: RouteDeps): RouteDef[] {
       params: byId,
       query: printQuery,
       response: z.unknown(),
+      produces: "application/pdf",
       handler: async ({ actor, params, query, res }) => {
         const pdf = await render(actor, params.id, what, query);
         res.setHeader("content-type", "application/pdf");

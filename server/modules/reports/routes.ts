@@ -42,6 +42,7 @@ export function reportRoutes(deps: RouteDeps): RouteDef[] {
       tag: "reports",
       params: byId,
       response: z.unknown(),
+      produces: "application/pdf",
       handler: async ({ actor, params, res }) => {
         const pdf = await reportFile(service, actor, params.id);
         res.setHeader("content-type", "application/pdf");

@@ -66,6 +66,7 @@ export function shareLinkRoutes(deps: RouteDeps & { shareLimits: ShareLimits }):
       params: byFile,
       query: shareTokenQuery,
       response: z.unknown(),
+      produces: thumb ? "image/webp" : "image/*",
       async handler({ req, res, params, query }) {
         await photos(req);
         const f = await sharedFile(share, params.id, tokenOf(req, query), params.fileId);
