@@ -9,6 +9,7 @@
  */
 import { Dexie, type EntityTable } from "dexie";
 import type { Op } from "../../sync/ops.js";
+import type { CachedPhoto } from "./photo-cache.js";
 import {
   thingNameKey,
   type BoxCheckRow,
@@ -89,6 +90,7 @@ export class InventoryDb extends Dexie {
   loans!: EntityTable<LoanRow, "id">;
   outbox!: EntityTable<OutboxEntry, "seq">;
   blobs!: EntityTable<BlobEntry, "id">;
+  photo_cache!: EntityTable<CachedPhoto, "key">;
   meta!: EntityTable<MetaEntry, "key">;
 
   constructor(name: string) {
@@ -123,6 +125,8 @@ export class InventoryDb extends Dexie {
     this.version(4).stores({ meters: "id, thingId", readings: "id, meterId", box_checks: "id, containerId", codes: "id, code" });
     // Moves and loans: a move's boxes by move and by the container scanned; a thing's loans.
     this.version(5).stores({ moves: "id, locationId", move_boxes: "id, moveId, containerId", contacts: "id", loans: "id, thingId, locationId" });
+    // Photos seen here, kept for offline viewing within a budget (photo-cache.ts), least recently used first out.
+    this.version(6).stores({ photo_cache: "key, usedAt" });
   }
 }
 

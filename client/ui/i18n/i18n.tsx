@@ -19,6 +19,7 @@ import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
+import { photosAr, photosEn } from "./photos.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -35,7 +36,8 @@ export type MessageKey =
   | keyof typeof shareEn
   | keyof typeof exportEn
   | keyof typeof securityEn
-  | keyof typeof accountEn;
+  | keyof typeof accountEn
+  | keyof typeof photosEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -56,6 +58,7 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportEn,
     ...securityEn,
     ...accountEn,
+    ...photosEn,
   },
   ar: {
     ...ar,
@@ -72,6 +75,7 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...exportAr,
     ...securityAr,
     ...accountAr,
+    ...photosAr,
   },
 };
 

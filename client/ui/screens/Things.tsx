@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Hint } from "../parts/Hint.js";
+import { PhotoImage } from "../parts/PhotoImage.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { placeName, thingName, typeName, wherePath } from "../names.js";
@@ -80,6 +81,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
           {view.map(({ th, where, type }) => (
             <li key={th.id}>
               <Link to={`/l/${locationId}/things/${th.id}`}>
+                <PhotoImage fileId={th.coverFileId} size="thumb" alt="" />
                 <strong>{thingName(th, t)}</strong>
                 <span className="meta">
                   {type}
