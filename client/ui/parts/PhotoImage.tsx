@@ -8,7 +8,17 @@ import { useI18n } from "../i18n/i18n.js";
 import { usePhoto } from "../photos.js";
 import "./photos.css";
 
-export function PhotoImage({ fileId, size, alt, className = "thumb" }: { fileId: string | null | undefined; size: PhotoSize; alt: string; className?: string }) {
+export function PhotoImage({
+  fileId,
+  size,
+  alt,
+  className = "thumb",
+}: {
+  fileId: string | null | undefined;
+  size: PhotoSize;
+  alt: string;
+  className?: string;
+}) {
   const { t } = useI18n();
   const photo = usePhoto(fileId, size);
   if (photo.state === "shown") return <img className={className} src={photo.src} alt={alt} data-file-id={fileId ?? undefined} />;

@@ -101,7 +101,7 @@ export function ThingPhotos({ thing, role }: { thing: View<ThingRow>; role: Role
         </figure>
       ) : null}
       {canEdit ? (
-        <form className="stack" aria-label={t("photos.add")} onSubmit={add}>
+        <form className="stack" onSubmit={add}>
           <PhotoPicker label={t("photos.add")} photo={photo} onChange={setPhoto} />
           {photo && photos.length ? (
             <label className="check">
