@@ -9,7 +9,6 @@
  */
 import { Dexie, type EntityTable } from "dexie";
 import type { Op } from "../../sync/ops.js";
-import type { CachedPhoto } from "./photo-cache.js";
 import {
   thingNameKey,
   type BoxCheckRow,
@@ -61,6 +60,20 @@ export interface BlobEntry {
   state: "local" | "uploaded" | "failed";
   error?: string;
   createdAt: string;
+}
+
+export type PhotoSize = "thumb" | "full";
+
+/** A photo seen on this device, kept for offline viewing within a budget (photo-cache.ts). */
+export interface CachedPhoto {
+  /** `${fileId}:${size}`. */
+  key: string;
+  fileId: string;
+  size: PhotoSize;
+  blob: Blob;
+  bytes: number;
+  /** When a screen last showed it (ms): the least recent leaves first. */
+  usedAt: number;
 }
 
 export interface MetaEntry {

@@ -5,20 +5,9 @@
  * person on the device never sees them. Photos taken on this device are not here: they stay in
  * `blobs` (database.ts) and show from there.
  */
-import type { InventoryDb } from "./database.js";
+import type { InventoryDb, PhotoSize } from "./database.js";
 
-export type PhotoSize = "thumb" | "full";
-
-export interface CachedPhoto {
-  /** `${fileId}:${size}`. */
-  key: string;
-  fileId: string;
-  size: PhotoSize;
-  blob: Blob;
-  bytes: number;
-  /** When a screen last showed it (ms): the least recent leaves first. */
-  usedAt: number;
-}
+export type { PhotoSize };
 
 /** About 2,000 thumbnails (at most 320 px WebP, 5 to 15 kB each). */
 export const THUMB_BUDGET_BYTES = 25 * 1024 * 1024;
