@@ -9,7 +9,7 @@ import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
 import { applyLoanCreate } from "./loan-split.js";
-import { applyPhotoOp } from "./photo-ops.js";
+import { applyPhotoOp, withPhotosOf } from "./photo-ops.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -211,7 +211,9 @@ export function applyOp(state: LocalState, op: Exclude<Op, MoveOp>): void {
     case "inbox.merge": {
       const item = state.inbox.get(op.args.id);
       state.inbox.delete(op.args.id);
+      const draft = item?.thingId ? state.things.get(item.thingId) : undefined;
       if (item?.thingId) state.things.delete(item.thingId);
+      if (draft?.photoFileIds?.length) edit(state.things, op.args.into, (t) => withPhotosOf(t, draft));
       return;
     }
     // Registry ops change no thing, place or inbox item; their optimistic rows: optimistic-registries.ts.

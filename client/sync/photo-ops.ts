@@ -35,6 +35,13 @@ export function applyPhotoOp<T extends Photos>(t: T, op: PhotoOp): T {
   }
 }
 
+/** A merged capture's photos join the thing's, as the server merges them (server/modules/inbox/commands.ts). */
+export function withPhotosOf<T extends Photos>(t: T, draft: Photos): T {
+  const photos = t.photoFileIds ?? [];
+  const all = [...new Set([...photos, ...draft.photoFileIds])].slice(0, Math.max(THING_PHOTOS_MAX, photos.length));
+  return { ...t, photoFileIds: all, coverFileId: t.coverFileId ?? draft.coverFileId ?? all[0] ?? null };
+}
+
 /** Why the device will not queue a photo change: the person's role here cannot write. */
 export class PhotoChangeRefused extends Error {}
 

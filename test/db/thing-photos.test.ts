@@ -154,3 +154,20 @@ test("a capture's photos are the thing's, the first its cover", async ({ svc, lo
     [b, false],
   ]);
 });
+
+test("merging a capture into a thing brings its photos along; the thing keeps its own cover", async ({ svc, loc, as }) => {
+  const id = await newThing(as.member, loc, "Sander");
+  const [own, captured] = [await upload(svc, as.member, loc), await upload(svc, as.member, loc)];
+  const draft = uuidv7();
+  await push(as.member, [
+    op({ name: "thing.photo.add", locationId: loc, args: { id, fileId: own } }),
+    op({ name: "thing.capture", locationId: loc, args: { id: draft, name: "Sander again", photoFileIds: [captured] } }),
+  ]);
+  const merged = await push(as.member, [op({ name: "inbox.merge", locationId: loc, args: { id: draft, into: id } })]);
+  expect(merged.body.results[0].status).toBe("applied");
+  const seen = await thingOf(as.member, id);
+  expect(seen.photos.map((p) => [p.fileId, p.isCover])).toEqual([
+    [own, true],
+    [captured, false],
+  ]);
+});

@@ -6,6 +6,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InventoryDb } from "../../../client/db/database.js";
+import type { InboxRow } from "../../../client/db/rows.js";
 import { cachedPhoto, FULL_BUDGET_BYTES, keepPhoto, THUMB_BUDGET_BYTES } from "../../../client/db/photo-cache.js";
 import { overlay } from "../../../client/sync/optimistic.js";
 import { PhotoChangeRefused, queuePhotoAdd, queuePhotoChange } from "../../../client/sync/photo-ops.js";
@@ -41,6 +42,48 @@ describe("photo ops on the device", () => {
     });
     expect(after([...two, photoOp("thing.photo.cover", file(9))]).coverFileId).toBe(file(1));
     expect(after([...two, photoOp("thing.photo.cover", file(2))]).coverFileId).toBe(file(2));
+  });
+
+  it("merging a capture brings its photos to the thing the device shows, keeping the thing's cover", () => {
+    const DRAFT = "0190a000-0000-7000-8000-000000000004";
+    const draft = thingRow({ id: DRAFT, locationId: LOC, placeId: PLACE }, { lifecycle: "draft", photoFileIds: [file(7)], coverFileId: file(7) });
+    const inbox: InboxRow[] = [
+      {
+        id: DRAFT,
+        locationId: LOC,
+        kind: "draft",
+        status: "open",
+        thingId: DRAFT,
+        batchId: DRAFT,
+        capturedAt: AT,
+        createdBy: null,
+        payload: {},
+        undoEventId: null,
+        resolvedAt: null,
+        resolvedBy: null,
+        rowVersion: 1,
+        createdAt: AT,
+        updatedAt: AT,
+        deletedAt: null,
+      },
+    ];
+      {
+        ...draft,
+        kind: "draft",
+        status: "open",
+        thingId: DRAFT,
+        batchId: DRAFT,
+        capturedAt: AT,
+        payload: {},
+        undoEventId: null,
+        resolvedAt: null,
+        resolvedBy: null,
+      },
+    ];
+    const merge = { id: DRAFT, name: "inbox.merge", locationId: LOC, args: { id: DRAFT, into: THING }, at: AT } as Op;
+    const state = overlay({ things: [thing, draft], inbox }, [photoOp("thing.photo.add", file(1)), merge]);
+    expect(state.things.get(DRAFT)).toBeUndefined();
+    expect(state.things.get(THING)).toMatchObject({ photoFileIds: [file(1), file(7)], coverFileId: file(1) });
   });
 });
 
