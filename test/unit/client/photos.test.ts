@@ -67,19 +67,6 @@ describe("photo ops on the device", () => {
         deletedAt: null,
       },
     ];
-      {
-        ...draft,
-        kind: "draft",
-        status: "open",
-        thingId: DRAFT,
-        batchId: DRAFT,
-        capturedAt: AT,
-        payload: {},
-        undoEventId: null,
-        resolvedAt: null,
-        resolvedBy: null,
-      },
-    ];
     const merge = { id: DRAFT, name: "inbox.merge", locationId: LOC, args: { id: DRAFT, into: THING }, at: AT } as Op;
     const state = overlay({ things: [thing, draft], inbox }, [photoOp("thing.photo.add", file(1)), merge]);
     expect(state.things.get(DRAFT)).toBeUndefined();
