@@ -46,8 +46,11 @@ export async function photoBlob(db: InventoryDb, fileId: string, size: PhotoSize
 
 export type PhotoState = { src: string; state: "shown" } | { src: null; state: "loading" | "missing" | "unavailable" };
 
-/** An object URL of the photo for an <img>, revoked when the screen lets go of it. */
-export function usePhoto(fileId: string | null | undefined, size: PhotoSize): PhotoState {
+/**
+ * An object URL of the photo for an <img>, revoked when the screen lets go of it. Nothing is read
+ * or fetched until `wanted` (a row scrolled into view).
+ */
+export function usePhoto(fileId: string | null | undefined, size: PhotoSize, wanted = true): PhotoState {
   const { db } = useReady();
   const [state, setState] = useState<PhotoState>({ src: null, state: "loading" });
   const [online, setOnline] = useState(0);
@@ -58,6 +61,7 @@ export function usePhoto(fileId: string | null | undefined, size: PhotoSize): Ph
   }, []);
   useEffect(() => {
     if (!fileId) return setState({ src: null, state: "missing" });
+    if (!wanted) return;
     let live = true;
     let url: string | null = null;
     setState({ src: null, state: "loading" });
@@ -74,6 +78,6 @@ export function usePhoto(fileId: string | null | undefined, size: PhotoSize): Ph
       live = false;
       if (url) URL.revokeObjectURL(url);
     };
-  }, [db, fileId, size, online]);
+  }, [db, fileId, size, online, wanted]);
   return state;
 }
