@@ -2,8 +2,8 @@
  * A thing's photos across devices: a photo taken on one phone with no signal shows there at once,
  * then on a second device of the same person (its thing page, its things list and inbox as
  * thumbnails, full size when opened, still there offline); a photo added as the cover and another
- * removed offline on the second device reach the first; and the gallery reads right to left in
- * Arabic on a 360-px phone.
+ * removed offline on the second device reach the first; a viewer sees the photos but no controls;
+ * and the gallery reads right to left in Arabic on a 360-px phone.
  */
 import sharp from "sharp";
 import type { Locator, Page } from "playwright-core";
@@ -101,6 +101,32 @@ describe("photos on every device", () => {
     expect(drill.thumbUrl).toBe(`/api/v1/files/${drill.photos[0]!.fileId}/thumb`);
     await a.page.getByRole("link", { name: /Cordless drill/ }).click();
     await expect.poll(() => a.page.getByRole("region", { name: "Photos" }).locator("img.thumb").getAttribute("data-file-id")).toBe(drill.photos[0]!.fileId);
+  });
+
+  it("a viewer sees the photos and opens one, but gets no way to add, remove or choose the cover", async () => {
+    const owner = await e2e.device();
+    await signUp(owner.page, "Omar Owner", freshEmail("omar"));
+    const locationId = await locationIdOf(owner.page);
+    await goTo(owner.page, "Capture");
+    await owner.page.getByLabel("Photo").setInputFiles({ name: "kettle.jpg", mimeType: "image/jpeg", buffer: await photo(60, 160, 60) });
+    await owner.page.getByLabel("Name", { exact: true }).fill("Kettle");
+    await owner.page.getByRole("button", { name: "Save thing" }).click();
+    await synced(owner.page);
+    await goTo(owner.page, "Members");
+    await owner.page.getByLabel("Role", { exact: true }).selectOption({ label: "Viewer" });
+    await owner.page.getByRole("button", { name: "Create invitation" }).click();
+    const link = await owner.page.getByLabel("Invitation link (shown once)").inputValue();
+
+    const viewer = await e2e.device();
+    await signUp(viewer.page, "Vic Viewer", freshEmail("vic"), link);
+    await viewer.page.goto(`/l/${locationId}/things`);
+    await loaded(thumbIn(viewer.page, "Kettle"), 1);
+    await viewer.page.getByRole("link", { name: /Kettle/ }).click();
+    const gallery = viewer.page.getByRole("region", { name: "Photos" });
+    await gallery.getByRole("button", { name: "Open photo 1" }).click();
+    await loaded(viewer.page.getByRole("img", { name: "Photo 1 of Kettle" }), 1);
+    for (const name of ["Add photo", /^Remove/, /^Make cover/]) expect(await gallery.getByRole("button", { name }).count()).toBe(0);
+    expect(await gallery.getByLabel("Add a photo").count()).toBe(0);
   });
 
   it("the gallery in Arabic on a 360-px phone: right to left, Arabic names, nothing wider than the screen", async () => {
