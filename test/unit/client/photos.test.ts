@@ -17,8 +17,13 @@ const LOC = "0190a000-0000-7000-8000-000000000001";
 const PLACE = "0190a000-0000-7000-8000-000000000002";
 const THING = "0190a000-0000-7000-8000-000000000003";
 const file = (i: number) => `0190a000-0000-7000-8000-${String(500 + i).padStart(12, "0")}`;
-const photoOp = (name: "thing.photo.add" | "thing.photo.remove" | "thing.photo.cover", fileId: string, cover?: boolean): Op =>
-  ({ id: fileId, name, locationId: LOC, args: { id: THING, fileId, ...(cover ? { cover } : {}) }, at: AT }) as Op;
+const photoOp = (name: "thing.photo.add" | "thing.photo.remove" | "thing.photo.cover", fileId: string, cover?: boolean): Op => ({
+  id: fileId,
+  name,
+  locationId: LOC,
+  args: { id: THING, fileId, ...(cover ? { cover } : {}) },
+  at: AT,
+});
 
 describe("photo ops on the device", () => {
   const thing = thingRow({ id: THING, locationId: LOC, placeId: PLACE });
