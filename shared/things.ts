@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decimalSchema, timestampSchema, uuidSchema } from "./ids.js";
 import { placePathEntrySchema } from "./places.js";
+import { thingPhotoSchema } from "./thing-photos.js";
 
 /** The spec leaves lifecycle values open; these are ours. `draft` and `ended` show in derivedState. */
 export const LIFECYCLES = ["draft", "active", "in_repair", "ended"] as const;
@@ -56,6 +57,8 @@ export const thingDetailSchema = thingSummarySchema
     fields: z.record(z.string(), z.unknown()),
     /** The type's secret fields and whether this thing holds a value for each; never the values (reveal is its own call). */
     secrets: z.array(z.object({ key: z.string(), set: z.boolean() })),
+    /** Every photo of the thing, in the order added; the cover is also the summary's thumbUrl. */
+    photos: z.array(thingPhotoSchema),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })

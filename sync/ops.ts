@@ -24,6 +24,7 @@ import {
 } from "../shared/registries.js";
 import { templateCreateArgs, templateDeleteArgs, templateUpdateArgs } from "../shared/templates.js";
 import { loanCreateArgs, loanReturnArgs, loanUpdateArgs } from "../shared/loans.js";
+import { thingPhotoAddArgs, thingPhotoArgs } from "../shared/thing-photos.js";
 import { thingCaptureArgs, thingCreateArgs, thingDeleteArgs, thingMoveArgs, thingUpdateArgs } from "../shared/things.js";
 
 export const opArgs = {
@@ -35,6 +36,10 @@ export const opArgs = {
   "thing.move": thingMoveArgs,
   "thing.delete": thingDeleteArgs,
   "thing.capture": thingCaptureArgs,
+  // A thing's photos (server/modules/things/photos.ts): added, removed and the cover chosen offline too.
+  "thing.photo.add": thingPhotoAddArgs,
+  "thing.photo.remove": thingPhotoArgs,
+  "thing.photo.cover": thingPhotoArgs,
   // Answers to AI suggestions (server/modules/extractions/): a reviewer on a phone, offline too.
   "thing.suggestion.accept": suggestionAcceptArgs,
   "thing.field.confirm": fieldConfirmArgs,

@@ -147,6 +147,8 @@ export type ThingShapeRow = SyncedRow & {
   shortCode: string | null;
   isContainer: boolean;
   coverFileId: string | null;
+  /** The thing's photos in the order added; the cover is one of them. */
+  photoFileIds: string[];
   lastSeenAt: string | null;
   missingSince: string | null;
   createdBy: string | null;

@@ -62,6 +62,20 @@ export interface BlobEntry {
   createdAt: string;
 }
 
+export type PhotoSize = "thumb" | "full";
+
+/** A photo seen on this device, kept for offline viewing within a budget (photo-cache.ts). */
+export interface CachedPhoto {
+  /** `${fileId}:${size}`. */
+  key: string;
+  fileId: string;
+  size: PhotoSize;
+  blob: Blob;
+  bytes: number;
+  /** When a screen last showed it (ms): the least recent leaves first. */
+  usedAt: number;
+}
+
 export interface MetaEntry {
   key: string;
   value: unknown;
@@ -89,6 +103,7 @@ export class InventoryDb extends Dexie {
   loans!: EntityTable<LoanRow, "id">;
   outbox!: EntityTable<OutboxEntry, "seq">;
   blobs!: EntityTable<BlobEntry, "id">;
+  photo_cache!: EntityTable<CachedPhoto, "key">;
   meta!: EntityTable<MetaEntry, "key">;
 
   constructor(name: string) {
@@ -123,6 +138,8 @@ export class InventoryDb extends Dexie {
     this.version(4).stores({ meters: "id, thingId", readings: "id, meterId", box_checks: "id, containerId", codes: "id, code" });
     // Moves and loans: a move's boxes by move and by the container scanned; a thing's loans.
     this.version(5).stores({ moves: "id, locationId", move_boxes: "id, moveId, containerId", contacts: "id", loans: "id, thingId, locationId" });
+    // Photos seen here, kept for offline viewing within a budget (photo-cache.ts), least recently used first out.
+    this.version(6).stores({ photo_cache: "key, usedAt" });
   }
 }
 

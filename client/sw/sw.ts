@@ -1,16 +1,13 @@
 /**
  * The service worker: precaches the app (Workbox injectManifest fills __WB_MANIFEST at build time)
  * so that after one online visit it opens with no network; answers every client route with the
- * cached app shell; keeps photos from the server for offline viewing; where the browser has
+ * cached app shell; where the browser has
  * Background Sync, pushes the outbox when the network returns even if no tab is open; and shows
  * the server's web push notifications, opening their item when tapped.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { CacheFirst } from "workbox-strategies";
-import { ExpirationPlugin } from "workbox-expiration";
 import type { PrecacheEntry } from "workbox-precaching";
-import type { WorkboxPlugin } from "workbox-core/types.js";
 import { userDb } from "../db/database.js";
 import { clientId, currentUser } from "../db/device.js";
 import { ifNoLeader } from "../sync/leader.js";
@@ -25,16 +22,12 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: SERVER_PATHS }));
 
-// Workbox's plugin classes declare optional callbacks as `?: T | undefined`, which its own
-// WorkboxPlugin type refuses under exactOptionalPropertyTypes; the runtime contract is the same.
-const expiration = new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 86400 }) as unknown as WorkboxPlugin;
-
-// A file's bytes never change under its id, and neither does its thumbnail, so a cached photo or
-// thumbnail (/api/v1/files/{id} and /api/v1/files/{id}/thumb) is always right.
-registerRoute(
-  ({ url, request }) => url.origin === self.location.origin && request.method === "GET" && /^\/api\/v1\/files\/[^/]+(\/thumb)?$/.test(url.pathname),
-  new CacheFirst({ cacheName: "files", plugins: [expiration] }),
-);
+// Photos seen are kept by the app in the user's own database, within a budget
+// (client/db/photo-cache.ts), so that signing out takes them away; the shared "files" cache that
+// once kept them for every user of the browser goes.
+self.addEventListener("activate", (event: ExtendableEvent) => {
+  event.waitUntil(caches.delete("files"));
+});
 
 self.addEventListener("message", (event: ExtendableMessageEvent) => {
   if ((event.data as { type?: string } | null)?.type === "SKIP_WAITING") void self.skipWaiting();

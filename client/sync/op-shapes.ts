@@ -15,6 +15,9 @@ export function shapesOf(op: Op): SyncedTableName[] {
     case "thing.delete":
     case "thing.suggestion.accept":
     case "thing.field.confirm":
+    case "thing.photo.add":
+    case "thing.photo.remove":
+    case "thing.photo.cover":
       return ["things"];
     case "thing.capture":
       return ["things", "inbox"];

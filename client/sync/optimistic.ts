@@ -9,6 +9,7 @@ import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
 import { applyLoanCreate } from "./loan-split.js";
+import { applyPhotoOp, withPhotosOf } from "./photo-ops.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
@@ -45,6 +46,7 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }, templates
   const a = withTemplate(op.args, op.locationId, templates);
   // A capture names fewer keys than a create, but a template fills the same ones in both (the lifecycle stays the capture's draft).
   const create = a as Partial<Extract<Op, { name: "thing.create" }>["args"]>;
+  const photos = op.name === "thing.capture" ? (op.args.photoFileIds ?? []) : [];
   return {
     id: a.id,
     locationId: op.locationId,
@@ -65,7 +67,9 @@ function newThing(op: Op & { name: "thing.create" | "thing.capture" }, templates
     fieldStatus: {},
     shortCode: null,
     isContainer: create.isContainer ?? false,
-    coverFileId: null,
+    // A capture's photos are the thing's, the first its cover (server/modules/things/capture.ts).
+    coverFileId: photos[0] ?? null,
+    photoFileIds: [...new Set(photos)],
     // The server marks a thing seen where it is put when it is made.
     lastSeenAt: op.at,
     missingSince: null,
@@ -164,6 +168,11 @@ export function applyOp(state: LocalState, op: Exclude<Op, MoveOp>): void {
     case "thing.delete":
       state.things.delete(op.args.id);
       return;
+    case "thing.photo.add":
+    case "thing.photo.remove":
+    case "thing.photo.cover":
+      edit(state.things, op.args.id, (t) => ({ ...applyPhotoOp(t, op), updatedAt: op.at }));
+      return;
     // Answers to AI suggestions: the value shows at once, offline too (suggestion-ops.ts).
     case "thing.suggestion.accept": {
       const { field, extractionId } = op.args;
@@ -211,7 +220,9 @@ export function applyOp(state: LocalState, op: Exclude<Op, MoveOp>): void {
     case "inbox.merge": {
       const item = state.inbox.get(op.args.id);
       state.inbox.delete(op.args.id);
+      const draft = item?.thingId ? state.things.get(item.thingId) : undefined;
       if (item?.thingId) state.things.delete(item.thingId);
+      if (draft?.photoFileIds?.length) edit(state.things, op.args.into, (t) => withPhotosOf(t, draft));
       return;
     }
     // Registry ops change no thing, place or inbox item; their optimistic rows: optimistic-registries.ts.

@@ -63,6 +63,9 @@ function touchedThings(ops: Op[], inbox: Map<string, InboxRow>): string[] {
       case "thing.update":
       case "thing.move":
       case "thing.delete":
+      case "thing.photo.add":
+      case "thing.photo.remove":
+      case "thing.photo.cover":
         ids.add(op.args.id);
         break;
       // Lending part of a quantity splits the thing (client/sync/loan-ops.ts).

@@ -21,6 +21,7 @@ import { thingCapture } from "./things/capture.js";
 import { fieldConfirm, suggestionAccept } from "./extractions/commands.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
+import { thingPhotoAdd, thingPhotoCover, thingPhotoRemove } from "./things/photos.js";
 import { templateCreate, templateDelete, templateUpdate } from "./templates/commands.js";
 import { secretReveal, typeFieldConvert } from "./secrets/commands.js";
 import { boxCheckRecord } from "./box-checks/commands.js";
@@ -45,6 +46,9 @@ export const commandRegistry = commandRegistryOf([
   thingMove,
   thingDelete,
   thingCapture,
+  thingPhotoAdd,
+  thingPhotoRemove,
+  thingPhotoCover,
   suggestionAccept,
   fieldConfirm,
   historyUndo,

@@ -22,14 +22,15 @@ import { messageFormatter, type Params } from "./format.js";
 import { securityAr, securityEn } from "./security.js";
 import { accountAr, accountEn } from "./account.js";
 import { searchAr, searchEn } from "./search.js";
-import { locationsAr, locationsEn } from "./locations.js"
+import { locationsAr, locationsEn } from "./locations.js";
 import { historyAr, historyEn } from "./history.js";
 import { syncAr, syncEn } from "./sync.js";
-import { loadingAr, loadingEn } from "./loading.js"
-import { captureAr, captureEn } from "./capture.js"
+import { loadingAr, loadingEn } from "./loading.js";
+import { captureAr, captureEn } from "./capture.js";
 import { connectionAr, connectionEn } from "./connection.js";
 import { historyChangesAr, historyChangesEn } from "./history-changes.js";
 import { inviteAr, inviteEn } from "./invite.js";
+import { photosAr, photosEn } from "./photos.js";
 
 /** Every message key: the core list (en.ts) and each screen group's own file. */
 export type MessageKey =
@@ -55,7 +56,8 @@ export type MessageKey =
   | keyof typeof captureEn
   | keyof typeof connectionEn
   | keyof typeof historyChangesEn
-  | keyof typeof inviteEn;
+  | keyof typeof inviteEn
+  | keyof typeof photosEn;
 
 export type Lang = "en" | "ar";
 export type Digits = "latn" | "arab";
@@ -86,6 +88,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...connectionEn,
     ...historyChangesEn,
     ...inviteEn,
+    ...photosEn,
   },
   ar: {
     ...ar,
@@ -111,6 +114,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...connectionAr,
     ...historyChangesAr,
     ...inviteAr,
+    ...photosAr,
   },
 };
 

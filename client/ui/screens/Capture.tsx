@@ -6,13 +6,14 @@
  * this location (its type and values pre-filled, `templateId` sent), and the type's custom field
  * values follow the capture as a `thing.update` of the new thing's `fields` in the same outbox.
  */
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { v7 as uuidv7 } from "uuid";
 import { enqueue } from "../../sync/outbox.js";
 import { fieldsForCreate, fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../field-values.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FieldInput, FieldLists } from "../parts/FieldInput.js";
 import { Notice } from "../parts/Notice.js";
+import { PhotoPicker } from "../parts/PhotoPicker.js";
 import { ReceiptCapture } from "../parts/ReceiptCapture.js";
 import { StraightInSetting } from "../parts/StraightInSetting.js";
 import { Shell } from "../parts/Shell.js";
@@ -39,7 +40,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
   const [count, setCount] = useState(0);
   const [note, setNote] = useState<string | null>(null);
   const [kind, setKind] = useState<"thing" | "receipt">("thing");
-  const photoRef = useRef<HTMLInputElement>(null);
+  const [photo, setPhoto] = useState<File | null>(null);
 
   if (!data || !reg) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
   const unplaced = data.places.find((p) => p.isUnplaced);
@@ -78,7 +79,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
     const changed = "patch" in values ? values.patch : values.fields;
     setProblem(null);
     const id = uuidv7();
-    const file = photoRef.current?.files?.[0];
+    const file = photo;
     const photoId = file ? uuidv7() : undefined;
     if (file && photoId) {
       await db.blobs.put({ id: photoId, locationId, thingId: id, blob: file, state: "local", createdAt: new Date().toISOString() });
@@ -108,7 +109,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
     setName("");
     setFields({});
     setTemplateId("");
-    if (photoRef.current) photoRef.current.value = "";
+    setPhoto(null);
   };
 
   return (
@@ -150,10 +151,7 @@ export function CaptureScreen({ locationId }: { locationId: string }) {
               </select>
             </label>
           ) : null}
-          <label>
-            {t("capture.photo")}
-            <input ref={photoRef} type="file" accept="image/*" capture="environment" />
-          </label>
+          <PhotoPicker label={t("capture.photo")} photo={photo} onChange={setPhoto} />
           <label>
             {t("thing.name")}
             <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />

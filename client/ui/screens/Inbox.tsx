@@ -23,6 +23,7 @@ import { ReadingItem } from "../parts/ReadingItem.js";
 import { CurrencyItem } from "../parts/CurrencyItem.js";
 import { ReceiptItem } from "../parts/ReceiptItem.js";
 import { Hint } from "../parts/Hint.js";
+import { PhotoImage } from "../parts/PhotoImage.js";
 import { Shell } from "../parts/Shell.js";
 import { SuggestionList } from "../parts/SuggestionList.js";
 import { effectiveFields, useRegistries, type Registries } from "../registries.js";
@@ -105,6 +106,7 @@ function DraftItem({ item, things, canEdit, reg }: { item: InboxRow; things: Map
   const act = (name2: "inbox.accept" | "inbox.dismiss") => void enqueue(db, { name: name2, locationId: item.locationId, args: { id: item.id } });
   return (
     <article className="card" aria-label={`${t("inbox.kind.draft")}: ${name}`}>
+      <PhotoImage fileId={thing?.coverFileId ?? item.payload.photos?.[0]?.fileId} size="thumb" alt="" />
       <h2>{name}</h2>
       <p className="meta">
         {t("inbox.kind.draft")} · {dateTime(item.capturedAt)}

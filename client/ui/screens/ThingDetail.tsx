@@ -1,7 +1,7 @@
 /**
  * One thing: what it is and where, editing (an op with the rowVersion seen, so a concurrent edit
- * of the same field becomes a sync_drop instead of silently winning), moving, deleting, photos
- * taken on this device, and its history with undo (history needs the network).
+ * of the same field becomes a sync_drop instead of silently winning), moving, deleting, its photos
+ * (../parts/ThingPhotos.tsx), and its history with undo (history needs the network).
  */
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { api } from "../../sync/api.js";
@@ -14,6 +14,7 @@ import { ContainerContents } from "../parts/ContainerContents.js";
 import { ThingMeters } from "../parts/MeterList.js";
 import { ThingLoan } from "../parts/ThingLoan.js";
 import { DeleteThing } from "../parts/DeleteThing.js";
+import { ThingPhotos } from "../parts/ThingPhotos.js";
 import { Notice } from "../parts/Notice.js";
 import { History } from "../parts/ThingHistory.js";
 import { ThingCodeAndChecks } from "../parts/ThingCodeAndChecks.js";
@@ -29,35 +30,9 @@ import { fieldLabel, thingName, typeName, wherePath } from "../names.js";
 import { queueThingUpdate, type ThingEdit } from "../thing-ops.js";
 import { useLocationScreen } from "./use-location.js";
 
-/** The thing's files this device holds (photos taken here), which a file field may name. */
-function useThingFiles(thingId: string): FileChoice[] {
-  const { t } = useI18n();
-  const { db } = useReady();
-  const blobs = useLive(() => db.blobs.filter((b) => b.thingId === thingId && b.state !== "failed").toArray(), [db, thingId]);
-  return (blobs ?? []).map((b, i) => ({ id: b.id, label: `${t("thing.photos")} ${i + 1}` }));
-}
-
-function Photos({ thingId }: { thingId: string }) {
-  const { t } = useI18n();
-  const { db } = useReady();
-  const blobs = useLive(() => db.blobs.filter((b) => b.thingId === thingId).toArray(), [db, thingId]);
-  const [urls, setUrls] = useState<string[]>([]);
-  useEffect(() => {
-    const made = (blobs ?? []).map((b) => URL.createObjectURL(b.blob));
-    setUrls(made);
-    return () => made.forEach((u) => URL.revokeObjectURL(u));
-  }, [blobs]);
-  if (!urls.length) return null;
-  return (
-    <section aria-label={t("thing.photos")}>
-      <h2>{t("thing.photos")}</h2>
-      <div className="photos">
-        {urls.map((u, i) => (
-          <img key={u} src={u} alt={`${t("thing.photos")} ${i + 1}`} />
-        ))}
-      </div>
-    </section>
-  );
+/** The thing's photos (every device sees them: ../parts/ThingPhotos.tsx), which a file field may name. */
+function thingFiles(thing: { photoFileIds?: string[] } | undefined, t: ReturnType<typeof useI18n>["t"]): FileChoice[] {
+  return (thing?.photoFileIds ?? []).map((id, i) => ({ id, label: `${t("thing.photos")} ${i + 1}` }));
 }
 
 /**
@@ -89,8 +64,8 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
   const reg = useRegistries(db, locationId);
   const locations = useLive(() => db.locations.toArray(), [db]);
   const people = usePeople(db, locationId);
-  const files = useThingFiles(thingId);
   const thing = data?.things.find((th) => th.id === thingId);
+  const files = thingFiles(thing, t);
   const [draft, setDraft] = useState<{ name: string; quantity: string; typeId: string; fields: Record<string, FieldDraft> } | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [problem, setProblem] = useState<{ key: string; error: FieldProblem } | null>(null);
@@ -194,7 +169,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
         extraction={data.inbox.find((i) => i.thingId === thing.id && i.payload.extraction)?.payload.extraction}
       />
       <ThingCodeAndChecks locationId={locationId} thing={thing} canEdit={data.canEdit} />
-      <Photos thingId={thing.id} />
+      <ThingPhotos thing={thing} role={data.role} />
       <ThingMeters locationId={locationId} thingId={thing.id} canEdit={data.canEdit} />
       <ThingLoan locationId={locationId} thing={thing} canEdit={data.canEdit} places={data.places} things={data.things} />
       <ThingTags locationId={locationId} thing={thing} tags={reg.tags} canEdit={data.canEdit} />

@@ -7,6 +7,7 @@ import type { PlaceRow, TypeRow } from "../../db/rows.js";
 import { useI18n } from "../i18n/i18n.js";
 import { FirstSyncProgress } from "../parts/FirstSync.js";
 import { Hint } from "../parts/Hint.js";
+import { PhotoImage } from "../parts/PhotoImage.js";
 import { Shell } from "../parts/Shell.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { placeName, thingName, typeName, wherePath } from "../names.js";
@@ -107,6 +108,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
           {view.map(({ th, where, type }) => (
             <li key={th.id}>
               <Link to={`/l/${locationId}/things/${th.id}`}>
+                <PhotoImage fileId={th.coverFileId} size="thumb" alt="" />
                 <strong>{thingName(th, t)}</strong>
                 <span className="meta">
                   {type}

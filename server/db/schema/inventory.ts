@@ -86,7 +86,13 @@ export const things = pgTable(
     /** Given by the database on insert and registered in `codes`, which keeps codes unique (migration 0019). */
     shortCode: text("short_code"),
     isContainer: boolean("is_container").notNull().default(false),
+    /** The cover (lists and the inbox show it small): one of `photoFileIds`, or null when there are none. */
     coverFileId: uuid("cover_file_id").references(() => files.id),
+    /** The thing's photos, image files of its location in the order added (server/modules/things/photos.ts, migration 0033). */
+    photoFileIds: uuid("photo_file_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     lastSeenAt: ts("last_seen_at"),
     /** Set when a box check did not find the thing where it should be (derived state `uncertain`). */
     missingSince: ts("missing_since"),

@@ -153,6 +153,7 @@ export async function overwriteRow(tx: Tx, table: string, columns: string[], jso
 /** uuid[] columns that hold references the catalog does not know (arrays have no foreign keys). */
 const ARRAY_REFS: { table: string; column: string; ref: string }[] = [
   { table: "things", column: "tag_ids", ref: "tags" },
+  { table: "things", column: "photo_file_ids", ref: "files" },
   { table: "types", column: "group_ids", ref: "types" },
   { table: "purchases", column: "file_ids", ref: "files" },
   { table: "box_checks", column: "seen", ref: "things" },

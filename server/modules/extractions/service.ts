@@ -22,10 +22,14 @@ export function listExtractions({ db }: ServiceDeps, actor: Actor, thingId: stri
 }
 
 /**
- * The photos a re-run reads when none are named: those of the thing's latest run, else its cover
- * and the photos its capture brought.
+ * The photos a re-run reads when none are named: the thing's photos (its gallery, cover first), else
+ * those of its latest run, else the photos its capture brought.
  */
-async function photosOf(tx: Parameters<Parameters<typeof withActor>[2]>[0], thing: { id: string; coverFileId: string | null }): Promise<string[]> {
+async function photosOf(
+  tx: Parameters<Parameters<typeof withActor>[2]>[0],
+  thing: { id: string; coverFileId: string | null; photoFileIds: string[] },
+): Promise<string[]> {
+  if (thing.photoFileIds.length) return [...new Set([...(thing.coverFileId ? [thing.coverFileId] : []), ...thing.photoFileIds])];
   const [last] = await tx
     .select({ fileIds: extractions.fileIds })
     .from(extractions)

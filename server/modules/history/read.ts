@@ -20,6 +20,9 @@ const SUMMARIES: Record<string, (p: Record<string, string>) => string> = {
   "thing.moved": (p) => `Moved ${p.name || "a thing"} from ${p.from || "?"} to ${p.to || "?"}`,
   "thing.deleted": (p) => `Deleted ${p.name || "a thing"}`,
   "thing.restored": (p) => `Restored ${p.name || "a thing"}`,
+  "thing.photo_added": (p) => `Added a photo of ${p.name || "a thing"}`,
+  "thing.photo_removed": (p) => `Removed a photo of ${p.name || "a thing"}`,
+  "thing.cover_chosen": (p) => `Chose the cover photo of ${p.name || "a thing"}`,
   "place.created": (p) => `Added place ${p.name}`,
   "place.updated": (p) => `Changed place ${p.name}`,
   "location.created": (p) => `Created location ${p.name}`,
@@ -123,7 +126,7 @@ export function historyOut(
 
 const ACTIONS: Record<string, string[]> = {
   created: ["thing.created"],
-  updated: ["thing.updated"],
+  updated: ["thing.updated", "thing.photo_added", "thing.photo_removed", "thing.cover_chosen"],
   moved: ["thing.moved"],
   deleted: ["thing.deleted"],
   restored: ["thing.restored"],

@@ -5,6 +5,7 @@
  * in one statement each, works in memory and writes once.
  */
 import type { z } from "zod";
+import { THING_PHOTOS_MAX } from "../../../shared/thing-photos.js";
 import { inboxAcceptArgs, inboxActArgs, inboxMergeArgs, type InboxAcceptArgs, type InboxActArgs, type InboxMergeArgs } from "../../../shared/inbox-actions.js";
 import { lockRows } from "../../commands/bulk.js";
 import { SegmentChanges } from "../../commands/segment.js";
@@ -22,7 +23,7 @@ import { KIND_REVIEWS } from "./kinds.js";
 const FILLABLE = ["description", "brandId", "model", "colour", "serial", "condition"] as const;
 
 /** Whatever a review reads or writes of a thing: the segment's one update sets the union. */
-const THING_KEYS = [...TARGET_KEYS, "lifecycle", "fields", ...FILLABLE] as const;
+const THING_KEYS = [...TARGET_KEYS, "lifecycle", "fields", "photoFileIds", "coverFileId", ...FILLABLE] as const;
 
 type Status = Item["status"];
 type Thing = ThingTarget & Pick<ThingRow, (typeof THING_KEYS)[number]>;
@@ -191,6 +192,12 @@ export const inboxMerge = reviewCommand<InboxMergeArgs>(
     const values: Record<string, unknown> = {};
     for (const k of FILLABLE) if (target[k] === null && draft[k] !== null) values[k] = draft[k];
     for (const [k, v] of Object.entries(draft.fields)) if (!(k in target.fields)) values[`fields.${k}`] = v;
+    // The capture's photos join the thing's (server/modules/things/photos.ts), as many as it may hold.
+    const photos = [...new Set([...target.photoFileIds, ...draft.photoFileIds])].slice(0, Math.max(THING_PHOTOS_MAX, target.photoFileIds.length));
+    if (photos.length > target.photoFileIds.length) {
+      values.photoFileIds = photos;
+      if (!target.coverFileId) values.coverFileId = draft.coverFileId ?? photos[0];
+    }
     const merged = r.change(target, values, "thing.merged", "thing.merged", { mergedFromId: draft.id, mergedFromName: draft.name ?? "" });
     r.change(draft, { deletedAt: r.now() }, "thing.deleted", "thing.merged_away", { into: target.name ?? "" });
     r.resolve(item, "merged", { mergedInto: target.id }, merged);

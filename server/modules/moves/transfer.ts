@@ -53,7 +53,7 @@ async function landing(tx: Tx, locationId: string, placeId: string | null): Prom
 
 /**
  * Every row that belongs to the moving things goes with them. Files are those the things name: a
- * cover, a file field's value, a reading's proof, an extraction's or a captured draft's photos.
+ * cover and photos, a file field's value, a reading's proof, an extraction's or a captured draft's photos.
  */
 async function carryAlong(tx: Tx, ids: string[], from: string, to: string, now: Date): Promise<void> {
   const set = uuidArray(ids);
@@ -62,6 +62,7 @@ async function carryAlong(tx: Tx, ids: string[], from: string, to: string, now: 
     tx,
     sql`SELECT f.id FROM files f WHERE f.location_id = ${from} AND f.id::text IN (
           SELECT cover_file_id::text FROM things WHERE id = ANY(${set}) AND cover_file_id IS NOT NULL
+          UNION SELECT unnest(photo_file_ids)::text FROM things WHERE id = ANY(${set})
           UNION SELECT x #>> '{}' FROM things t, jsonb_path_query(t.fields, 'lax $.**') x WHERE t.id = ANY(${set}) AND jsonb_typeof(x) = 'string'
           UNION SELECT r.file_id::text FROM readings r JOIN meters m ON m.id = r.meter_id WHERE m.thing_id = ANY(${set}) AND r.file_id IS NOT NULL
           UNION SELECT unnest(e.file_ids)::text FROM extractions e WHERE e.thing_id = ANY(${set})

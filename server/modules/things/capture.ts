@@ -55,11 +55,14 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
       })),
     );
     const appliedOps = creatable.filter((_, i) => created[i]!.status === "applied");
-    // The first photo becomes the thing's cover (its thumbUrl).
-    const covers = appliedOps.flatMap((o) => (o.args.photoFileIds?.[0] ? [{ id: o.args.id, f: o.args.photoFileIds[0] }] : []));
+    // The photos become the thing's (server/modules/things/photos.ts), the first its cover (its thumbUrl).
+    const covers = appliedOps.flatMap((o) =>
+      o.args.photoFileIds?.[0] ? [{ id: o.args.id, f: o.args.photoFileIds[0], p: [...new Set(o.args.photoFileIds)] }] : [],
+    );
     if (covers.length)
       await ctx.tx.execute(
-        sql`UPDATE things t SET cover_file_id = o.f FROM jsonb_to_recordset(${JSON.stringify(covers)}::jsonb) AS o(id uuid, f uuid) WHERE t.id = o.id`,
+        sql`UPDATE things t SET cover_file_id = o.f, photo_file_ids = ARRAY(SELECT jsonb_array_elements_text(o.p))::uuid[]
+            FROM jsonb_to_recordset(${JSON.stringify(covers)}::jsonb) AS o(id uuid, f uuid, p jsonb) WHERE t.id = o.id`,
       );
     const paths = await thingPaths(
       ctx.tx,

@@ -131,6 +131,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         shortCode: null,
         isContainer: args.isContainer ?? type.containerByDefault,
         coverFileId: null,
+        photoFileIds: [],
         lastSeenAt: ctx.now,
         missingSince: null,
         createdBy: ctx.actor.userId,

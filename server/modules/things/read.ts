@@ -1,9 +1,10 @@
 /** Reads of things: the list with filters and keyset paging, and the summary/detail shapes. */
-import { thumbUrl } from "../files/read.js";
-import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { fileUrl, thumbUrl } from "../files/read.js";
+import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
 import { type Tx, namedRows, uuidArray } from "../../db/client.js";
-import { brands, things, types } from "../../db/schema/index.js";
+import { THUMBNAIL_MIMES } from "../../../shared/files.js";
+import { brands, files, things, types } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
 import type { EffectiveField } from "../types/fields.js";
@@ -123,6 +124,9 @@ export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<Thing
     fields[k] = v;
   }
   const [brand] = t.brandId ? await tx.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.id, t.brandId)) : [];
+  const mimes = t.photoFileIds.length
+    ? new Map((await tx.select({ id: files.id, mime: files.mime }).from(files).where(inArray(files.id, t.photoFileIds))).map((f) => [f.id, f.mime]))
+    : new Map<string, string>();
   return {
     ...summary!,
     placeId: t.placeId,
@@ -135,6 +139,12 @@ export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<Thing
     serial: t.serial,
     fields,
     secrets: secretsOut(defs, secretStates),
+    photos: t.photoFileIds.map((fileId) => ({
+      fileId,
+      url: fileUrl(fileId),
+      thumbUrl: THUMBNAIL_MIMES.includes(mimes.get(fileId) as (typeof THUMBNAIL_MIMES)[number]) ? thumbUrl(fileId) : null,
+      isCover: fileId === t.coverFileId,
+    })),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };

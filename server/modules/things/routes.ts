@@ -6,7 +6,8 @@ import { thingCreateBody, thingDetailSchema, thingListQuerySchema, thingPatchBod
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
-import { createThing, deleteThing, getThing, listThingsIn, moveThing, updateThing } from "./service.js";
+import { thingCoverBody, thingPhotoAddBody } from "../../../shared/thing-photos.js";
+import { changePhotos, createThing, deleteThing, getThing, listThingsIn, moveThing, updateThing } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });
 
@@ -76,6 +77,36 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
         .refine((b) => (b.placeId === undefined) !== (b.containerId === undefined), "give exactly one of placeId or containerId"),
       response: thingDetailSchema,
       handler: ({ actor, params, body: { rowVersion, ...dest } }) => moveThing(service, actor, params.id, dest, rowVersion),
+    }),
+    defineWrite({
+      method: "post",
+      path: "/api/v1/things/:id/photos",
+      summary: "Add an uploaded photo (POST /api/v1/files first) to a thing; the first photo, or one added with cover, is its cover",
+      tag: "things",
+      params: byId,
+      body: thingPhotoAddBody,
+      response: thingDetailSchema,
+      handler: ({ actor, params, body: { rowVersion, ...add } }) => changePhotos(service, actor, params.id, { name: "thing.photo.add", ...add }, rowVersion),
+    }),
+    defineWrite({
+      method: "delete",
+      path: "/api/v1/things/:id/photos/:fileId",
+      summary: "Remove a photo from a thing (the file stays; a removed cover passes to the next photo)",
+      tag: "things",
+      params: z.object({ id: uuidSchema, fileId: uuidSchema }),
+      body: rowVersionBody,
+      response: thingDetailSchema,
+      handler: ({ actor, params, body }) => changePhotos(service, actor, params.id, { name: "thing.photo.remove", fileId: params.fileId }, body.rowVersion),
+    }),
+    defineWrite({
+      method: "put",
+      path: "/api/v1/things/:id/cover",
+      summary: "Choose which of a thing's photos is its cover",
+      tag: "things",
+      params: byId,
+      body: thingCoverBody,
+      response: thingDetailSchema,
+      handler: ({ actor, params, body }) => changePhotos(service, actor, params.id, { name: "thing.photo.cover", fileId: body.fileId }, body.rowVersion),
     }),
   ] as RouteDef[];
 }

@@ -82,3 +82,20 @@ export function deleteThing(deps: ServiceDeps, actor: Actor, id: string, rowVers
     writeResult,
   );
 }
+
+/** The photo ops of a thing through REST: strict about the rowVersion (sync/SPEC.md VE6); the answer is the thing. */
+export function changePhotos(
+  deps: ServiceDeps,
+  actor: Actor,
+  id: string,
+  change: { name: "thing.photo.add" | "thing.photo.remove" | "thing.photo.cover"; fileId: string; cover?: boolean | undefined },
+  rowVersion: number,
+): Promise<Written<ThingDetail>> {
+  const { name, fileId, cover } = change;
+  return writeOne(
+    deps,
+    actor,
+    onThing(id, (locationId) => ({ name, locationId, baseVersion: rowVersion, args: { id, fileId, ...(cover !== undefined ? { cover } : {}) } })),
+    (tx) => show(tx, actor, id),
+  );
+}
