@@ -9,7 +9,7 @@ import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { acceptSuggestion, confirmField } from "./suggestion-ops.js";
 import { applyLoanCreate } from "./loan-split.js";
-import { applyPhotoOp, withPhotosOf } from "./photo-ops.js";
+import { applyPhotoOp, withPhotosOf } from "./photo-overlay.js";
 
 /** A row as a screen sees it: `pending` while one of this device's ops about it is unconfirmed. */
 export type View<T> = T & { pending?: boolean };
