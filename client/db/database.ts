@@ -1,11 +1,11 @@
 /**
  * The device's database (IndexedDB through Dexie), one per signed-in user so that two people on
  * one device never see each other's data. Indexes are only what the screens query: every index
- * slows the first sync's writes (../shared/research/perf-baselines.md section 4): places by
+ * slows the first sync's writes (measured on IndexedDB before the app was built): places by
  * location; things by location and name in one compound index, which also answers "the things of
  * a location" (Dexie reads its first part as a virtual `locationId` index) and lets the things list
- * read the first page by name instead of every row. Search and place filters run over that page's
- * cursor.
+ * read the first page by name instead of every row. Search and place filters read the location's
+ * things and test them in memory (client/ui/search/).
  */
 import { Dexie, type EntityTable } from "dexie";
 import type { Op } from "../../sync/ops.js";
