@@ -3,40 +3,12 @@
  * its cover first, then the photos its capture brought, each once, only live image files of its
  * own location; a thing without photos keeps an empty list.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { MIGRATIONS_DIR, migrate, openDatabase, rows, sql, type Database } from "../../server/db/client.js";
-import { emptyDatabase } from "../support/pg-database.js";
+import { migrate, rows, sql, type Database } from "../../server/db/client.js";
+import { emptyDb, olderMigrations } from "../support/older-migrations.js";
 
 const FIRST_NEW = 33;
-
-/** A copy of migrations/ that stops before 0033. */
-function olderMigrations(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-migrations-"));
-  cpSync(MIGRATIONS_DIR, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number; tag: string }[] };
-  for (const e of journal.entries.filter((x) => x.idx >= FIRST_NEW)) rmSync(path.join(dir, `${e.tag}.sql`));
-  journal.entries = journal.entries.filter((e) => e.idx < FIRST_NEW);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-async function emptyDb(): Promise<Database> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) return openDatabase({});
-  const empty = await emptyDatabase(url);
-  const database = await openDatabase({ databaseUrl: empty.url, poolSize: 2 });
-  const close = database.close;
-  database.close = async () => {
-    await close();
-    await empty.drop();
-  };
-  return database;
-}
 
 let database: Database;
 const [owner, account, home, shed, type, unplaced, shedPlace] = [uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7()];
@@ -45,7 +17,7 @@ const [cover, second, pdf, foreign, gone] = [uuidv7(), uuidv7(), uuidv7(), uuidv
 
 beforeAll(async () => {
   database = await emptyDb();
-  await migrate(database, olderMigrations());
+  await migrate(database, olderMigrations(FIRST_NEW));
   const q = (s: ReturnType<typeof sql>) => database.db.execute(s);
   await q(sql`INSERT INTO users (id, name, email) VALUES (${owner}, 'Owner', 'owner-photos@example.test')`);
   await q(sql`INSERT INTO accounts (id, owner_user_id) VALUES (${account}, ${owner})`);
