@@ -273,6 +273,8 @@ const PATH_KINDS: Record<string, IdKind> = {
   history: "historyEvent",
   inbox: "inboxItem",
   files: "file",
+  // `/things/{id}/photos/{fileId}`: a thing's photo is named by its file.
+  photos: "file",
   tokens: "token",
   grants: "grant",
   sessions: "session",
