@@ -159,6 +159,8 @@ describe("personal tokens", () => {
     await page.getByRole("heading", { name: "Things" }).waitFor();
     await openSecurity(page, "Personal tokens and assistants");
     await page.getByText("No tokens yet.").waitFor();
+    // The way to the API's reference, served by the server itself.
+    await expect(page.getByRole("link", { name: /^API reference/ }).getAttribute("href")).resolves.toBe("/api/v1/reference");
     await page.getByLabel("Token name").fill("Backup script");
     await page.getByRole("radio", { name: "Read only" }).check();
     // One location (the personal one) is picked already.

@@ -43,6 +43,12 @@ function Tokens() {
   return (
     <>
       <p className="hint">{t("tokens.help")}</p>
+      {/* Served by the server itself (not a screen of the app), so a full page load. */}
+      <p>
+        <a href="/api/v1/reference" target="_blank" rel="noopener">
+          {t("tokens.reference")}
+        </a>
+      </p>
       <Notice kind="error">{error}</Notice>
       {tokens && tokens.length === 0 ? <p className="hint">{t("tokens.none")}</p> : null}
       <ul className="list">
