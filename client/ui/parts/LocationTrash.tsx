@@ -9,10 +9,12 @@ import type { TrashedLocation } from "../../../shared/locations.js";
 import { api, apiAll } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
+import { useReady } from "../session.js";
 import { Notice } from "./Notice.js";
 
 export function LocationTrash() {
   const { t, dateTime } = useI18n();
+  const { engine } = useReady();
   const [items, setItems] = useState<TrashedLocation[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [note, setNote] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
@@ -50,6 +52,9 @@ export function LocationTrash() {
                     () => {
                       setNote({ kind: "ok", text: t("trash.restored", { name: l.name }) });
                       load();
+                      // The shapes were asked for without it (and most are paused between catch-ups):
+                      // start again so the location and its rows arrive now.
+                      engine.restart();
                     },
                     (err: unknown) => setNote({ kind: "error", text: errorText(err) }),
                   )
