@@ -30,6 +30,7 @@ const envSchema = z.object({
   SVC_ELECTRIC_SECRET: z.string().optional(),
   SVC_UNDO_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10080).default(15),
   SVC_SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  SVC_SYNC_TOMBSTONE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   SVC_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "SVC_SMTP_URL must be an smtp:// or smtps:// URL")
@@ -145,6 +146,11 @@ export interface Config {
   undoWindowMs: number;
   /** How long a resolved session may be remembered in this process (0: never). */
   sessionCacheMs: number;
+  /**
+   * SVC_SYNC_TOMBSTONE_DAYS: how long the change log keeps a delete (sync/SPEC.md SH10). A device
+   * that last synced longer ago refetches its shapes; its outbox is kept.
+   */
+  syncTombstoneMs: number;
   /** A real Electric sync service to proxy shapes to (sync/SPEC.md SH8); unset: shapes served here. */
   electricUrl: URL | undefined;
   electricSecret: string | undefined;
@@ -276,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.SVC_LOG_LEVEL,
     undoWindowMs: e.SVC_UNDO_WINDOW_MINUTES * 60_000,
     sessionCacheMs: e.SVC_SESSION_CACHE_MS,
+    syncTombstoneMs: e.SVC_SYNC_TOMBSTONE_DAYS * 86_400_000,
     smtpUrl: e.SVC_SMTP_URL,
     mailFrom: e.SVC_MAIL_FROM ?? `Inventory <no-reply@${publicUrl.hostname}>`,
     oauthProviders,

@@ -12,8 +12,11 @@ import { blobStoreOf } from "../modules/files/blob-store.js";
 import { startReportWorker } from "../modules/reports/worker.js";
 import { createMailer } from "../mail/mailer.js";
 import { exportDirOf, startExportWorker } from "../modules/exports/worker.js";
+import { compactSyncLog } from "../sync/compaction.js";
 
 const HOUR = 3600_000;
+/** The change log grows by at most this much writing between two compactions. */
+const COMPACT_EVERY_MS = 5 * 60_000;
 
 /** Starts them; the answer stops them (and resolves once the extraction worker handed its runs back). */
 export function startJobs(services: Services): () => Promise<void> {
@@ -43,9 +46,21 @@ export function startJobs(services: Services): () => Promise<void> {
       logger.error({ err }, "purging trashed locations failed");
     }
   };
+  // The change log kept to one entry per row and location, and deletes for the retention (SH10).
+  const compact = async () => {
+    try {
+      const run = await compactSyncLog(database.db, { tombstoneMaxAgeMs: services.config.syncTombstoneMs });
+      if (run.superseded || run.tombstones) logger.debug({ ...run }, "change log compacted");
+    } catch (err) {
+      logger.error({ err }, "compacting the change log failed");
+    }
+  };
   void repair();
   void costLater();
   void purge();
+  void compact();
+  const compactTimer = setInterval(() => void compact(), COMPACT_EVERY_MS);
+  compactTimer.unref();
   const timer = setInterval(() => {
     void repair();
     void costLater();
@@ -70,6 +85,7 @@ export function startJobs(services: Services): () => Promise<void> {
   });
   return async () => {
     clearInterval(timer);
+    clearInterval(compactTimer);
     await reports.stop();
     stopNudges();
     stopPush();

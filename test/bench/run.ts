@@ -12,6 +12,7 @@ import { benchLive } from "./live.js";
 import { benchMemory } from "./memory.js";
 import { benchReads } from "./reads.js";
 import { benchPush } from "./push.js";
+import { benchSyncLog } from "./sync-log.js";
 import { buildServer, fmt, type Stat } from "./support.js";
 
 type Row = [string, string, string, string];
@@ -120,6 +121,21 @@ if (want("memory")) {
   results["memory.postgresRssMb"] = m.postgresRssMb.median;
   rows.push(["memory: embedded idle RSS MB", s(m.embeddedRssMb), `bare PGlite ${s(m.pgliteRssMb)}`, `ratio ${fmt(m.embeddedRatio, 2)} (target <= 1.5)`]);
   rows.push(["memory: PostgreSQL mode idle RSS MB", s(m.postgresRssMb), `3 s after start ${s(m.postgresRssMbAt3s)}`, "target <= 100"]);
+}
+
+if (want("syncLog")) {
+  const l = await benchSyncLog();
+  results["syncLog.changes"] = l.changes;
+  results["syncLog.rowsBeforeCompaction"] = l.rowsBeforeCompaction;
+  results["syncLog.rowsAfterSteadyWrites"] = l.rowsAfterSteadyWrites;
+  results["syncLog.compactionMs"] = l.compactionMs;
+  results.syncLogDetail = l;
+  rows.push([
+    `syncLog: log rows after ${fmt(l.changes)} changes to ${fmt(l.things)} things`,
+    `${fmt(l.rowsAfterSteadyWrites)} (before compaction ${fmt(l.rowsBeforeCompaction)})`,
+    `compaction ${fmt(l.compactionMs, 0)} ms, PostgreSQL CPU ${fmt(l.compactionPostgresCpuMs, 0)} ms, ${l.batches} batches; idle run ${fmt(l.idleRunMs, 1)} ms`,
+    "bounded by rows, not writes",
+  ]);
 }
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));

@@ -1,6 +1,6 @@
 /** History entries, inbox items and the change log that feeds shape streams. */
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { HISTORY_ACTOR_TYPES } from "../../../shared/history.js";
 import { INBOX_KINDS, INBOX_STATUSES } from "../../../shared/inbox.js";
 import { users } from "./auth.js";
@@ -94,8 +94,25 @@ export const syncLog = pgTable(
       .notNull()
       .default(sql`now()`),
   },
-  (t) => [index("sync_log_location_seq_idx").on(t.locationId, t.seq)],
+  (t) => [
+    index("sync_log_location_seq_idx").on(t.locationId, t.seq),
+    index("sync_log_row_seq_idx").on(t.rowId, t.seq),
+    index("sync_log_delete_seq_idx")
+      .on(t.seq)
+      .where(sql`${t.op} = 'delete'`),
+  ],
 );
+
+/**
+ * How far the change log is compacted (migrations/0035_sync_log_compaction.sql, sync/SPEC.md SH10):
+ * one row. `horizon` is the newest tombstone seq removed; an older offset must refetch (SH7).
+ */
+export const syncLogCompaction = pgTable("sync_log_compaction", {
+  id: boolean("id").primaryKey().default(true),
+  compactedThrough: bigint("compacted_through", { mode: "number" }).notNull().default(0),
+  horizon: bigint("horizon", { mode: "number" }).notNull().default(0),
+  compactedAt: ts("compacted_at"),
+});
 
 /**
  * Pushed ops already seen, keyed by the device-made op id: recorded in the transaction that

@@ -56,10 +56,17 @@ const scopeExpr = (shape: ShapeDef) =>
     ? "r.account_id = ANY ((SELECT app_readable_accounts())::uuid[])"
     : `r.${shape.locationColumn} = ANY (app_readable_locations())`;
 
-/** The newest position of the change log. */
-export async function logHead(tx: Tx): Promise<number> {
-  const [head] = await rows<{ head: string }>(tx, sql`SELECT sync_log_head()::text AS head`);
-  return Number(head?.head ?? 0);
+export interface LogBounds {
+  /** The newest position of the change log. */
+  head: number;
+  /** Offsets older than this may miss a removed tombstone: they must refetch (sync/SPEC.md SH10). */
+  horizon: number;
+}
+
+/** The log's head and compaction horizon, in one statement. */
+export async function logBounds(tx: Tx): Promise<LogBounds> {
+  const [b] = await rows<{ head: string; horizon: string }>(tx, sql`SELECT sync_log_head()::text AS head, sync_log_horizon()::text AS horizon`);
+  return { head: Number(b?.head ?? 0), horizon: Number(b?.horizon ?? 0) };
 }
 
 /** Rows in the first page of a snapshot: small, so the first screen fills fast (sync/SPEC.md SH9). */
@@ -108,12 +115,21 @@ export interface LogMessages {
   last: number;
   /** True when the read stopped at MAX_LOG_ROWS and more may follow. */
   more: boolean;
+  /**
+   * The compaction horizon as the same statement saw the log: a compaction that removed a
+   * tombstone after `after` shows here, even when it committed after the bounds were read.
+   */
+  horizon: number;
 }
 
 /** Changes of the shape after log position `after`, oldest first. */
 export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidden: readonly string[]): Promise<LogMessages> {
+  // The horizon joins the entries in one statement (one snapshot), so the caller can tell
+  // whether a tombstone it needed was removed meanwhile; it comes back even with no entries.
   const statement = sql`
-    SELECT l.seq::text AS seq, CASE WHEN (${sql.raw(shape.filter)}) THEN json_build_object(
+    SELECT b.horizon::text AS horizon, x.seq::text AS seq, x.msg
+    FROM (SELECT sync_log_horizon() AS horizon) b
+    LEFT JOIN (SELECT l.seq, CASE WHEN (${sql.raw(shape.filter)}) THEN json_build_object(
       'key', ${sql.raw(keyExpr(shape))},
       'value', CASE WHEN l.op <> 'delete' AND (${sql.raw(shape.live)}) THEN ${sql.raw(valueExpr(shape, moneyHidden))}
                     ELSE json_build_object('id', r.id::text) END,
@@ -125,14 +141,16 @@ export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidde
         'op_position', 0)
     )::text END AS msg
     FROM sync_log_since(${after}, ${shape.table}, ${MAX_LOG_ROWS}) l
-    CROSS JOIN LATERAL jsonb_populate_record(NULL::${sql.identifier(shape.table)}, l."row") r
-    ORDER BY l.seq`;
+    CROSS JOIN LATERAL jsonb_populate_record(NULL::${sql.identifier(shape.table)}, l."row") r) x ON true
+    ORDER BY x.seq`;
+  const result = await rows<{ horizon: string; seq: string | null; msg: string | null }>(tx, statement);
   // Entries the filter skips (another user's membership) still advance the position.
-  const found = await rows<{ seq: string; msg: string | null }>(tx, statement);
+  const found = result.filter((f) => f.seq !== null);
   const lastRow = found[found.length - 1];
   return {
     messages: found.flatMap((f) => (f.msg ? [f.msg] : [])),
     last: lastRow ? Number(lastRow.seq) : after,
     more: found.length >= MAX_LOG_ROWS,
+    horizon: Number(result[0]?.horizon ?? 0),
   };
 }

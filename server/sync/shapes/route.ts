@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/sync/shape/:name: the Electric HTTP shape protocol as @electric-sql/client expects
- * it (sync/SPEC.md SH1-SH7, SH9), served from our change log. The client names a shape; table,
+ * it (sync/SPEC.md SH1-SH7, SH9, SH10), served from our change log. The client names a shape; table,
  * columns and rows are chosen here from the actor.
  */
 import type { Response } from "express";
@@ -16,8 +16,8 @@ import { SHAPES, type ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { proxyShape } from "./proxy.js";
 import { logOffset, pageOffset, parseOffset, snapshotEndOffset } from "./offsets.js";
-import { FIRST_PAGE_ROWS, PAGE_ROWS, logHead, readLog, readSnapshotPage } from "./query.js";
-import { shapeScope, type Scope } from "./scope.js";
+import { FIRST_PAGE_ROWS, PAGE_ROWS, logBounds, readLog, readSnapshotPage } from "./query.js";
+import { horizonHandle, isHandleOf, shapeScope, snapshotHandle, type Scope } from "./scope.js";
 
 export const LONG_POLL_MS = 20_000;
 export const SSE_MS = 60_000;
@@ -45,6 +45,8 @@ const querySchema = z
   .object({
     offset: z.string().regex(/^(-1|now|\d+_(\d+|inf))$/, "offset must be -1, now or an electric-offset"),
     handle: z.string().max(200).optional(),
+    /** The handle the client last refetched away from (SH10). */
+    expired_handle: z.string().max(200).optional(),
     live: z.enum(["true", "false"]).optional(),
     live_sse: z.enum(["true", "false"]).optional(),
     experimental_live_sse: z.enum(["true", "false"]).optional(),
@@ -58,35 +60,45 @@ type Read =
   | { kind: "snapshot"; handle: string; body: string; next: string }
   | { kind: "log"; handle: string; messages: string[]; last: number; more: boolean; head: number };
 
-async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined): Promise<Read> {
+async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined, expired?: string): Promise<Read> {
   const position = parseOffset(offset);
   return withActor(db, actor, async (tx) => {
     await tx.execute(sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, DMY', true), set_config('extra_float_digits', '1', true)`);
     const scope = await shapeScope(tx, actor, shape);
-    if (position.kind !== "start" && handle !== scope.handle) return { kind: "refetch", handle: scope.handle };
+    const ours = isHandleOf(scope, handle);
+    if (position.kind !== "start" && !ours) return { kind: "refetch", handle: scope.handle };
     // Read before the rows: a commit landing in between shows in the rows and again in the log
     // (a harmless repeat), never in neither.
-    const head = await logHead(tx);
+    const { head, horizon } = await logBounds(tx);
+    const current = ours ? handle : isHandleOf(scope, expired) ? snapshotHandle(scope, head) : scope.handle;
+    // Compaction removed tombstones up to the horizon: an older position could miss a delete (SH10).
+    const behind = (h: number): Read => ({ kind: "refetch", handle: horizonHandle(scope, h) });
     switch (position.kind) {
       case "start":
-        return snapshotPage(tx, shape, scope, head, null, FIRST_PAGE_ROWS);
+        return snapshotPage(tx, shape, scope, current, head, null, FIRST_PAGE_ROWS);
       case "page":
         if (position.head > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
-        return snapshotPage(tx, shape, scope, position.head, position.afterId, PAGE_ROWS);
+        if (position.head < horizon) return behind(horizon);
+        return snapshotPage(tx, shape, scope, current, position.head, position.afterId, PAGE_ROWS);
       case "now":
-        return { kind: "log", handle: scope.handle, messages: [], last: head, more: false, head };
-      case "log":
+        return { kind: "log", handle: current, messages: [], last: head, more: false, head };
+      case "log": {
         if (position.after > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
-        return { kind: "log", handle: scope.handle, head, ...(await readLog(tx, shape, position.after, scope.moneyHidden)) };
+        if (position.after < horizon) return behind(horizon);
+        const log = await readLog(tx, shape, position.after, scope.moneyHidden);
+        // A compaction that committed after the bounds were read shows in the log read's horizon.
+        if (position.after < log.horizon) return behind(log.horizon);
+        return { kind: "log", handle: current, head, messages: log.messages, last: log.last, more: log.more };
+      }
     }
   });
 }
 
 /** One page of the snapshot read at `head` (SH9): a full page may have more after it. */
-async function snapshotPage(tx: Tx, shape: ShapeDef, scope: Scope, head: number, afterId: string | null, limit: number): Promise<Read> {
+async function snapshotPage(tx: Tx, shape: ShapeDef, scope: Scope, handle: string, head: number, afterId: string | null, limit: number): Promise<Read> {
   const page = await readSnapshotPage(tx, shape, scope.moneyHidden, afterId, limit);
   const next = page.rows >= limit && page.lastId ? pageOffset(head, page.lastId) : snapshotEndOffset(head);
-  return { kind: "snapshot", handle: scope.handle, body: page.body, next };
+  return { kind: "snapshot", handle, body: page.body, next };
 }
 
 function commonHeaders(res: Response, handle: string) {
@@ -128,7 +140,7 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
           const seen = notifier.version;
           // Snapshot pages are read once per request; live log reads of one position are shared.
           const r = snapshot
-            ? await readOnce(db, actor, shape, query.offset, query.handle)
+            ? await readOnce(db, actor, shape, query.offset, query.handle, query.expired_handle)
             : await sharedRead(notifier, readerKey(actor, shape, query.offset, query.handle), () => readOnce(db, actor, shape, query.offset, query.handle));
           commonHeaders(res, r.handle);
           if (r.kind === "refetch") {

@@ -37,3 +37,23 @@ export async function shapeScope(tx: Tx, actor: Actor, shape: ShapeDef): Promise
     moneyHidden: visible.filter((v) => !v.seesMoney).map((v) => v.location.id),
   };
 }
+
+/**
+ * A handle of this scope: its own, or one made for a reader of it after compaction (sync/SPEC.md
+ * SH10). The Electric client takes a handle it refetched under, and one it saw before, for a stale
+ * cache answer, so such a reader gets a handle it never held, of the same scope; the server then
+ * answers it under the handle it holds.
+ */
+export function isHandleOf(scope: Scope, handle: string | undefined): handle is string {
+  if (handle === undefined || !handle.startsWith(scope.handle)) return false;
+  return handle.length === scope.handle.length || /^-[rs]\d+$/.test(handle.slice(scope.handle.length));
+}
+
+/** The handle a reader behind the horizon refetches under: new, since the horizon only grows past its offset. */
+export const horizonHandle = (scope: Scope, horizon: number) => `${scope.handle}-r${horizon}`;
+
+/**
+ * The handle of a snapshot for a client that marked a handle of this scope expired (it sends it as
+ * `expired_handle`): new, since a reader refetches only once the log went past its snapshot's head.
+ */
+export const snapshotHandle = (scope: Scope, head: number) => `${scope.handle}-s${head}`;
