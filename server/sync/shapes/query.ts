@@ -2,7 +2,7 @@
  * Reads a shape's snapshot and its changes from the log, as Electric change messages built in
  * SQL (values in Postgres text form, sync/SPEC.md SH5) so that no row becomes a JS object.
  */
-import { type Tx, rows, sql } from "../../db/client.js";
+import { type Db, type Tx, rows, sql } from "../../db/client.js";
 import type { ShapeDef } from "./definitions.js";
 
 /** Most log entries one response carries; the client asks again from the returned offset. */
@@ -55,6 +55,11 @@ const scopeExpr = (shape: ShapeDef) =>
   shape.locationColumn === "account_id"
     ? "r.account_id = ANY ((SELECT app_readable_accounts())::uuid[])"
     : `r.${shape.locationColumn} = ANY (app_readable_locations())`;
+
+/** The session settings under which values come out in the text form of SH5 (UTC, ISO dates, exact floats). */
+export async function useTextForms(tx: Tx): Promise<void> {
+  await tx.execute(sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, DMY', true), set_config('extra_float_digits', '1', true)`);
+}
 
 /** The newest position of the change log. */
 export async function logHead(tx: Tx): Promise<number> {
@@ -110,8 +115,11 @@ export interface LogMessages {
   more: boolean;
 }
 
-/** Changes of the shape after log position `after`, oldest first. */
-export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidden: readonly string[]): Promise<LogMessages> {
+/**
+ * Changes of the shape after log position `after`, oldest first; with `upTo`, only those up to
+ * that position (and, when all of them fit, `last` is `upTo`).
+ */
+export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidden: readonly string[], upTo?: number): Promise<LogMessages> {
   const statement = sql`
     SELECT l.seq::text AS seq, CASE WHEN (${sql.raw(shape.filter)}) THEN json_build_object(
       'key', ${sql.raw(keyExpr(shape))},
@@ -126,13 +134,31 @@ export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidde
     )::text END AS msg
     FROM sync_log_since(${after}, ${shape.table}, ${MAX_LOG_ROWS}) l
     CROSS JOIN LATERAL jsonb_populate_record(NULL::${sql.identifier(shape.table)}, l."row") r
+    ${upTo === undefined ? sql`` : sql`WHERE l.seq <= ${upTo}`}
     ORDER BY l.seq`;
   // Entries the filter skips (another user's membership) still advance the position.
   const found = await rows<{ seq: string; msg: string | null }>(tx, statement);
   const lastRow = found[found.length - 1];
+  const more = found.length >= MAX_LOG_ROWS;
   return {
     messages: found.flatMap((f) => (f.msg ? [f.msg] : [])),
-    last: lastRow ? Number(lastRow.seq) : after,
-    more: found.length >= MAX_LOG_ROWS,
+    last: !more && upTo !== undefined ? Math.max(upTo, after) : lastRow ? Number(lastRow.seq) : after,
+    more,
   };
+}
+
+/**
+ * With the service's authority, for the open SSE streams (live-streams.ts): the log head, and the
+ * newest position after `after` of an entry that may change someone's scope (null when none):
+ * memberships, and locations (money and two-factor settings, scope_version), whose rows decide a
+ * shape scope (SH4).
+ */
+export async function headAndScopeChange(db: Db, after: number): Promise<{ head: number; scopeChange: number | null }> {
+  const [r] = await rows<{ head: string; scope_change: string | null }>(
+    db,
+    sql`SELECT h.head::text AS head,
+      (SELECT max(l.seq) FROM sync_log l WHERE l.seq > ${after} AND l.seq <= h.head AND l.table_name IN ('memberships', 'locations'))::text AS scope_change
+      FROM (SELECT sync_log_head() AS head) h`,
+  );
+  return { head: Number(r?.head ?? 0), scopeChange: r?.scope_change == null ? null : Number(r.scope_change) };
 }
