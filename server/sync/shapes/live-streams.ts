@@ -11,8 +11,9 @@
  *   stream whose scope may have changed since it was checked (an entry of memberships or locations,
  *   whose rows decide scopes, SH4) is checked again, once per actor and handle: a stream whose handle
  *   changed ends at once, and its next request answers 409 must-refetch (SH7);
- * - a stream lasts at most SSE_MS; the client then asks again, authenticated as any request is, so
- *   a revoked or expired session stops receiving within SSE_MS (plus the session cache's few seconds).
+ * - a stream lasts about SSE_MS (at most 1.25 SSE_MS + TICK_MS, 30 s); the client then asks again,
+ *   authenticated as any request is, so a revoked or expired session stops receiving within that
+ *   (plus the session cache's few seconds, server/auth/session-cache.ts), as a long-poll did.
  */
 import type { Response } from "express";
 import type { Actor } from "../../auth/actor.js";
@@ -23,8 +24,12 @@ import type { ChangeNotifier } from "./notifier.js";
 import { headAndScopeChange, readLog, useTextForms } from "./query.js";
 import { shapeScope } from "./scope.js";
 
-/** How long one stream stays open; the client then asks again from its offset. */
-export const SSE_MS = 30_000;
+/**
+ * How long one stream stays open (give or take a quarter, so that streams opened together do not
+ * all come back together, plus up to TICK_MS); the client then asks again from its offset,
+ * authenticated as any request is. As long as a long-poll is held (SH6).
+ */
+export const SSE_MS = 20_000;
 export const KEEP_ALIVE_MS = 21_000;
 const TICK_MS = 5_000;
 /** A stream whose client stopped reading while this much waits to be written is ended. */
@@ -62,6 +67,11 @@ export class LiveStreams {
     private readonly notifier: ChangeNotifier,
   ) {
     notifier.onChange(() => this.schedule());
+  }
+
+  /** Ends a stream at about `SSE_MS` from now, spread by a quarter either way. */
+  static endsAt(now: number): number {
+    return now + Math.round(SSE_MS * (0.75 + Math.random() * 0.5));
   }
 
   /** A stream sent everything up to `position`; `seen` is the notifier's version before that read. */

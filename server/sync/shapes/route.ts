@@ -16,7 +16,7 @@ import { SHAPES, type ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { proxyShape } from "./proxy.js";
 import { logOffset, pageOffset, parseOffset, snapshotEndOffset } from "./offsets.js";
-import { LiveStreams, SSE_MS, sseChunk, upToDate } from "./live-streams.js";
+import { LiveStreams, sseChunk, upToDate } from "./live-streams.js";
 import { FIRST_PAGE_ROWS, PAGE_ROWS, logHead, readLog, readSnapshotPage, useTextForms } from "./query.js";
 import { shapeScope, type Scope } from "./scope.js";
 
@@ -200,7 +200,7 @@ const readerKey = (actor: Actor, shape: ShapeDef, offset: string, handle: string
 
 /**
  * `live_sse`: the catch-up from `offset` (one event per message and an up-to-date), then the
- * stream joins the open ones, which share one read per change (live-streams.ts), for up to SSE_MS.
+ * stream joins the open ones, which share one read per change (live-streams.ts), for about SSE_MS.
  */
 async function serveSse(
   db: Db,
@@ -236,5 +236,5 @@ async function serveSse(
     res.write(sseChunk(r.messages, r.last));
   }
   const now = Date.now();
-  streams.add({ res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: now + SSE_MS, lastWrite: now }, seen);
+  streams.add({ res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: LiveStreams.endsAt(now), lastWrite: now }, seen);
 }
