@@ -6,7 +6,11 @@
 import type { Actor } from "../auth/actor.js";
 import { type Db, type Tx, sql } from "./client.js";
 
-export async function withActor<T>(db: Db, actor: Actor, fn: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * `snapshot`: every statement sees the same database (repeatable read), for a caller that checks
+ * the actor's scope and then reads under it (the shared live reads, server/sync/shapes/live-streams.ts).
+ */
+export async function withActor<T>(db: Db, actor: Actor, fn: (tx: Tx) => Promise<T>, opts: { snapshot?: boolean } = {}): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT
       set_config('role', 'app_role', true),
@@ -15,7 +19,7 @@ export async function withActor<T>(db: Db, actor: Actor, fn: (tx: Tx) => Promise
       set_config('app.location_ids', ${actor.locationScope ? actor.locationScope.join(",") : ""}, true),
       set_config('app.can_write', ${actor.canWrite ? "on" : "off"}, true)`);
     return fn(tx);
-  });
+  }, opts.snapshot ? { isolationLevel: "repeatable read" } : undefined);
 }
 
 /**

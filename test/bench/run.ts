@@ -83,16 +83,17 @@ if (want("live")) {
   results["live.clients"] = l.clients;
   results["live.p50Ms"] = l.p50Ms;
   results["live.p99Ms"] = l.p99Ms;
+  results["live.serverCpuMsPerChangePerSubscriber"] = l.serverCpuMsPerChangePerSubscriber;
   results.liveDetail = l;
   rows.push([
-    `live: ${l.clients} subscribers, push answer -> seen`,
+    `live: ${l.clients} SSE subscribers (${l.realClients} Electric clients, ${l.people} people), push answer -> seen`,
     `p50 ${fmt(l.p50Ms, 1)} ms`,
     `p99 ${fmt(l.p99Ms, 1)} ms (${l.samples} samples)`,
     "targets p50 < 20, p99 < 100",
   ]);
   rows.push([
     "live: CPU per change, ms",
-    `server ${fmt(l.serverCpuMsPerChange, 0)}`,
+    `server ${fmt(l.serverCpuMsPerChange, 1)}, push alone ${fmt(l.pushServerCpuMsPerChange, 1)}: ${fmt(l.serverCpuMsPerChangePerSubscriber, 3)} per subscriber (target <= 0.05; ${fmt(l.serverCpuMsPerChangePerSubscriberWithPush, 3)} with the push)`,
     `the ${l.clients} clients' process ${fmt(l.clientsCpuMsPerChange, 0)}`,
     `one subscriber alone: p50 ${fmt(l.oneSubscriberP50Ms, 1)} ms`,
   ]);

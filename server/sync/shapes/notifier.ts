@@ -15,6 +15,8 @@ export class ChangeNotifier {
   /** Set on shutdown: live requests stop waiting and end. */
   closed = false;
   private waiters = new Set<() => void>();
+  /** Called on every notification until removed (the open SSE streams, live-streams.ts). */
+  private listeners = new Set<() => void>();
   private stop: (() => Promise<void>) | null = null;
   private started: Promise<void> | null = null;
   private relisten: NodeJS.Timeout | undefined;
@@ -56,6 +58,13 @@ export class ChangeNotifier {
     this.version++;
     for (const w of this.waiters) w();
     this.waiters.clear();
+    for (const l of this.listeners) l();
+  }
+
+  /** Calls `listener` on every notification (and on close); returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Resolves when a change arrives after `seen`, after `ms`, or when `signal` aborts. */

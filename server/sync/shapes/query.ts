@@ -2,7 +2,7 @@
  * Reads a shape's snapshot and its changes from the log, as Electric change messages built in
  * SQL (values in Postgres text form, sync/SPEC.md SH5) so that no row becomes a JS object.
  */
-import { type Tx, rows, sql } from "../../db/client.js";
+import { type Db, type Tx, rows, sql } from "../../db/client.js";
 import type { ShapeDef } from "./definitions.js";
 
 /** Most log entries one response carries; the client asks again from the returned offset. */
@@ -69,6 +69,11 @@ export async function logBounds(tx: Tx): Promise<LogBounds> {
   return { head: Number(b?.head ?? 0), horizon: Number(b?.horizon ?? 0) };
 }
 
+/** The session settings under which values come out in the text form of SH5 (UTC, ISO dates, exact floats). */
+export async function useTextForms(tx: Tx): Promise<void> {
+  await tx.execute(sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, DMY', true), set_config('extra_float_digits', '1', true)`);
+}
+
 /** Rows in the first page of a snapshot: small, so the first screen fills fast (sync/SPEC.md SH9). */
 export const FIRST_PAGE_ROWS = 1000;
 /** Rows in each later page (about 4 MB of things). */
@@ -122,8 +127,11 @@ export interface LogMessages {
   horizon: number;
 }
 
-/** Changes of the shape after log position `after`, oldest first. */
-export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidden: readonly string[]): Promise<LogMessages> {
+/**
+ * Changes of the shape after log position `after`, oldest first; with `upTo`, only those up to
+ * that position (and, when all of them fit, `last` is `upTo`).
+ */
+export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidden: readonly string[], upTo?: number): Promise<LogMessages> {
   // The horizon joins the entries in one statement (one snapshot), so the caller can tell
   // whether a tombstone it needed was removed meanwhile; it comes back even with no entries.
   const statement = sql`
@@ -141,16 +149,34 @@ export async function readLog(tx: Tx, shape: ShapeDef, after: number, moneyHidde
         'op_position', 0)
     )::text END AS msg
     FROM sync_log_since(${after}, ${shape.table}, ${MAX_LOG_ROWS}) l
-    CROSS JOIN LATERAL jsonb_populate_record(NULL::${sql.identifier(shape.table)}, l."row") r) x ON true
+    CROSS JOIN LATERAL jsonb_populate_record(NULL::${sql.identifier(shape.table)}, l."row") r
+    ${upTo === undefined ? sql`` : sql`WHERE l.seq <= ${upTo}`}) x ON true
     ORDER BY x.seq`;
   const result = await rows<{ horizon: string; seq: string | null; msg: string | null }>(tx, statement);
   // Entries the filter skips (another user's membership) still advance the position.
   const found = result.filter((f) => f.seq !== null);
   const lastRow = found[found.length - 1];
+  const more = found.length >= MAX_LOG_ROWS;
   return {
     messages: found.flatMap((f) => (f.msg ? [f.msg] : [])),
-    last: lastRow ? Number(lastRow.seq) : after,
-    more: found.length >= MAX_LOG_ROWS,
+    last: !more && upTo !== undefined ? Math.max(upTo, after) : lastRow ? Number(lastRow.seq) : after,
+    more,
     horizon: Number(result[0]?.horizon ?? 0),
   };
+}
+
+/**
+ * With the service's authority, for the open SSE streams (live-streams.ts): the log head, and the
+ * newest position after `after` of an entry that may change someone's scope (null when none):
+ * memberships, and locations (money and two-factor settings, scope_version), whose rows decide a
+ * shape scope (SH4).
+ */
+export async function headAndScopeChange(db: Db, after: number): Promise<{ head: number; scopeChange: number | null }> {
+  const [r] = await rows<{ head: string; scope_change: string | null }>(
+    db,
+    sql`SELECT h.head::text AS head,
+      (SELECT max(l.seq) FROM sync_log l WHERE l.seq > ${after} AND l.seq <= h.head AND l.table_name IN ('memberships', 'locations'))::text AS scope_change
+      FROM (SELECT sync_log_head() AS head) h`,
+  );
+  return { head: Number(r?.head ?? 0), scopeChange: r?.scope_change == null ? null : Number(r.scope_change) };
 }

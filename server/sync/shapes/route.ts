@@ -8,7 +8,7 @@ import { z } from "zod";
 import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
-import { type Db, type Tx, sql } from "../../db/client.js";
+import type { Db, Tx } from "../../db/client.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../../modules/deps.js";
@@ -16,14 +16,11 @@ import { SHAPES, type ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { proxyShape } from "./proxy.js";
 import { logOffset, pageOffset, parseOffset, snapshotEndOffset } from "./offsets.js";
-import { FIRST_PAGE_ROWS, PAGE_ROWS, logBounds, readLog, readSnapshotPage } from "./query.js";
+import { LiveStreams, sseChunk, upToDate } from "./live-streams.js";
+import { FIRST_PAGE_ROWS, PAGE_ROWS, logBounds, readLog, readSnapshotPage, useTextForms } from "./query.js";
 import { horizonHandle, isHandleOf, shapeScope, snapshotHandle, type Scope } from "./scope.js";
 
 export const LONG_POLL_MS = 20_000;
-export const SSE_MS = 60_000;
-const KEEP_ALIVE_MS = 21_000;
-
-const UP_TO_DATE = (lsn: number) => JSON.stringify({ headers: { control: "up-to-date", global_last_seen_lsn: String(lsn) } });
 const CURSOR_EPOCH = Date.UTC(2024, 9, 9);
 
 /** Electric's cursor: 20 s buckets, always moving forward past the one the client sent. */
@@ -58,18 +55,19 @@ type Read =
   | { kind: "refetch"; handle: string }
   /** A snapshot page; `next` is its electric-offset (another page, or the snapshot's end). */
   | { kind: "snapshot"; handle: string; body: string; next: string }
-  | { kind: "log"; handle: string; messages: string[]; last: number; more: boolean; head: number };
+  | { kind: "log"; handle: string; contentKey: string; messages: string[]; last: number; more: boolean; head: number };
 
 async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined, expired?: string): Promise<Read> {
   const position = parseOffset(offset);
   return withActor(db, actor, async (tx) => {
-    await tx.execute(sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, DMY', true), set_config('extra_float_digits', '1', true)`);
+    await useTextForms(tx);
+    // Read before the rows: a commit landing in between shows in the rows and again in the log
+    // (a harmless repeat), never in neither. And before the scope: a scope change up to `head` is
+    // seen by the check below (an SSE stream counts on it, live-streams.ts).
+    const { head, horizon } = await logBounds(tx);
     const scope = await shapeScope(tx, actor, shape);
     const ours = isHandleOf(scope, handle);
     if (position.kind !== "start" && !ours) return { kind: "refetch", handle: scope.handle };
-    // Read before the rows: a commit landing in between shows in the rows and again in the log
-    // (a harmless repeat), never in neither.
-    const { head, horizon } = await logBounds(tx);
     const current = ours ? handle : isHandleOf(scope, expired) ? snapshotHandle(scope, head) : scope.handle;
     // Compaction removed tombstones up to the horizon: an older position could miss a delete (SH10).
     const behind = (h: number): Read => ({ kind: "refetch", handle: horizonHandle(scope, h) });
@@ -81,14 +79,14 @@ async function readOnce(db: Db, actor: Actor, shape: ShapeDef, offset: string, h
         if (position.head < horizon) return behind(horizon);
         return snapshotPage(tx, shape, scope, current, position.head, position.afterId, PAGE_ROWS);
       case "now":
-        return { kind: "log", handle: current, messages: [], last: head, more: false, head };
+        return { kind: "log", handle: current, contentKey: scope.contentKey, messages: [], last: head, more: false, head };
       case "log": {
         if (position.after > head) throw new ValidationError("offset: past the end of the log; start again from -1.");
         if (position.after < horizon) return behind(horizon);
         const log = await readLog(tx, shape, position.after, scope.moneyHidden);
         // A compaction that committed after the bounds were read shows in the log read's horizon.
         if (position.after < log.horizon) return behind(log.horizon);
-        return { kind: "log", handle: current, head, messages: log.messages, last: log.last, more: log.more };
+        return { kind: "log", handle: current, contentKey: scope.contentKey, head, messages: log.messages, last: log.last, more: log.more };
       }
     }
   });
@@ -108,6 +106,7 @@ function commonHeaders(res: Response, handle: string) {
 }
 
 export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier): RouteDef[] {
+  const streams = new LiveStreams(db, notifier);
   return [
     defineRoute({
       method: "get",
@@ -129,7 +128,7 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
         const live = query.live === "true";
         if (query.offset !== "-1" && !query.handle) throw new ValidationError("handle: required with an offset other than -1.");
         if (live && (query.live_sse === "true" || query.experimental_live_sse === "true")) {
-          await serveSse(db, actor, shape, query.offset, query.handle, query.cursor, res, notifier);
+          await serveSse(db, actor, shape, query.offset, query.handle, query.cursor, res, notifier, streams);
           return [];
         }
         const position = parseOffset(query.offset).kind;
@@ -170,7 +169,7 @@ export function shapeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier)
           const parts = [...r.messages];
           if (!r.more) {
             res.setHeader("electric-up-to-date", "");
-            parts.push(UP_TO_DATE(r.last));
+            parts.push(upToDate(r.last));
           }
           res.type("application/json").send(`[${parts.join(",")}]`);
           return [];
@@ -211,7 +210,10 @@ function sharedRead(notifier: ChangeNotifier, key: string, read: () => Promise<R
 const readerKey = (actor: Actor, shape: ShapeDef, offset: string, handle: string | undefined) =>
   [shape.name, actor.userId, actor.mfaProven, actor.locationScope?.join(",") ?? "*", offset, handle ?? ""].join("|");
 
-/** `live_sse`: one event per message, an up-to-date after each batch, for up to SSE_MS. */
+/**
+ * `live_sse`: the catch-up from `offset` (one event per message and an up-to-date), then the
+ * stream joins the open ones, which share one read per change (live-streams.ts), for about SSE_MS.
+ */
 async function serveSse(
   db: Db,
   actor: Actor,
@@ -221,44 +223,30 @@ async function serveSse(
   cursor: string | undefined,
   res: Response,
   notifier: ChangeNotifier,
+  streams: LiveStreams,
 ): Promise<void> {
-  const first = await readOnce(db, actor, shape, offset, handle);
-  commonHeaders(res, first.handle);
-  if (first.kind === "refetch" || first.kind === "snapshot") {
+  let seen = notifier.version;
+  let r = await readOnce(db, actor, shape, offset, handle);
+  commonHeaders(res, r.handle);
+  if (r.kind !== "log") {
     res.status(409).json([{ headers: { control: "must-refetch" } }]);
     return;
   }
   res.status(200);
   res.setHeader("content-type", "text/event-stream");
+  // Proxies (and the service worker) must pass each event on as it comes.
+  res.setHeader("x-accel-buffering", "no");
   res.setHeader("electric-offset", offset);
   res.setHeader("electric-cursor", nextCursor(cursor));
   res.flushHeaders();
-  const signal = closeSignal(res);
-  const end = Date.now() + SSE_MS;
-  const writeBatch = (messages: string[], last: number) => {
-    for (const m of messages) res.write(`data: ${m}\n\n`);
-    res.write(`data: ${UP_TO_DATE(last)}\n\n`);
-  };
-  writeBatch(first.messages, first.last);
-  let lastWrite = Date.now();
-  let position = first.last;
-  let more = first.more;
-  while (!signal.aborted && !notifier.closed && Date.now() < end) {
-    const seen = notifier.version;
-    if (!more) await notifier.wait(seen, Math.min(end - Date.now(), KEEP_ALIVE_MS - (Date.now() - lastWrite)), signal);
-    if (signal.aborted || notifier.closed) break;
-    const r = await sharedRead(notifier, readerKey(actor, shape, `${position}_0`, handle), () => readOnce(db, actor, shape, `${position}_0`, handle));
-    // The scope changed: end the stream; the client's next request gets 409 must-refetch.
-    if (r.kind !== "log") break;
-    if (r.messages.length) {
-      writeBatch(r.messages, r.last);
-      lastWrite = Date.now();
-    } else if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
-      res.write(": keep-alive\n\n");
-      lastWrite = Date.now();
-    }
-    position = r.last;
-    more = r.more;
+  res.write(sseChunk(r.messages, r.last));
+  while (r.more) {
+    seen = notifier.version;
+    r = await readOnce(db, actor, shape, logOffset(r.last), handle);
+    // The scope changed meanwhile: end the stream; the client's next request gets 409 must-refetch.
+    if (r.kind !== "log") return void res.end();
+    res.write(sseChunk(r.messages, r.last));
   }
-  res.end();
+  const now = Date.now();
+  streams.add({ res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: LiveStreams.endsAt(now), lastWrite: now }, seen);
 }

@@ -13,7 +13,18 @@ export interface Scope {
   handle: string;
   /** Locations whose money custom fields the actor may not see. */
   moneyHidden: string[];
+  /**
+   * Everything that decides what a log read of this shape holds, and nothing of who asks: the
+   * shape and its columns, the readable locations (the registries' accounts follow from them),
+   * where money is hidden, and the user for a shape whose rows depend on who reads them
+   * (memberships carry only the actor's own). Open SSE streams with the same key and position
+   * share one read and one serialized chunk (live-streams.ts); a key coarser than this would leak.
+   */
+  contentKey: string;
 }
+
+/** A shape whose filter or liveness reads the actor (`app_user_id()`, ...) is per user. */
+const perUser = (shape: ShapeDef) => /\bapp_/.test(`${shape.filter} ${shape.live}`);
 
 export async function shapeScope(tx: Tx, actor: Actor, shape: ShapeDef): Promise<Scope> {
   // By id, as the handle has always been made: a handle must not change unless the scope does.
@@ -32,9 +43,18 @@ export async function shapeScope(tx: Tx, actor: Actor, shape: ShapeDef): Promise
     ...visible.map((v) => `${v.location.id}:${v.role}:${v.location.viewersSeeMoney}:${v.location.scopeVersion}`),
   ].join("|");
   const hash = createHash("sha256").update(fingerprint).digest("hex").slice(0, 16);
+  const moneyHidden = visible.filter((v) => !v.seesMoney).map((v) => v.location.id);
+  const content = [
+    shape.name,
+    shape.columns.map((c) => c.name).join(","),
+    perUser(shape) ? actor.userId : "",
+    visible.map((v) => v.location.id).join(","),
+    moneyHidden.join(","),
+  ].join("|");
   return {
     handle: `${hash}-${changed}`,
-    moneyHidden: visible.filter((v) => !v.seesMoney).map((v) => v.location.id),
+    moneyHidden,
+    contentKey: createHash("sha256").update(content).digest("hex"),
   };
 }
 
