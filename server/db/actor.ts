@@ -1,10 +1,21 @@
 /**
  * Transactions on behalf of an actor. Each one switches to app_role and sets the transaction-local
  * settings the row-level-security policies read (migrations/0002_rls_and_sync_log.sql), so a write
- * the service should have refused is still refused by the database.
+ * the service should have refused is still refused by the database. The SQL function app_act_as
+ * (migrations/0036_one_trip_reads.sql) makes the settings, here and in the one-statement reads.
  */
+import type { SQL } from "drizzle-orm";
 import type { Actor } from "../auth/actor.js";
-import { type Db, type Tx, sql } from "./client.js";
+import { type Db, type Tx, namedRows, sql } from "./client.js";
+
+/**
+ * The actor as the first four arguments of app_act_as, and of the SQL read functions that call it
+ * before their own queries (app_things_page): such a read is one statement, one round trip, in its
+ * own implicit transaction, and the settings end with it.
+ */
+export function actorArgs(actor: Actor): SQL {
+  return sql`${actor.userId}, ${actor.mfaProven}, ${actor.locationScope ? actor.locationScope.join(",") : ""}, ${actor.canWrite}`;
+}
 
 /**
  * `snapshot`: every statement sees the same database (repeatable read), for a caller that checks
@@ -12,12 +23,7 @@ import { type Db, type Tx, sql } from "./client.js";
  */
 export async function withActor<T>(db: Db, actor: Actor, fn: (tx: Tx) => Promise<T>, opts: { snapshot?: boolean } = {}): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT
-      set_config('role', 'app_role', true),
-      set_config('app.user_id', ${actor.userId}, true),
-      set_config('app.mfa_proven', ${actor.mfaProven ? "on" : "off"}, true),
-      set_config('app.location_ids', ${actor.locationScope ? actor.locationScope.join(",") : ""}, true),
-      set_config('app.can_write', ${actor.canWrite ? "on" : "off"}, true)`);
+    await namedRows(tx, "act_as", sql`SELECT app_act_as(${actorArgs(actor)})`);
     return fn(tx);
   }, opts.snapshot ? { isolationLevel: "repeatable read" } : undefined);
 }

@@ -105,7 +105,7 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
         read(async (tx) => {
           const hits = [];
           for (const loc of await myLocations(tx)) {
-            const found = await listThings(tx, loc.id, { q: a.q, limit: 10 });
+            const found = await listThings(tx, actor, loc.id, { q: a.q, limit: 10 });
             for (const t of found.items) {
               const d = await detail(tx, actor.userId, await findThing(tx, t.id));
               hits.push({ id: d.id, name: d.name, location: loc.name, path: d.path.map((p) => p.name) });

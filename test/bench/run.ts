@@ -110,7 +110,7 @@ if (want("reads")) {
     "reads: CPU per request, ms",
     `things: server ${fmt(c.things, 2)} + PostgreSQL ${fmt(c.thingsPostgres, 2)}`,
     `hello: server ${fmt(c.hello, 2)}`,
-    "",
+    `history: server ${fmt(c.history, 2)} + PostgreSQL ${fmt(c.historyPostgres, 2)}`,
   ]);
 }
 

@@ -1,10 +1,12 @@
 /** Reads of things: the list with filters and keyset paging, and the summary/detail shapes. */
 import { fileUrl, thumbUrl } from "../files/read.js";
-import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
-import { type Tx, namedRows, uuidArray } from "../../db/client.js";
+import type { Actor } from "../../auth/actor.js";
+import { actorArgs } from "../../db/actor.js";
+import { type Queryable, type Tx, namedRows, uuidArray } from "../../db/client.js";
 import { THUMBNAIL_MIMES } from "../../../shared/files.js";
-import { brands, files, things, types } from "../../db/schema/index.js";
+import { brands, files, things } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
 import type { EffectiveField } from "../types/fields.js";
@@ -87,24 +89,51 @@ export async function summaries(tx: Tx, rowsIn: SummaryRow[], knownTypes?: Map<s
         ).map((c) => [c.id, c.cover])
       : [],
   );
+  return rowsIn.map((t) =>
+    summaryOf(t, {
+      type: typeById.get(t.typeId),
+      path: paths.get(t.id) ?? [],
+      loans: loans.get(t.id),
+      containerCover: t.containerId ? containerCover.get(t.containerId) : null,
+    }),
+  );
+}
+
+/** What a summary shows beside the thing's own columns (read by summaries() or by app_things_page). */
+interface SummaryExtras {
+  type: TypeRef | undefined;
+  path: ThingSummary["path"];
+  loans: ReadonlySet<string> | undefined;
+  containerCover: string | null | undefined;
+}
+
+/** The thing's own columns a summary needs, as summaries() reads them or app_things_page sends them. */
+type SummaryOwn = Omit<SummaryRow, "missingSince" | "lastSeenAt" | "quantity"> & {
+  quantity: string | number;
+  missingSince: unknown;
+  lastSeenAt: Date | string | null;
+};
+
+/** One summary, the same whichever read gathered its parts. */
+function summaryOf(t: SummaryOwn, x: SummaryExtras): ThingSummary {
   const thumb = (id: string | null | undefined) => (id ? thumbUrl(id) : null);
-  return rowsIn.map((t) => ({
+  return {
     id: t.id,
     locationId: t.locationId,
     shortCode: t.shortCode,
     name: t.name,
-    type: typeById.get(t.typeId) ?? { id: t.typeId, icon: "thing", name: null, builtinKey: null },
+    type: x.type ?? { id: t.typeId, icon: "thing", name: null, builtinKey: null },
     quantity: Number(t.quantity),
     lifecycle: t.lifecycle,
-    derivedState: derivedState(t, loans.get(t.id)),
-    path: paths.get(t.id) ?? [],
-    containerThumbUrl: thumb(t.containerId ? containerCover.get(t.containerId) : null),
+    derivedState: derivedState({ missingSince: t.missingSince ? new Date(0) : null, lifecycle: t.lifecycle }, x.loans),
+    path: x.path,
+    containerThumbUrl: thumb(x.containerCover),
     thumbUrl: thumb(t.coverFileId),
-    lastSeenAt: t.lastSeenAt?.toISOString() ?? null,
+    lastSeenAt: t.lastSeenAt instanceof Date ? t.lastSeenAt.toISOString() : t.lastSeenAt,
     isContainer: t.isContainer,
     tagIds: t.tagIds,
     rowVersion: t.rowVersion,
-  }));
+  };
 }
 
 export async function detail(tx: Tx, userId: string, t: ThingRow): Promise<ThingDetail> {
@@ -166,47 +195,46 @@ export interface ListQuery {
   cursor?: string | undefined;
 }
 
-/** Things of a location, by name then id; `placeId` includes sub-places and everything in containers. */
-export async function listThings(tx: Tx, locationId: string, query: ListQuery): Promise<{ items: ThingSummary[]; next_cursor: string | null }> {
-  const sortKey = sql<string>`lower(coalesce(${things.name}, ''))`;
-  const where: SQL[] = [eq(things.locationId, locationId), isNull(things.deletedAt)];
-  if (query.typeId) where.push(eq(things.typeId, query.typeId));
-  // A predicate on rows the location's index already narrows to: no index of its own needed.
-  if (query.tagId) where.push(sql`${things.tagIds} @> ARRAY[${query.tagId}]::uuid[]`);
-  if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    where.push(sql`(${things.name} ILIKE ${like} OR ${things.serial} ILIKE ${like} OR ${things.model} ILIKE ${like} OR ${things.description} ILIKE ${like})`);
-  }
-  if (query.placeId) {
-    where.push(sql`${things.id} IN (
-      WITH RECURSIVE sub(id) AS (SELECT id FROM places WHERE id = ${query.placeId} AND location_id = ${locationId}
-                                 UNION ALL SELECT p.id FROM places p JOIN sub ON p.parent_id = sub.id),
-      inside(id) AS (SELECT t.id FROM things t WHERE t.place_id IN (SELECT id FROM sub) AND t.deleted_at IS NULL
-                     UNION ALL SELECT t.id FROM things t JOIN inside i ON t.container_id = i.id WHERE t.deleted_at IS NULL)
-      SELECT id FROM inside)`);
-  }
-  if (query.cursor) {
-    const [k, id] = decodeCursor(query.cursor, textIdKey);
-    where.push(sql`(${sortKey}, ${things.id}) > (${k}, ${id}::uuid)`);
-  }
-  // The type is joined here (one round trip fewer than reading it after the page).
-  const page = await tx
-    .select({ t: summaryColumns, k: sortKey, type: { id: types.id, icon: types.icon, name: types.name, builtinKey: types.builtinKey } })
-    .from(things)
-    .leftJoin(types, eq(types.id, things.typeId))
-    .where(and(...where))
-    .orderBy(asc(sortKey), asc(things.id))
-    .limit(query.limit + 1)
-    // A named statement per combination of filters (each has its own text): planned once per connection.
-    .prepare(`things_list_${query.typeId ? "t" : ""}${query.tagId ? "g" : ""}${query.q ? "q" : ""}${query.placeId ? "p" : ""}${query.cursor ? "c" : ""}`)
-    .execute();
+/** A row of app_things_page's answer: a summary's parts, and the sort key the cursor carries. */
+type PageRow = Omit<SummaryOwn, "missingSince"> & {
+  missing: boolean;
+  type: TypeRef | null;
+  k: string;
+  loans: string[] | null;
+  containerCover: string | null;
+  path: ThingSummary["path"] | null;
+};
+
+/**
+ * Things of a location, by name then id; `placeId` includes sub-places and everything in containers.
+ * One statement (app_things_page, migrations/0036_one_trip_reads.sql) that applies the actor's
+ * settings itself, checks the location (404 when not visible) and answers the page as JSON: on `db`
+ * it is the whole read in one round trip; in an actor transaction it runs as part of it.
+ */
+export async function listThings(
+  q: Queryable,
+  actor: Actor,
+  locationId: string,
+  query: ListQuery,
+): Promise<{ items: ThingSummary[]; next_cursor: string | null }> {
+  const like = query.q ? `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
+  const [afterKey, afterId] = query.cursor ? decodeCursor(query.cursor, textIdKey) : [null, null];
+  const [row] = await namedRows<{ page: PageRow[] | string | null }>(
+    q,
+    "things_page",
+    sql`SELECT app_things_page(${actorArgs(actor)}, ${locationId}, ${query.limit + 1}, ${query.typeId ?? null}, ${query.tagId ?? null}, ${like},
+                               ${query.placeId ?? null}, ${afterKey}, ${afterId}) AS page`,
+  );
+  if (!row?.page) throw new NotFoundError("location");
+  const page: PageRow[] = typeof row.page === "string" ? (JSON.parse(row.page) as PageRow[]) : row.page;
   // The sort key comes from the database, so the cursor compares exactly as the ORDER BY does.
-  const { rows: items, next_cursor } = pageFrom(page, query.limit, (r) => [r.k, r.t.id]);
+  const { rows: items, next_cursor } = pageFrom(page, query.limit, (r) => [r.k, r.id]);
   return {
-    items: await summaries(
-      tx,
-      items.map((r) => r.t),
-      new Map(items.flatMap((r) => (r.type ? [[r.type.id, r.type] as const] : []))),
+    items: items.map((r) =>
+      summaryOf(
+        { ...r, missingSince: r.missing },
+        { type: r.type ?? undefined, path: r.path ?? [], loans: r.loans ? new Set(r.loans) : undefined, containerCover: r.containerCover },
+      ),
     ),
     next_cursor,
   };

@@ -6,7 +6,6 @@ import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import type { ThingDetail, ThingSummary, thingCreateBody, thingPatchBody } from "../../../shared/things.js";
 import type { WriteResult } from "../../../shared/writes.js";
-import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
 import type { CommandInput } from "../../commands/types.js";
 import { withActor } from "../../db/actor.js";
@@ -31,10 +30,7 @@ export function listThingsIn(
   locationId: string,
   query: ListQuery,
 ): Promise<{ items: ThingSummary[]; next_cursor: string | null }> {
-  return withActor(db, actor, async (tx) => {
-    await locationAccess(tx, locationId);
-    return listThings(tx, locationId, query);
-  });
+  return listThings(db, actor, locationId, query);
 }
 
 export function getThing({ db }: ServiceDeps, actor: Actor, id: string): Promise<ThingDetail> {
