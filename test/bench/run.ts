@@ -33,6 +33,8 @@ if (want("push")) {
   results["push.rawSqlOpsPerSec"] = p.rawSqlOpsPerSec.median;
   results["push.ratioToRawSql"] = p.ratioToRawSql;
   results["push.restOneOpWritesPerSec"] = p.restOneOpWritesPerSec.median;
+  results["push.rawOneOpTxPerSec"] = p.rawOneOpTxPerSec.median;
+  results["push.restRatioToRawOneOp"] = p.restRatioToRawOneOp;
   results.pushDetail = p;
   rows.push([
     "push: API ops/s (2 devices, 1000-op batches)",
@@ -40,7 +42,19 @@ if (want("push")) {
     `raw SQL ${s(p.rawSqlOpsPerSec)}`,
     `ratio ${fmt(p.ratioToRawSql, 2)} (target >= 0.5)`,
   ]);
-  rows.push(["push: one-op REST writes/s", s(p.restOneOpWritesPerSec), "", ""]);
+  rows.push([
+    "push: one-op REST writes/s (10 conns)",
+    s(p.restOneOpWritesPerSec),
+    `raw one-op tx ${s(p.rawOneOpTxPerSec)}`,
+    `ratio ${fmt(p.restRatioToRawOneOp, 2)} (target >= 0.5)`,
+  ]);
+  const c = p.cpu;
+  rows.push([
+    "push: CPU ms server / PostgreSQL",
+    `per 1000 ops ${fmt(c.pushServerMsPer1000)} / ${fmt(c.pushPostgresMsPer1000)}`,
+    `raw ${fmt(c.rawPostgresMsPer1000)} per 1000; per REST write ${fmt(c.restServerMsPerWrite, 2)} / ${fmt(c.restPostgresMsPerWrite, 2)}`,
+    `raw one-op ${fmt(c.rawPostgresMsPerTx, 2)} per tx`,
+  ]);
 }
 
 if (want("embedded")) {

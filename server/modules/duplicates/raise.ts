@@ -20,6 +20,17 @@ interface Pair {
   reason: DuplicateReason;
 }
 
+/** Text PostgreSQL's btrim() would not empty (it trims spaces only). */
+const hasText = (s: string | null | undefined) => s != null && /[^ ]/.test(s);
+
+/**
+ * Whether a thing can raise a duplicate at all: the probe's own first condition (a serial, or a
+ * brand and a model), checked in the process so that a thing with neither costs no query (most
+ * REST creates; the probe was one of a create's round trips).
+ */
+export const mayDuplicate = (t: { serial?: string | null | undefined; brandId?: string | null | undefined; model?: string | null | undefined }): boolean =>
+  hasText(t.serial) || (t.brandId != null && hasText(t.model));
+
 /**
  * Raises the duplicate items of `thingIds` (made or accepted by this batch). Things with neither a
  * serial nor a brand and model cost one index probe each and are left at once.

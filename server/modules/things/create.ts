@@ -1,5 +1,5 @@
 /** thing.create, set-based over a segment of ops; thing.capture reuses it for drafts. */
-import { raiseDuplicates } from "../duplicates/raise.js";
+import { mayDuplicate, raiseDuplicates } from "../duplicates/raise.js";
 import { thingCreateArgs, type ThingCreateArgs } from "../../../shared/things.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { defineCommand } from "../../commands/types.js";
@@ -71,6 +71,8 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
     );
     const changes = new SegmentChanges(ctx);
     const secrets: SecretRowWrite[] = [];
+    // The new things that could match another (a serial, or a brand and a model): only these are probed.
+    const probed = new Set<string>();
     for (const { args, input } of filled) {
       if (args instanceof NotFoundError) {
         changes.refuse(args);
@@ -140,6 +142,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
         updatedAt: ctx.now,
         deletedAt: null,
       };
+      if (mayDuplicate(row)) probed.add(row.id);
       const shown = [
         ...CREATE_KEYS.filter((k) => k === "name" || readValue(row, k) !== null),
         ...(row.tagIds.length ? ["tagIds"] : []),
@@ -163,7 +166,7 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
     await writeSecretValues(ctx, secrets);
     await raiseDuplicates(
       ctx,
-      ops.filter((_, i) => verdicts[i]?.status === "applied").map((o) => o.args.id),
+      ops.filter((o, i) => verdicts[i]?.status === "applied" && probed.has(o.args.id)).map((o) => o.args.id),
     );
     return verdicts;
   },

@@ -4,10 +4,10 @@
  * and brands are the registries of the locations' owner accounts. Reads go through RLS, so a
  * reference outside the actor's locations (or their accounts) is simply absent ("not found").
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, getTableColumns, inArray, isNull, type Table } from "drizzle-orm";
 import { idIn } from "../../commands/bulk.js";
-import { type Tx, rows, sql, uuidArray } from "../../db/client.js";
-import { brands, locations, places, things, typeFields, types } from "../../db/schema/index.js";
+import { type Tx, namedRows, rows, sql, uuidArray } from "../../db/client.js";
+import { brands, places, things, typeFields, types } from "../../db/schema/index.js";
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
 
 export interface Refs {
@@ -25,8 +25,45 @@ export interface Refs {
 
 type Maybe = string | null | undefined;
 
-/** The owner accounts of these locations, as a subquery (the registries' scope). */
-const accountsOf = (locationIds: string[]) => sql`(SELECT l.account_id FROM locations l WHERE l.id = ANY(${uuidArray(locationIds)}))`;
+/** A row as to_jsonb() gives it, in the shape drizzle's select of `table` answers (keys, dates). */
+function fromJson<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out;
+}
+
+/**
+ * Each location's Unplaced place and owner account, and the types and live fields of those
+ * accounts, in one named statement: every thing command needs the three, and as three queries they
+ * were three round trips (and three plannings under RLS) of each REST write.
+ */
+async function registryOf(tx: Tx, locationIds: string[]) {
+  const [row] = await namedRows<{
+    unplaced: { id: string; locationId: string; accountId: string }[];
+    types: Record<string, unknown>[];
+    fields: Record<string, unknown>[];
+  }>(
+    tx,
+    "thing_refs_registry",
+    sql`WITH accounts AS (SELECT l.account_id FROM locations l WHERE l.id = ANY(${uuidArray(locationIds)}))
+        SELECT
+          (SELECT coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'locationId', p.location_id, 'accountId', l.account_id)), '[]')
+           FROM places p JOIN locations l ON l.id = p.location_id
+           WHERE p.location_id = ANY(${uuidArray(locationIds)}) AND p.is_unplaced) AS unplaced,
+          (SELECT coalesce(jsonb_agg(to_jsonb(t)), '[]') FROM types t
+           WHERE t.account_id IN (SELECT account_id FROM accounts) AND t.deleted_at IS NULL) AS types,
+          (SELECT coalesce(jsonb_agg(to_jsonb(f)), '[]') FROM type_fields f
+           WHERE f.account_id IN (SELECT account_id FROM accounts) AND f.archived_at IS NULL AND f.deleted_at IS NULL) AS fields`,
+  );
+  return {
+    unplacedRows: row!.unplaced,
+    typeRows: row!.types.map((t) => fromJson(types, t)),
+    fieldRows: row!.fields.map((f) => fromJson(typeFields, f)),
+  };
+}
 const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))];
 
 export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?: Maybe[]; containerIds?: Maybe[]; brandIds?: Maybe[] }): Promise<Refs> {
@@ -34,32 +71,20 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
   const placeIds = uniq(want.placeIds ?? []);
   const containerIds = uniq(want.containerIds ?? []);
   const brandIds = uniq(want.brandIds ?? []);
-  const [placeRows, unplacedRows, containerRows, typeRows, fieldRows, brandRows] = await Promise.all([
+  const [placeRows, registry, containerRows, brandRows] = await Promise.all([
     placeIds.length
       ? tx
           .select({ id: places.id, locationId: places.locationId, isUnplaced: places.isUnplaced, name: places.name })
           .from(places)
           .where(and(idIn(places.id, placeIds), isNull(places.deletedAt)))
       : [],
-    tx
-      .select({ id: places.id, locationId: places.locationId, accountId: locations.accountId })
-      .from(places)
-      .innerJoin(locations, eq(locations.id, places.locationId))
-      .where(and(inArray(places.locationId, locationIds), eq(places.isUnplaced, true))),
+    registryOf(tx, locationIds),
     containerIds.length
       ? tx
           .select({ id: things.id, locationId: things.locationId, isContainer: things.isContainer, name: things.name, containerId: things.containerId })
           .from(things)
           .where(and(idIn(things.id, containerIds), isNull(things.deletedAt)))
       : [],
-    tx
-      .select()
-      .from(types)
-      .where(and(inArray(types.accountId, accountsOf(locationIds)), isNull(types.deletedAt))),
-    tx
-      .select()
-      .from(typeFields)
-      .where(and(inArray(typeFields.accountId, accountsOf(locationIds)), isNull(typeFields.archivedAt), isNull(typeFields.deletedAt))),
     brandIds.length
       ? tx
           .select({ id: brands.id, accountId: brands.accountId })
@@ -67,6 +92,7 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
           .where(and(inArray(brands.id, brandIds), isNull(brands.deletedAt)))
       : [],
   ]);
+  const { unplacedRows, typeRows, fieldRows } = registry;
   const typesById = new Map(typeRows.map((t) => [t.id, t]));
   const fieldsByType = new Map<string, (typeof fieldRows)[number][]>();
   for (const f of fieldRows) {
