@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { horizonHandle, isHandleOf, snapshotHandle, type Scope } from "../../server/sync/shapes/scope.js";
 
-const scope: Scope = { handle: "0123456789abcdef-1795600504931000", moneyHidden: [] };
-const other: Scope = { handle: "fedcba9876543210-1795600504931000", moneyHidden: [] };
+const scope: Scope = { handle: "0123456789abcdef-1795600504931000", moneyHidden: [], contentKey: "a" };
+const other: Scope = { handle: "fedcba9876543210-1795600504931000", moneyHidden: [], contentKey: "a" };
 
 describe("shape handles after compaction (sync/SPEC.md SH4, SH10)", () => {
   test("SH10 the handles made for readers after compaction are new, and of the same scope", () => {
