@@ -159,7 +159,10 @@ export async function benchSoak(minutes = Number(process.env.BENCH_SOAK_MINUTES 
     let upToDate!: () => void;
     const firstUpToDate = new Promise<void>((r) => (upToDate = r));
     for (let i = 0; i < SUBSCRIBERS; i++) {
-      const s = new ShapeStream<Row>({ url: `${svc.url}/api/v1/sync/shape/things`, headers: { cookie: owner.cookie }, signal: stopped.signal });
+      // A signal of its own: the client links each of its requests to the one it is given.
+      const own = new AbortController();
+      stopped.signal.addEventListener("abort", () => own.abort(), { once: true });
+      const s = new ShapeStream<Row>({ url: `${svc.url}/api/v1/sync/shape/things`, headers: { cookie: owner.cookie }, signal: own.signal });
       s.subscribe((messages: Message<Row>[]) => {
         const now = performance.now();
         for (const m of messages) {
@@ -281,8 +284,13 @@ async function longPoll(
   let { offset, handle } = from();
   while (!signal.aborted) {
     const q = new URLSearchParams({ offset, handle, live: "true" });
+    // Each request gets its own signal, linked for its lifetime only: fetch leaves its listener on
+    // a signal it was given until garbage collection, so a shared one collected thousands.
+    const request = new AbortController();
+    const abort = () => request.abort();
+    signal.addEventListener("abort", abort, { once: true });
     try {
-      const res = await fetch(`${url}/api/v1/sync/shape/things?${q}`, { headers: { cookie }, signal });
+      const res = await fetch(`${url}/api/v1/sync/shape/things?${q}`, { headers: { cookie }, signal: request.signal });
       await res.arrayBuffer();
       if (res.status === 409) ({ offset, handle } = from());
       else if (res.ok) {
@@ -297,6 +305,8 @@ async function longPoll(
         onError((err as Error).name);
         await sleep(1000);
       }
+    } finally {
+      signal.removeEventListener("abort", abort);
     }
   }
 }
