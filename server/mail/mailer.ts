@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 
@@ -32,9 +32,14 @@ export interface Mailer {
 
 export function createMailer(config: Config, logger: Logger): Mailer {
   const from = config.mailFrom;
-  const transport = config.smtpUrl
-    ? nodemailer.createTransport(config.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  // nodemailer (a few MB of code) loads with the first mail, not at start: most processes send none for hours.
+  let loaded: Promise<Transporter<{ messageId: string }>> | undefined;
+  const transport = () =>
+    (loaded ??= import("nodemailer").then(({ default: nodemailer }) =>
+      config.smtpUrl
+        ? nodemailer.createTransport(config.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+    ));
   const dir = path.join(config.dataDir, "mail");
   return {
     async send(mail) {
@@ -42,7 +47,7 @@ export function createMailer(config: Config, logger: Logger): Mailer {
         logger.warn({ kind: mail.kind }, "mail to a managed account's synthetic address not sent");
         return;
       }
-      const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      const info = await (await transport()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
       if (config.smtpUrl) {
         logger.info({ kind: mail.kind, messageId: info.messageId }, "mail sent");
         return;

@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { NodeCompiler } from "@myriaddreamin/typst-ts-node-compiler";
+import type { NodeCompiler } from "@myriaddreamin/typst-ts-node-compiler";
 import QRCode from "qrcode";
 import { codePath } from "../../shared/codes.js";
 
@@ -19,7 +19,10 @@ const fontDir = (pkg: string) => join(dirname(require.resolve(`@expo-google-font
 
 let compiler: NodeCompiler | undefined;
 function typst(): NodeCompiler {
-  compiler ??= NodeCompiler.create({ workspace: ROOT, fontArgs: [{ fontPaths: [fontDir("noto-sans"), fontDir("amiri")] }] });
+  // Required with the first PDF, not at start: the native compiler costs resident memory in a
+  // process that may never render one (README "Performance", memory).
+  const typstModule = require("@myriaddreamin/typst-ts-node-compiler") as typeof import("@myriaddreamin/typst-ts-node-compiler");
+  compiler ??= typstModule.NodeCompiler.create({ workspace: ROOT, fontArgs: [{ fontPaths: [fontDir("noto-sans"), fontDir("amiri")] }] });
   return compiler;
 }
 

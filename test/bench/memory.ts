@@ -1,17 +1,25 @@
 /**
- * memory: idle RSS after start in the embedded mode beside a bare PGlite process, and in
- * PostgreSQL mode.
+ * memory: idle RSS after start in the embedded mode beside a bare PGlite process (on a fresh data
+ * dir, and reopening one a first run filled), and in PostgreSQL mode.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { benchDatabase, benchService, rssMb, stat, type Stat } from "./support.js";
+import { v7 as uuidv7 } from "uuid";
+import { PROTOCOL } from "../../sync/protocol.js";
+import { benchDatabase, benchService, rssMb, signedIn, stat, type Stat } from "./support.js";
 
 export interface MemoryResult {
   embeddedRssMb: Stat;
   pgliteRssMb: Stat;
   embeddedRatio: number;
+  /** The service restarted on a data dir a first run filled, beside a bare PGlite reopening it. */
+  embeddedReopenRssMb: Stat;
+  pgliteReopenRssMb: Stat;
+  embeddedReopenRatio: number;
+  /** What the first run put in the reopened database. */
+  reopenThings: number;
   postgresRssMb: Stat;
   postgresRssMbAt3s: Stat;
 }
@@ -31,15 +39,50 @@ async function idleRss(pid: number): Promise<{ settled: number; at3s: number }> 
   return { settled: rssMb(pid), at3s };
 }
 
-/** A process that opens PGlite on a fresh directory and then idles. */
-async function barePglite(): Promise<number> {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-bare-pglite-"));
-  const script = `import { PGlite } from "@electric-sql/pglite"; const db = new PGlite(${JSON.stringify(dir)}); await db.query("select 1"); console.log("ready"); setInterval(() => {}, 1000);`;
+/**
+ * A process that opens PGlite on `dir` (a fresh directory unless given) and then idles; SIGTERM
+ * closes the database cleanly, so the directory can be opened again.
+ */
+async function barePglite(dir = mkdtempSync(path.join(tmpdir(), "svc-bare-pglite-"))): Promise<number> {
+  const script = `import { PGlite } from "@electric-sql/pglite"; const db = new PGlite(${JSON.stringify(dir)}); await db.query("select 1"); console.log("ready"); setInterval(() => {}, 1000); process.on("SIGTERM", () => db.close().then(() => process.exit(0)));`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
   const { settled } = await idleRss(child.pid!);
-  child.kill();
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
   return settled;
+}
+
+const REOPEN_THINGS = 2000;
+
+/**
+ * A data dir as a first run leaves it: the migrated database, an account, REOPEN_THINGS things
+ * pushed from a device (so history, the change log and op ids hold rows too).
+ */
+async function filledDataDir(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-bench-reopen-"));
+  const svc = await benchService(undefined, dir);
+  try {
+    const owner = await signedIn(svc.url, "Reopen Owner");
+    for (let b = 0; b < REOPEN_THINGS / 500; b++) {
+      const ops = Array.from({ length: 500 }, (_, i) => ({
+        id: uuidv7(),
+        name: "thing.create",
+        locationId: owner.locationId,
+        args: { id: uuidv7(), name: `Thing ${b * 500 + i}` },
+        at: new Date().toISOString(),
+      }));
+      const res = await fetch(`${svc.url}/api/v1/sync/push`, {
+        method: "POST",
+        headers: { cookie: owner.cookie, origin: svc.url, "content-type": "application/json" },
+        body: JSON.stringify({ clientId: "reopen-device", protocol: PROTOCOL, ops }),
+      });
+      if (res.status !== 200) throw new Error(`push ${res.status}`);
+    }
+  } finally {
+    await svc.close();
+  }
+  return dir;
 }
 
 export async function benchMemory(): Promise<MemoryResult> {
@@ -60,7 +103,31 @@ export async function benchMemory(): Promise<MemoryResult> {
     await pgSvc.close();
     await db.drop();
   }
+  const reopen = await benchReopen();
   const e = stat(embedded);
   const b = stat(bare);
-  return { embeddedRssMb: e, pgliteRssMb: b, embeddedRatio: e.median / b.median, postgresRssMb: stat(postgres), postgresRssMbAt3s: stat(postgresAt3s) };
+  return {
+    embeddedRssMb: e,
+    pgliteRssMb: b,
+    embeddedRatio: e.median / b.median,
+    ...reopen,
+    postgresRssMb: stat(postgres),
+    postgresRssMbAt3s: stat(postgresAt3s),
+  };
+}
+
+/** Restarts on one filled data dir, the service and a bare PGlite taking turns on it. */
+export async function benchReopen(): Promise<Pick<MemoryResult, "embeddedReopenRssMb" | "pgliteReopenRssMb" | "embeddedReopenRatio" | "reopenThings">> {
+  const dir = await filledDataDir();
+  const service: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const svc = await benchService(undefined, dir);
+    service.push((await idleRss(svc.pid)).settled);
+    await svc.close();
+    bare.push(await barePglite(path.join(dir, "pg")));
+  }
+  const e = stat(service);
+  const b = stat(bare);
+  return { embeddedReopenRssMb: e, pgliteReopenRssMb: b, embeddedReopenRatio: e.median / b.median, reopenThings: REOPEN_THINGS };
 }

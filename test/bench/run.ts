@@ -13,6 +13,7 @@ import { benchMemory } from "./memory.js";
 import { benchReads } from "./reads.js";
 import { benchPush } from "./push.js";
 import { benchSyncLog } from "./sync-log.js";
+import { benchSoak } from "./soak.js";
 import { buildServer, fmt, type Stat } from "./support.js";
 
 type Row = [string, string, string, string];
@@ -135,6 +136,14 @@ if (want("memory")) {
   results["memory.embeddedRatio"] = m.embeddedRatio;
   results["memory.postgresRssMb"] = m.postgresRssMb.median;
   rows.push(["memory: embedded idle RSS MB", s(m.embeddedRssMb), `bare PGlite ${s(m.pgliteRssMb)}`, `ratio ${fmt(m.embeddedRatio, 2)} (target <= 1.5)`]);
+  results["memory.embeddedReopenRatio"] = m.embeddedReopenRatio;
+  results.memoryDetail = m;
+  rows.push([
+    `memory: embedded idle RSS MB, restart on a filled dir (${fmt(m.reopenThings)} things)`,
+    s(m.embeddedReopenRssMb),
+    `bare PGlite reopening it ${s(m.pgliteReopenRssMb)}`,
+    `ratio ${fmt(m.embeddedReopenRatio, 2)} (target <= 1.3)`,
+  ]);
   rows.push(["memory: PostgreSQL mode idle RSS MB", s(m.postgresRssMb), `3 s after start ${s(m.postgresRssMbAt3s)}`, "target <= 100"]);
 }
 
@@ -150,6 +159,29 @@ if (want("syncLog")) {
     `${fmt(l.rowsAfterSteadyWrites)} (before compaction ${fmt(l.rowsBeforeCompaction)})`,
     `compaction ${fmt(l.compactionMs, 0)} ms, PostgreSQL CPU ${fmt(l.compactionPostgresCpuMs, 0)} ms, ${l.batches} batches; idle run ${fmt(l.idleRunMs, 1)} ms`,
     "bounded by rows, not writes",
+  ]);
+}
+
+if (want("soak")) {
+  const k = await benchSoak();
+  results["soak.rssSlopeMbPerMin"] = k.rssSlopeMbPerMin;
+  results["soak.p99SlopeMsPerMin"] = k.p99SlopeMsPerMin;
+  results.soakDetail = k;
+  const steady = k.series.slice(k.warmUpMinutesSkipped);
+  const range = (xs: number[], d: number) => `${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}`;
+  rows.push([
+    `soak: ${k.minutes} min mixed load, RSS slope MB/min (minute 1 skipped)`,
+    fmt(k.rssSlopeMbPerMin, 2),
+    `RSS ${range(steady.map((m) => m.rssMb), 0)} MB, sd around the line ${fmt(k.rss.residualSd, 1)}`,
+    "target: no upward drift",
+  ]);
+  rows.push([
+    "soak: p99 slope ms/min (every request of the minute)",
+    fmt(k.p99SlopeMsPerMin, 2),
+    `p99 ${range(steady.map((m) => m.p99Ms), 0)} ms, sd around the line ${fmt(k.p99.residualSd, 1)}`,
+    `per kind ${Object.entries(k.kindP99SlopeMsPerMin)
+      .map(([kind, v]) => `${kind} ${fmt(v, 1)}`)
+      .join(", ")}; 429s ${steady.reduce((a, m) => a + m.rateLimited, 0)}, errors ${steady.reduce((a, m) => a + m.errors, 0)}`,
   ]);
 }
 

@@ -73,9 +73,10 @@ async function freePort(): Promise<number> {
 
 /**
  * The real server as `npm start` runs it, in its own process (so the load generator does not
- * share its event loop), on `databaseUrl` or, without one, on an embedded PGlite in a temp dir.
+ * share its event loop), on `databaseUrl` or, without one, on an embedded PGlite in `dataDir`
+ * (a fresh temp dir unless given: the memory bench reopens one a first run filled).
  */
-export async function benchService(databaseUrl?: string): Promise<BenchService> {
+export async function benchService(databaseUrl?: string, dataDir?: string): Promise<BenchService> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there (open it in DevTools).
@@ -90,7 +91,7 @@ export async function benchService(databaseUrl?: string): Promise<BenchService> 
       SVC_SIGNUP_OPEN: "1",
       SVC_LOG_LEVEL: "warn",
       SVC_TRUSTED_PROXIES: "loopback",
-      SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-bench-")),
+      SVC_DATA_DIR: dataDir ?? mkdtempSync(path.join(tmpdir(), "svc-bench-")),
       SVC_SECRET: "bench-secret-bench-secret-bench-secret-01",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },

@@ -10,11 +10,10 @@
  * A run superseded while its call was in flight records the call (it was paid for) and applies nothing.
  */
 import type { Logger } from "pino";
-import sharp from "sharp";
 import { eq, sql } from "drizzle-orm";
 import type { InboxExtraction } from "../../../shared/extractions.js";
 import { estimateCost, laterOrUnknown, releaseBudget, reserveBudget, settleBudget } from "../../ai/budget.js";
-import { DEFAULT_MAX_OUTPUT_TOKENS, extractStructured, notSent, type ExtractImage } from "../../ai/extract.js";
+import type { ExtractImage } from "../../ai/extract.js";
 import { guardedAiFetch } from "../../ai/guarded-fetch.js";
 import { aiGuard } from "../../ai/guard-policy.js";
 import { resolvePayer } from "../../ai/payer.js";
@@ -24,6 +23,7 @@ import { asSystem } from "../../db/actor.js";
 import type { z } from "zod";
 import { rows, type Db, type Tx } from "../../db/client.js";
 import { extractions, files, purchases, things, types } from "../../db/schema/index.js";
+import { loadSharp } from "../files/sharp.js";
 import type { BlobStore } from "../files/storage.js";
 import { loadRefs } from "../things/refs.js";
 import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "./answer.js";
@@ -88,6 +88,7 @@ async function imageOf(store: BlobStore, photo: { sha256: string; mime: string }
   const chunks: Buffer[] = [];
   for await (const c of await store.open(photo.sha256)) chunks.push(c as Buffer);
   const original = Buffer.concat(chunks);
+  const sharp = await loadSharp();
   try {
     const bytes = await sharp(original).rotate().resize(MAX_SIDE, MAX_SIDE, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer();
     return { bytes, mime: "image/jpeg" };
@@ -172,6 +173,8 @@ function receiptAsk(run: Claimed, pages: number): Ask {
 }
 
 export async function runExtraction(deps: RunDeps, run: Claimed, now: () => Date = () => new Date()): Promise<void> {
+  // The AI SDK and its providers (several MB of code) load with the first extraction, not at start.
+  const { DEFAULT_MAX_OUTPUT_TOKENS, extractStructured, notSent } = await import("../../ai/extract.js");
   const { db } = deps;
   const loaded = await asSystem(db, (tx) => load(tx, run));
   if (!loaded) return void (await asSystem(db, (tx) => settle(tx, run, { status: "failed", reason: goneReason(run) }, now())));

@@ -11,8 +11,8 @@
  * making; replicas that race each write the same bytes under the same name, which is harmless.
  */
 import type { Readable } from "node:stream";
-import sharp from "sharp";
 import { THUMB_MAX_PX } from "../../../shared/files.js";
+import { loadSharp } from "./sharp.js";
 import { derivedName, type BlobStore, type StoredBlob } from "./storage.js";
 
 /** The recipe's name is part of the stored name: change it whenever the output would change. */
@@ -23,6 +23,7 @@ const MAX_INPUT_PIXELS = 100_000_000;
 
 /** The thumbnail of these image bytes, or null when sharp cannot read them (e.g. a HEIC it has no codec for). */
 export async function makeThumbnail(bytes: Buffer): Promise<Buffer | null> {
+  const sharp = await loadSharp();
   try {
     return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
       .autoOrient()

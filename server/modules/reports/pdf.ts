@@ -6,11 +6,11 @@
  * Text reaches Typst as data, never as markup. Arabic is set with `lang: "ar"` (shaped, right to
  * left); every number this file prints goes through `num`, which writes eastern digits when asked.
  */
-import sharp from "sharp";
 import { formatCode } from "../../../shared/codes.js";
 import { easternDigits, type ReportParams } from "../../../shared/reports.js";
 import { trimDecimal } from "../../../shared/ids.js";
 import { codeQrFiles, typstPdf } from "../../pdf/typst.js";
+import { loadSharp } from "../files/sharp.js";
 import type { BlobStore } from "../files/storage.js";
 import type { ReportData, ReportField, ReportThing } from "./data.js";
 import { REPORT_WORDS, type Words } from "./words.js";
@@ -89,6 +89,7 @@ function moneyTotals(things: ReportThing[]): Map<string, number> {
 }
 
 async function thumbnail(store: BlobStore, sha256: string): Promise<Buffer | null> {
+  const sharp = await loadSharp();
   try {
     const chunks: Buffer[] = [];
     for await (const c of (await store.open(sha256)) as AsyncIterable<Buffer>) chunks.push(c);
