@@ -22,10 +22,13 @@ export function actorArgs(actor: Actor): SQL {
  * the actor's scope and then reads under it (the shared live reads, server/sync/shapes/live-streams.ts).
  */
 export async function withActor<T>(db: Db, actor: Actor, fn: (tx: Tx) => Promise<T>, opts: { snapshot?: boolean } = {}): Promise<T> {
-  return db.transaction(async (tx) => {
-    await namedRows(tx, "act_as", sql`SELECT app_act_as(${actorArgs(actor)})`);
-    return fn(tx);
-  }, opts.snapshot ? { isolationLevel: "repeatable read" } : undefined);
+  return db.transaction(
+    async (tx) => {
+      await namedRows(tx, "act_as", sql`SELECT app_act_as(${actorArgs(actor)})`);
+      return fn(tx);
+    },
+    opts.snapshot ? { isolationLevel: "repeatable read" } : undefined,
+  );
 }
 
 /**

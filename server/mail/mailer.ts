@@ -36,9 +36,7 @@ export function createMailer(config: Config, logger: Logger): Mailer {
   let loaded: Promise<Transporter<{ messageId: string }>> | undefined;
   const transport = () =>
     (loaded ??= import("nodemailer").then(({ default: nodemailer }) =>
-      config.smtpUrl
-        ? nodemailer.createTransport(config.smtpUrl)
-        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+      config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
     ));
   const dir = path.join(config.dataDir, "mail");
   return {

@@ -115,7 +115,11 @@ export async function benchLive(): Promise<LiveResult> {
         body: JSON.stringify({ role: ROLES[i] }),
       });
       const { token } = (await invite.json()) as { token: string };
-      const accepted = await fetch(`${svc.url}/api/v1/invites/accept`, { method: "POST", headers: { cookie: person.cookie, ...origin }, body: JSON.stringify({ token }) });
+      const accepted = await fetch(`${svc.url}/api/v1/invites/accept`, {
+        method: "POST",
+        headers: { cookie: person.cookie, ...origin },
+        body: JSON.stringify({ token }),
+      });
       if (accepted.status !== 200) throw new Error(`invite accept ${accepted.status}`);
     }
     const id = uuidv7();
@@ -150,7 +154,13 @@ export async function benchLive(): Promise<LiveResult> {
           continue;
         }
         let upToDate = false;
-        const s = new ShapeStream<Row>({ url, headers: { cookie: person.cookie }, offset: person.offset as `${number}_${number}`, handle: person.handle, liveSse: true });
+        const s = new ShapeStream<Row>({
+          url,
+          headers: { cookie: person.cookie },
+          offset: person.offset as `${number}_${number}`,
+          handle: person.handle,
+          liveSse: true,
+        });
         s.subscribe((messages: Message<Row>[]) => {
           for (const m of messages) {
             if ("value" in m && m.value.id === id) saw(Number(m.value.row_version));

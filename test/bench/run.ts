@@ -172,13 +172,19 @@ if (want("soak")) {
   rows.push([
     `soak: ${k.minutes} min mixed load, RSS slope MB/min (minute 1 skipped)`,
     fmt(k.rssSlopeMbPerMin, 2),
-    `RSS ${range(steady.map((m) => m.rssMb), 0)} MB, sd around the line ${fmt(k.rss.residualSd, 1)}`,
+    `RSS ${range(
+      steady.map((m) => m.rssMb),
+      0,
+    )} MB, sd around the line ${fmt(k.rss.residualSd, 1)}`,
     "target: no upward drift",
   ]);
   rows.push([
     "soak: p99 slope ms/min (every request of the minute)",
     fmt(k.p99SlopeMsPerMin, 2),
-    `p99 ${range(steady.map((m) => m.p99Ms), 0)} ms, sd around the line ${fmt(k.p99.residualSd, 1)}`,
+    `p99 ${range(
+      steady.map((m) => m.p99Ms),
+      0,
+    )} ms, sd around the line ${fmt(k.p99.residualSd, 1)}`,
     `per kind ${Object.entries(k.kindP99SlopeMsPerMin)
       .map(([kind, v]) => `${kind} ${fmt(v, 1)}`)
       .join(", ")}; 429s ${steady.reduce((a, m) => a + m.rateLimited, 0)}, errors ${steady.reduce((a, m) => a + m.errors, 0)}`,

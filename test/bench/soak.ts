@@ -258,7 +258,13 @@ interface MinuteBucket {
 }
 
 function freshMinute(): MinuteBucket {
-  return { samples: Object.fromEntries(KINDS.map((k) => [k, [] as number[]])) as Record<Kind, number[]>, errors: 0, errorKinds: {}, rateLimited: 0, skipped: 0 };
+  return {
+    samples: Object.fromEntries(KINDS.map((k) => [k, [] as number[]])) as Record<Kind, number[]>,
+    errors: 0,
+    errorKinds: {},
+    rateLimited: 0,
+    skipped: 0,
+  };
 }
 
 function failed(bucket: MinuteBucket, why: string) {

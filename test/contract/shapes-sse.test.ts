@@ -128,11 +128,7 @@ describe("live shapes over SSE, many subscribers", () => {
     expect(next.status).toBe(409);
   });
 
-  test("SH4 SH7 a removed member's SSE stream ends at once and its next request is 409; the real client then empties the shape", async ({
-    svc,
-    loc,
-    as,
-  }) => {
+  test("SH4 SH7 a removed member's SSE stream ends at once and its next request is 409; the real client then empties the shape", async ({ svc, loc, as }) => {
     const raw = await rawStream(svc, as.viewer, "things");
     const client = sseShape(svc, as.viewer, "things");
     const staying = sseShape(svc, as.member, "things");

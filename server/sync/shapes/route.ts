@@ -248,5 +248,8 @@ async function serveSse(
     res.write(sseChunk(r.messages, r.last));
   }
   const now = Date.now();
-  streams.add({ res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: LiveStreams.endsAt(now), lastWrite: now }, seen);
+  streams.add(
+    { res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: LiveStreams.endsAt(now), lastWrite: now },
+    seen,
+  );
 }
