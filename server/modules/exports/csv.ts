@@ -1,52 +1,33 @@
-/** CSV text (RFC 4180) for exports and imports, and the place paths both show ("House / Kitchen"). */
+/** CSV text (RFC 4180) as exports write it, and the place paths exports and imports show ("House / Kitchen"). Reading: csv-read.ts. */
 import { rows, sql, uuidArray, type Db } from "../../db/client.js";
 import { asSystem } from "../../db/actor.js";
 
 export const PATH_SEPARATOR = " / ";
 
+/**
+ * Characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection": `=`, `+`,
+ * `-`, `@`, tab, carriage return), with line feed and the full-width forms some spreadsheets also
+ * take (＝＋－＠). Any number of apostrophes may come first: see `formulaSafe`.
+ */
+const FORMULA_LEAD = /^'*[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * The cell with one apostrophe put first when it starts like a formula, as OWASP advises; a
+ * spreadsheet shows the text as typed. Cells already starting with apostrophes before such a lead
+ * get one more, so `readFormulaSafe` (the CSV import) can take exactly one off and give back what
+ * was written, whatever it was: `-1+2` -> `'-1+2` -> `-1+2`, `'=x` -> `''=x` -> `'=x`.
+ */
+export const formulaSafe = (s: string): string => (FORMULA_LEAD.test(s) ? `'${s}` : s);
+
+/** The inverse of `formulaSafe`: one leading apostrophe taken off a cell that starts like a formula after it. */
+export const readFormulaSafe = (s: string): string => (s.startsWith("'") && FORMULA_LEAD.test(s.slice(1)) ? s.slice(1) : s);
+
 const cell = (v: string | null | undefined) => {
-  const s = v ?? "";
-  // A cell that a spreadsheet would run as a formula is quoted with a leading apostrophe.
-  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s;
+  const safe = formulaSafe(v ?? "");
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
 export const csvLine = (cells: (string | null | undefined)[]) => `${cells.map(cell).join(",")}\r\n`;
-
-/** Parses CSV text into rows of cells (quoted cells may hold commas, quotes and line breaks). */
-export function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cur = "";
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else quoted = false;
-      } else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cur);
-      cur = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cur);
-      out.push(row);
-      row = [];
-      cur = "";
-    } else cur += c;
-  }
-  if (cur !== "" || row.length) {
-    row.push(cur);
-    out.push(row);
-  }
-  return out.filter((r) => r.some((c) => c.trim() !== ""));
-}
 
 export interface PlacePath {
   locationId: string;

@@ -26,7 +26,8 @@ import { cancelExport, createExport, getExport, listExports, sendExportFile, typ
 import { exportDirOf } from "./worker.js";
 
 const idParams = z.object({ id: uuidSchema });
-const readCsv = express.text({ type: () => true, limit: CSV_IMPORT_MAX_BYTES });
+/** The CSV's bytes as sent: the import decodes them itself, so text that is not UTF-8 is refused by line, not replaced. */
+const readCsv = express.raw({ type: () => true, limit: CSV_IMPORT_MAX_BYTES });
 
 export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
   const service: ExportDeps = { db: deps.db, auth: deps.auth, limits: deps.limits, dir: exportDirOf(deps.config.dataDir) };
@@ -81,21 +82,21 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
     defineRoute({
       method: "post",
       path: "/api/v1/locations/:id/imports/csv",
-      summary: `Import things from CSV text (columns name, quantity, place, type and field keys; at most ${CSV_IMPORT_MAX_BYTES} bytes). dryRun=true checks every row and writes nothing; a real run writes nothing when any row has a problem`,
+      summary: `Import things from CSV text (columns name, quantity, place, type and field keys; at most ${CSV_IMPORT_MAX_BYTES} bytes of UTF-8; a leading BOM is fine). dryRun=true checks every row through the write core and writes nothing; a real run is the same check plus the writes in one transaction, and writes nothing when any row has a problem`,
       tag: "exports",
       params: idParams,
       query: z.object({ dryRun: z.enum(["true", "false"]).default("true") }).strict(),
       consumes: "text/csv",
       response: csvImportResultSchema,
       async handler({ req, res, actor, params, query }) {
-        const text = await new Promise<string>((resolve, reject) =>
+        const bytes = await new Promise<Uint8Array>((resolve, reject) =>
           readCsv(req, res, (err?: unknown) => {
             if ((err as { type?: string } | undefined)?.type === "entity.too.large") reject(new PayloadTooLargeError(CSV_IMPORT_MAX_BYTES));
             else if (err) reject(err instanceof AppError ? err : new ValidationError("Could not read the CSV."));
-            else resolve(typeof req.body === "string" ? req.body : "");
+            else resolve(Buffer.isBuffer(req.body) ? req.body : new Uint8Array());
           }),
         );
-        return importCsv(serviceDeps(deps), actor, params.id, text, query.dryRun === "true");
+        return importCsv(serviceDeps(deps), actor, params.id, bytes, query.dryRun === "true");
       },
     }),
     defineRoute({
