@@ -86,6 +86,13 @@ function fieldsCell(value: string): Record<string, unknown> | string {
   return '"fields" must be a JSON object of field values, as an export writes it';
 }
 
+/** A row's problems as the answer lists them: the first few, and how many more (a row of 5,000 bad columns stays readable). */
+const MAX_PROBLEMS = 5;
+const listed = (problems: string[]) => {
+  const distinct = [...new Set(problems)];
+  return distinct.length > MAX_PROBLEMS ? [...distinct.slice(0, MAX_PROBLEMS), `and ${distinct.length - MAX_PROBLEMS} more problems`] : distinct;
+};
+
 /** One row's args, or its problems. `header` is lower-cased and trimmed. */
 export function planRow(header: string[], row: CsvRow, ctx: ImportContext): PlannedRow | string[] {
   const problems: string[] = [];
@@ -99,7 +106,7 @@ export function planRow(header: string[], row: CsvRow, ctx: ImportContext): Plan
     if (value.length > (col === "fields" ? MAX_FIELDS_CELL_CHARS : MAX_CELL_CHARS)) problems.push(`"${col}" is longer than ${col === "fields" ? MAX_FIELDS_CELL_CHARS : MAX_CELL_CHARS} characters`);
     else if (!isWellFormedText(value)) problems.push(`"${col}" holds a NUL character, which cannot be kept`);
   });
-  if (problems.length) return [...new Set(problems)];
+  if (problems.length) return listed(problems);
   const get = (col: string) => cells[header.indexOf(col)] ?? "";
 
   const name = get("name");
@@ -138,7 +145,7 @@ export function planRow(header: string[], row: CsvRow, ctx: ImportContext): Plan
     .map((p) => p.trim())
     .filter(Boolean);
   if (path.some((p) => p.length > 120)) problems.push("a place name is longer than 120 characters");
-  if (problems.length) return problems;
+  if (problems.length) return listed(problems);
   const text = (col: string) => (get(col) ? { [col]: get(col) } : {});
   return {
     line: row.line,

@@ -15,6 +15,7 @@
 import { v7 as uuidv7 } from "uuid";
 import { CSV_IMPORT_MAX_ROWS, type CsvImportResult } from "../../../shared/exports.js";
 import { roleAtLeast } from "../../../shared/roles.js";
+import { isWellFormedText } from "../../../shared/text.js";
 import type { Actor } from "../../auth/actor.js";
 import type { CommandInput } from "../../commands/types.js";
 import { rows, sql, type Tx } from "../../db/client.js";
@@ -86,6 +87,8 @@ function readFile(bytes: Uint8Array): { header: string[]; body: CsvRow[] } | Pro
     const table = parseCsv(decodeCsv(bytes), CSV_IMPORT_MAX_ROWS + 1);
     const header = (table[0]?.cells ?? []).map(norm);
     if (!header.includes("name")) throw new ValidationError("The first line must name the columns, with at least a `name` column.");
+    if (header.some((h) => h.length > 200 || !isWellFormedText(h)))
+      throw new ValidationError("A column name in the first line is longer than 200 characters or holds a NUL character; name the columns plainly.");
     const twice = header.find((h, i) => h !== "" && header.indexOf(h) !== i);
     if (twice) throw new ValidationError(`The column "${twice}" is named twice in the first line; keep one.`);
     const body = table.slice(1);
