@@ -38,13 +38,14 @@ export const exportEn = {
   "import.restore.skipped": "{n, plural, one {# record was} other {# records were}} left out: they belonged to things the export did not include.",
   "import.csv.title": "Import things from a spreadsheet",
   "import.csv.hint":
-    "A CSV file with a header row: name, quantity, place (a path such as House / Garage), type, and a column per field key. Check it first; nothing is written until you confirm.",
+    "A CSV file saved as UTF-8, with a header row: name, quantity, place (a path such as House / Garage), type, and a column per field key. Money may be written as 25 EUR, €25 or 1,234.50; with no currency, the one this location's money is in. Check it first; nothing is written until you confirm.",
   "import.csv.file": "CSV file to import",
   "import.csv.preview": "Check the file",
   "import.csv.previewTitle": "What the import would do",
   "import.csv.summary": "{rows, plural, one {# row} other {# rows}}, {ok} ready to import, {places, plural, one {# new place} other {# new places}} to make.",
   "import.csv.rowError": "Line {line}: {reason}",
   "import.csv.fixFirst": "Fix these rows in the file and check it again; an import with problems writes nothing.",
+  "import.csv.moreErrors": "{n, plural, one {# more problem is} other {# more problems are}} not shown; fix these first.",
   "import.csv.go": "Import {n, plural, one {# thing} other {# things}}",
   "import.csv.done": "Imported {n, plural, one {# thing} other {# things}} and made {places, plural, one {# place} other {# places}}.",
 } as const;
@@ -87,7 +88,8 @@ export const exportAr: Record<keyof typeof exportEn, string> = {
   "import.restore.skipped":
     "{n, plural, zero {لم يُترك أي سجل} one {تُرك سجل واحد} two {تُرك سجلان} few {تُركت # سجلات} many {تُرك # سجلًا} other {تُرك # سجل}}: كانت تخص أشياء لم يشملها التصدير.",
   "import.csv.title": "استيراد أشياء من جدول",
-  "import.csv.hint": "ملف CSV بصف عناوين: الاسم، الكمية، المكان (مسار مثل البيت / المرآب)، النوع، وعمود لكل مفتاح حقل. افحصه أولًا؛ لا يُكتب شيء حتى تؤكد.",
+  "import.csv.hint":
+    "ملف CSV محفوظ بترميز UTF-8 وبصف عناوين: الاسم، الكمية، المكان (مسار مثل البيت / المرآب)، النوع، وعمود لكل مفتاح حقل. يُكتب المال مثل 25 EUR أو €25 أو 1,234.50؛ وبلا عملة تُستعمل العملة التي يُحفظ بها مال هذا الموقع. افحصه أولًا؛ لا يُكتب شيء حتى تؤكد.",
   "import.csv.file": "ملف CSV للاستيراد",
   "import.csv.preview": "افحص الملف",
   "import.csv.previewTitle": "ما سيفعله الاستيراد",
@@ -95,6 +97,8 @@ export const exportAr: Record<keyof typeof exportEn, string> = {
     "{rows, plural, zero {لا صفوف} one {صف واحد} two {صفّان} few {# صفوف} many {# صفًا} other {# صف}}، {ok} جاهزة للاستيراد، {places, plural, zero {لا أماكن جديدة} one {مكان جديد واحد} two {مكانان جديدان} few {# أماكن جديدة} many {# مكانًا جديدًا} other {# مكان جديد}} ستُنشأ.",
   "import.csv.rowError": "السطر {line}: {reason}",
   "import.csv.fixFirst": "أصلح هذه الصفوف في الملف ثم افحصه مجددًا؛ الاستيراد الذي فيه مشكلات لا يكتب شيئًا.",
+  "import.csv.moreErrors":
+    "{n, plural, zero {لا مشكلات أخرى} one {مشكلة أخرى واحدة لا تظهر} two {مشكلتان أخريان لا تظهران} few {# مشكلات أخرى لا تظهر} many {# مشكلة أخرى لا تظهر} other {# مشكلة أخرى لا تظهر}}؛ أصلح هذه أولًا.",
   "import.csv.go": "استورد {n, plural, zero {لا شيء} one {شيئًا واحدًا} two {شيئين} few {# أشياء} many {# شيئًا} other {# شيء}}",
   "import.csv.done":
     "استُورد {n, plural, zero {لا أشياء} one {شيء واحد} two {شيئان} few {# أشياء} many {# شيئًا} other {# شيء}} وأُنشئ {places, plural, zero {لا أماكن} one {مكان واحد} two {مكانان} few {# أماكن} many {# مكانًا} other {# مكان}}.",

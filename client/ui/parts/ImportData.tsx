@@ -76,7 +76,8 @@ function ImportCsv({ locationId, online }: { locationId: string; online: boolean
     send<CsvImportResult>(`/api/v1/locations/${locationId}/imports/csv?dryRun=${dryRun}`, file, "text/csv")
       .then(
         (r) => {
-          if (dryRun) setPreview(r);
+          // A real run with problems wrote nothing (the location changed since the check): its problems are shown as a check's are.
+          if (dryRun || r.errors.length) setPreview(r);
           else {
             setDone(r);
             setPreview(null);
@@ -124,6 +125,7 @@ function ImportCsv({ locationId, online }: { locationId: string; online: boolean
               ))}
             </ul>
           ) : null}
+          {preview.errors.length > 50 ? <p className="hint">{t("import.csv.moreErrors", { n: preview.errors.length - 50 })}</p> : null}
           <button type="button" className="primary" disabled={!online || busy || preview.errors.length > 0 || preview.ok === 0} onClick={() => run(false)}>
             {t("import.csv.go", { n: preview.ok })}
           </button>
