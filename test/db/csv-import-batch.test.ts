@@ -24,7 +24,7 @@ async function post(svc: TestService, c: Client, loc: string, csv: string | Buff
   const res = await fetch(`${svc.url}/api/v1/locations/${loc}/imports/csv?dryRun=${dryRun}`, {
     method: "POST",
     headers: { cookie, origin: svc.config.publicUrl.origin, "content-type": "text/csv" },
-    body: csv,
+    body: typeof csv === "string" ? csv : new Uint8Array(csv),
   });
   const body = (await res.json()) as Result;
   expect(res.status, JSON.stringify(body)).toBe(200);
@@ -32,7 +32,9 @@ async function post(svc: TestService, c: Client, loc: string, csv: string | Buff
 }
 
 const names = async (svc: TestService, loc: string) =>
-  (await rows<{ name: string }>(svc.database.db, sql`SELECT name FROM things WHERE location_id = ${loc} AND deleted_at IS NULL ORDER BY name`)).map((r) => r.name);
+  (await rows<{ name: string }>(svc.database.db, sql`SELECT name FROM things WHERE location_id = ${loc} AND deleted_at IS NULL ORDER BY name`)).map(
+    (r) => r.name,
+  );
 const placeCount = async (svc: TestService, loc: string) =>
   (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM places WHERE location_id = ${loc}`))[0]!.n;
 
@@ -40,7 +42,7 @@ describe("CSV import: one check for both runs, one batch", () => {
   test("5: money cells as people write them are ready in the dry run and written by the real run as {amount, currency}", async ({ svc, as }) => {
     const loc = (await as.owner.post("/api/v1/locations", { name: "Money" })).body.id as string;
     await typeWithFields(svc.database.db, loc, "Gadget", [{ key: "price", kind: "money" }]);
-    const csv = "name,type,price\nLamp,Gadget,25 EUR\nKettle,Gadget,€19.90\nChair,Gadget,\"1,234.50 EUR\"\nDesk,Gadget,\"25,50 €\"\n";
+    const csv = 'name,type,price\nLamp,Gadget,25 EUR\nKettle,Gadget,€19.90\nChair,Gadget,"1,234.50 EUR"\nDesk,Gadget,"25,50 €"\n';
     const dry = await post(svc, as.owner, loc, csv, true);
     expect(dry).toEqual({ dryRun: true, rows: 4, ok: 4, created: 0, placesCreated: 0, errors: [] });
     const real = await post(svc, as.owner, loc, csv, false);
@@ -56,7 +58,7 @@ describe("CSV import: one check for both runs, one batch", () => {
       { name: "Lamp", price: { amount: "25", currency: "EUR" } },
     ]);
     // The location's money is in euros now: an amount with no currency is taken as euros; `$` is not.
-    const more = await post(svc, as.owner, loc, "name,type,price\nMug,Gadget,4.5\nCup,Gadget,$3\nBowl,Gadget,\"1,234\"\n", true);
+    const more = await post(svc, as.owner, loc, 'name,type,price\nMug,Gadget,4.5\nCup,Gadget,$3\nBowl,Gadget,"1,234"\n', true);
     expect(more.errors).toEqual([
       { line: 3, reason: expect.stringMatching(/"price": "\$" could be one of several currencies/) as unknown },
       { line: 4, reason: expect.stringMatching(/could be 1234 or 1\.234/) as unknown },
@@ -70,7 +72,8 @@ describe("CSV import: one check for both runs, one batch", () => {
       { key: "size", kind: "select", options: ["S", "M", "L"] },
       { key: "bought", kind: "date" },
     ]);
-    const csv = "name,type,size,bought,place\nRed,Shirt,M,2024-01-02,Closet\nBlue,Shirt,XXL,,Closet / Shelf\nGreen,Shirt,S,2024-13-40,\nWhite,Shirt,L,,Drawer\n";
+    const csv =
+      "name,type,size,bought,place\nRed,Shirt,M,2024-01-02,Closet\nBlue,Shirt,XXL,,Closet / Shelf\nGreen,Shirt,S,2024-13-40,\nWhite,Shirt,L,,Drawer\n";
     const before = await placeCount(svc, loc);
     const dry = await post(svc, as.owner, loc, csv, true);
     expect(dry.ok).toBe(2);
@@ -98,7 +101,10 @@ describe("CSV import: one check for both runs, one batch", () => {
       }
     expect(await names(svc, loc)).toEqual([]);
     // A UTF-8 byte-order mark is fine, and not part of the first column's name.
-    expect(await post(svc, as.owner, loc, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("name\nكتاب\n")]), false)).toMatchObject({ created: 1, errors: [] });
+    expect(await post(svc, as.owner, loc, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("name\nكتاب\n")]), false)).toMatchObject({
+      created: 1,
+      errors: [],
+    });
     expect(await names(svc, loc)).toEqual(["كتاب"]);
   });
 

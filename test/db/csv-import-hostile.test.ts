@@ -32,11 +32,17 @@ const CASES: [string, Buffer, number | number[]][] = [
   ["a million blank-ish lines", b(`name\n${",\n".repeat(1_000_000)}Towel\n`), 200],
   ["a formula lead as the quantity", b("name,quantity\nTowel,=1+1\nSoap,@SUM(1)\n"), [2, 3]],
   ["a formula lead as a column name", b("name,=cmd|' /C calc'!A0\nTowel,x\n"), [2]],
-  ["a formula lead as a type", b("name,type\nTowel,=HYPERLINK(\"http://x\")\n"), [2]],
+  ["a formula lead as a type", b('name,type\nTowel,=HYPERLINK("http://x")\n'), [2]],
   ["NUL in a name", b("name\nTow\u0000el\nSoap\n"), [2]],
   ["NUL in a column name", b("name,no\u0000te\nTowel,x\n"), 400],
   ["NUL in a place", b("name,place\nTowel,Sh\u0000ed\n"), [2]],
-  ["garbage in a money cell", b('name,type,price\nA,Gear,12 EUR; DROP TABLE things\nB,Gear,NaN EUR\nC,Gear,Infinity EUR\nD,Gear,1e5 EUR\nE,Gear,0x10 EUR\nF,Gear,９９ EUR\nG,Gear,"1,2,3 EUR"\nH,Gear,EUR EUR\n'), [2, 3, 4, 5, 6, 7, 8, 9]],
+  [
+    "garbage in a money cell",
+    b(
+      'name,type,price\nA,Gear,12 EUR; DROP TABLE things\nB,Gear,NaN EUR\nC,Gear,Infinity EUR\nD,Gear,1e5 EUR\nE,Gear,0x10 EUR\nF,Gear,９９ EUR\nG,Gear,"1,2,3 EUR"\nH,Gear,EUR EUR\n',
+    ),
+    [2, 3, 4, 5, 6, 7, 8, 9],
+  ],
   ["an amount with too many digits", b("name,type,price\nA,Gear,99999999999999999 EUR\n"), [2]],
   ["an unknown currency", b("name,type,price\nA,Gear,12 ZZZ\n"), [2]],
   ["deep JSON in the fields column", b(`name,fields\nA,"${"[".repeat(50_000)}"\n`), [2]],
@@ -78,7 +84,10 @@ describe("hostile CSV files", () => {
         } else {
           expect(res.status, what).toBe(200);
           const result = res.body as { created: number; errors: { line: number; reason: string }[] };
-          expect(result.errors.map((e) => e.line), what).toEqual(want);
+          expect(
+            result.errors.map((e) => e.line),
+            what,
+          ).toEqual(want);
           expect(result.created, what).toBe(0);
           for (const e of result.errors) expect(e.reason.length, what).toBeLessThan(2000);
         }
@@ -86,6 +95,8 @@ describe("hostile CSV files", () => {
         if (name === "a million blank-ish lines" && !dryRun) continue;
         expect(delta(before, await snapshot()), what).toEqual({});
       }
-    console.log(`CSV import hostile suite: ${tried} requests (${CASES.length} cases, dry run and real run), each refused or reported by line with nothing written`);
+    console.log(
+      `CSV import hostile suite: ${tried} requests (${CASES.length} cases, dry run and real run), each refused or reported by line with nothing written`,
+    );
   });
 });

@@ -46,20 +46,33 @@ const cell = {
     { weight: 6, arbitrary: fc.constantFrom("-1+2", "=SUM(A1)", "@home", "Tent, big", 'say "hi"', "كتاب") },
     { weight: 1, arbitrary: fc.constantFrom("", "   ", "x".repeat(201), "bad\u0000nul") },
   ),
-  quantity: fc.oneof({ weight: 30, arbitrary: fc.constantFrom("", "1", "2.5", "3,5", "10") }, { weight: 1, arbitrary: fc.constantFrom("0", "-1", "abc", "1e12") }),
+  quantity: fc.oneof(
+    { weight: 30, arbitrary: fc.constantFrom("", "1", "2.5", "3,5", "10") },
+    { weight: 1, arbitrary: fc.constantFrom("0", "-1", "abc", "1e12") },
+  ),
   place: fc.oneof(
     { weight: 30, arbitrary: fc.constantFrom("", "Shed", "Shed / Rack", "House/Kitchen", "house / kitchen / drawer") },
     { weight: 1, arbitrary: fc.constant(`Hall / ${"p".repeat(121)}`) },
   ),
-  type: fc.oneof({ weight: 30, arbitrary: fc.constantFrom("Gear", "gear") }, { weight: 4, arbitrary: fc.constantFrom("", "thing") }, { weight: 1, arbitrary: fc.constant("Spaceship") }),
+  type: fc.oneof(
+    { weight: 30, arbitrary: fc.constantFrom("Gear", "gear") },
+    { weight: 4, arbitrary: fc.constantFrom("", "thing") },
+    { weight: 1, arbitrary: fc.constant("Spaceship") },
+  ),
   price: fc.oneof(
     { weight: 10, arbitrary: fc.constant("") },
     { weight: 20, arbitrary: fc.constantFrom("25 EUR", "€3.50", "1,234.50 USD", "EUR 7", "9,99 €", "£12", "0.5 GBP") },
     { weight: 1, arbitrary: fc.constantFrom("1,234 EUR", "$5", "25", "abc", "12 XYZ", "EUR 1 USD") },
   ),
   size: fc.oneof({ weight: 30, arbitrary: fc.constantFrom("", "S", "M", "L") }, { weight: 1, arbitrary: fc.constant("XXL") }),
-  bought: fc.oneof({ weight: 30, arbitrary: fc.constantFrom("", "2024-01-02", "1999-12-31") }, { weight: 1, arbitrary: fc.constantFrom("2024-13-40", "yesterday") }),
-  note: fc.oneof({ weight: 30, arbitrary: fc.constantFrom("", "fragile", "=cmd|' /C calc'!A0", "two\nlines") }, { weight: 1, arbitrary: fc.constant("n".repeat(4001)) }),
+  bought: fc.oneof(
+    { weight: 30, arbitrary: fc.constantFrom("", "2024-01-02", "1999-12-31") },
+    { weight: 1, arbitrary: fc.constantFrom("2024-13-40", "yesterday") },
+  ),
+  note: fc.oneof(
+    { weight: 30, arbitrary: fc.constantFrom("", "fragile", "=cmd|' /C calc'!A0", "two\nlines") },
+    { weight: 1, arbitrary: fc.constant("n".repeat(4001)) },
+  ),
 };
 /** Field cells stay empty on most rows whose type has no such fields (else nearly every CSV has a problem). */
 const row = fc

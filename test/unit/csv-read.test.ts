@@ -71,7 +71,10 @@ describe("parsing", () => {
   });
 
   test("a quote never closed is named at the line it opened on, not swallowed into a row", () => {
-    expect(problemOf(() => parseCsv('name,q\n"Tent,1\nTowel,2\n'))).toEqual({ line: 2, reason: expect.stringMatching(/quote opened here is never closed/) as unknown });
+    expect(problemOf(() => parseCsv('name,q\n"Tent,1\nTowel,2\n'))).toEqual({
+      line: 2,
+      reason: expect.stringMatching(/quote opened here is never closed/) as unknown,
+    });
     expect(problemOf(() => parseCsv('name\nok\nok\n"open'))?.line).toBe(4);
   });
 
@@ -97,10 +100,13 @@ describe("formula leads (OWASP CSV injection)", () => {
 
   test("the writer and the reader give back any text", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.constantFrom("a", "=", "+", "-", "@", "'", '"', ",", "\t", "\r", "\n", "＝", " ") }), { minLength: 1, maxLength: 4 }), (cells) => {
-        const [row] = parseCsv(csvLine([...cells, "end"]));
-        expect(row!.cells.slice(0, -1).map(readFormulaSafe)).toEqual(cells);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom("a", "=", "+", "-", "@", "'", '"', ",", "\t", "\r", "\n", "＝", " ") }), { minLength: 1, maxLength: 4 }),
+        (cells) => {
+          const [row] = parseCsv(csvLine([...cells, "end"]));
+          expect(row!.cells.slice(0, -1).map(readFormulaSafe)).toEqual(cells);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -57,10 +57,13 @@ function readAmount(text: string): { amount: string } | { problem: string } {
 /** The code a currency text means, the location's currency settling a symbol several currencies share. */
 function currencyOf(seen: string, locationCurrency: string | null): { code: string } | { problem: string } {
   const read = readCurrency(seen);
-  if (read && "code" in read) return isCurrency(read.code) ? { code: read.code } : { problem: `"${seen}" is not a currency code (ISO 4217, such as EUR or USD)` };
+  if (read && "code" in read)
+    return isCurrency(read.code) ? { code: read.code } : { problem: `"${seen}" is not a currency code (ISO 4217, such as EUR or USD)` };
   const options = read?.options ?? [];
   if (locationCurrency && options.includes(locationCurrency)) return { code: locationCurrency };
-  return { problem: `"${seen}" could be one of several currencies (${options.slice(0, 4).join(", ")}, ...); write the code, such as "25 ${options[0] ?? "EUR"}"` };
+  return {
+    problem: `"${seen}" could be one of several currencies (${options.slice(0, 4).join(", ")}, ...); write the code, such as "25 ${options[0] ?? "EUR"}"`,
+  };
 }
 
 /**

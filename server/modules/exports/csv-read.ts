@@ -30,7 +30,7 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * TextDecoder says only that the bytes are bad; this says where, so the problem can name a line.
  */
 export function firstBadUtf8Byte(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;
@@ -97,7 +97,7 @@ export function parseCsv(text: string, maxRows = Infinity): CsvRow[] {
     if (c === '"' && cellStart) {
       const opened = line;
       for (i++; ; i++) {
-        if (i >= text.length) throw new CsvReadProblem(opened, "a quote opened here is never closed; close it, or double it (\"\") inside a quoted cell");
+        if (i >= text.length) throw new CsvReadProblem(opened, 'a quote opened here is never closed; close it, or double it ("") inside a quoted cell');
         const q = text[i]!;
         if (q === '"') {
           if (text[i + 1] !== '"') break;

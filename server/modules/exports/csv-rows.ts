@@ -103,7 +103,8 @@ export function planRow(header: string[], row: CsvRow, ctx: ImportContext): Plan
   });
   cells.forEach((value, c) => {
     const col = header[c]!;
-    if (value.length > (col === "fields" ? MAX_FIELDS_CELL_CHARS : MAX_CELL_CHARS)) problems.push(`"${col}" is longer than ${col === "fields" ? MAX_FIELDS_CELL_CHARS : MAX_CELL_CHARS} characters`);
+    if (value.length > (col === "fields" ? MAX_FIELDS_CELL_CHARS : MAX_CELL_CHARS))
+      problems.push(`"${col}" is longer than ${col === "fields" ? MAX_FIELDS_CELL_CHARS : MAX_CELL_CHARS} characters`);
     else if (!isWellFormedText(value)) problems.push(`"${col}" holds a NUL character, which cannot be kept`);
   });
   if (problems.length) return listed(problems);
