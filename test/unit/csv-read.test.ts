@@ -38,6 +38,8 @@ describe("decoding", () => {
       reason: expect.stringMatching(/^the text is not UTF-8/) as unknown,
     });
     expect(problemOf(() => decodeCsv(bytes(bad)))?.line).toBe(1);
+    // Old Mac line ends (CR alone) count as the parser counts them.
+    expect(problemOf(() => decodeCsv(bytes("name\rok\r\nx\r", bad)))?.line).toBe(4);
   });
 
   test("firstBadUtf8Byte agrees with a fatal TextDecoder on random bytes", () => {

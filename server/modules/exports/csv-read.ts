@@ -67,7 +67,8 @@ export function decodeCsv(bytes: Uint8Array): string {
   } catch {
     const at = firstBadUtf8Byte(body);
     let line = 1;
-    for (let i = 0; i < at; i++) if (body[i] === 0x0a) line++;
+    // Line breaks as the parser counts them: LF, CRLF, or a lone CR.
+    for (let i = 0; i < at; i++) if (body[i] === 0x0a || (body[i] === 0x0d && body[i + 1] !== 0x0a)) line++;
     throw new CsvReadProblem(line, "the text is not UTF-8; save the file as CSV UTF-8 and send it again");
   }
 }

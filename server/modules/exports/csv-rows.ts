@@ -135,6 +135,7 @@ export function planRow(header: string[], row: CsvRow, ctx: ImportContext): Plan
     const col = header[c]!;
     if (KNOWN.has(col) || IGNORED.has(col) || value === "") return;
     const def = defs.get(col);
+    if (!col) return void problems.push("a column with no name in the first line holds a value; name the column or empty it");
     if (!def) return void problems.push(`column "${col}" is not a field of ${typeText ? `type "${typeText}"` : "the default type"}`);
     const read = fieldValue(col, def, value, ctx);
     if (typeof read === "string") problems.push(read);
