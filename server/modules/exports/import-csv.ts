@@ -121,7 +121,7 @@ export async function importCsv(deps: ServiceDeps, actor: Actor, locationId: str
       for (const p of places) if (!p.is_unplaced) children.set(`${p.parent_id ?? ""}/${norm(p.name)}`, p.id);
       const unplacedName = places.find((p) => p.is_unplaced)?.name;
       const inputs: CommandInput[] = [];
-      const made = new Map<string, { line: number; path: string }>(); // new place id -> first line, path
+      const made = new Map<string, { path: string }>(); // new place id -> its path
       const thingLines: { line: number; placeId: string | undefined }[] = [];
       const things: CommandInput[] = [];
       for (const r of planned) {
@@ -134,7 +134,7 @@ export async function importCsv(deps: ServiceDeps, actor: Actor, locationId: str
           if (!id) {
             id = uuidv7();
             children.set(key, id);
-            made.set(id, { line: r.line, path: path.slice(0, i + 1).join(" / ") });
+            made.set(id, { path: path.slice(0, i + 1).join(" / ") });
             inputs.push({ name: "place.create", locationId, args: { id, name, parentId: parent || null } });
           }
           parent = id;
@@ -147,13 +147,15 @@ export async function importCsv(deps: ServiceDeps, actor: Actor, locationId: str
       inputs.push(...things);
       const verdicts = inputs.length ? await executeInTx(tx, actor, inputs, { undoWindowMs: deps.undoWindowMs }) : [];
 
-      // Refusals by line: a place's at the first row needing it, and the rows under it say so too.
+      // Refusals by line. A refused place is told at each row under it (every made place has one:
+      // the deepest place of a row's path is its thing's), its children carrying its reason.
       const placeRefused = new Map<string, string>();
       let placesMade = 0;
       verdicts.slice(0, placeOps).forEach((v, i) => {
-        const id = (inputs[i]!.args as { id: string }).id;
-        if (v.status === "applied") placesMade++;
-        else placeRefused.set(id, `the place "${made.get(id)!.path}" cannot be made: ${v.error.message}`);
+        const { id, parentId } = inputs[i]!.args as { id: string; parentId: string | null };
+        if (v.status === "applied") return void placesMade++;
+        const inherited = v.error instanceof DependsOnDroppedError && parentId ? placeRefused.get(parentId) : undefined;
+        placeRefused.set(id, inherited ?? `the place "${made.get(id)!.path}" cannot be made: ${v.error.message}`);
       });
       let ok = 0;
       verdicts.slice(placeOps).forEach((v, i) => {
@@ -162,7 +164,6 @@ export async function importCsv(deps: ServiceDeps, actor: Actor, locationId: str
         const placeWhy = placeId ? placeRefused.get(placeId) : undefined;
         errors.push({ line, reason: placeWhy && v.error instanceof DependsOnDroppedError ? placeWhy : v.error.message });
       });
-      for (const [id, why] of placeRefused) if (!thingLines.some((t) => t.placeId === id)) errors.push({ line: made.get(id)!.line, reason: why });
       errors.sort((a, b) => a.line - b.line);
 
       const result: CsvImportResult = { dryRun, rows: file.body.length, ok, created: ok, placesCreated: placesMade, errors };
