@@ -44,15 +44,16 @@ export async function checkApiKey(
   const base = p.baseUrl ?? (p.kind === "compatible_api" ? undefined : DEFAULT_BASE[p.kind]);
   if (!base) return { ok: false, unreachable: "no base URL" };
   const { url, headers } = requestOf(p.kind, base, p.apiKey);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await fetch(url, { method: "GET", headers: { accept: "application/json", ...headers }, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { method: "GET", headers: { accept: "application/json", ...headers }, signal });
     // Read to the end (the guarded fetch bounds it): Gemini's wrong key is a 400 whose reason is in
     // the body. Nothing else of the body is kept.
     const body = await res.text();
     if (res.ok) return { ok: true };
     const refused = keyRefusalStatus(res.status, body);
     return refused !== null ? { ok: false, refused } : { ok: false, unreachable: `HTTP ${res.status}` };
-  } catch (err) {
-    return { ok: false, unreachable: err instanceof Error && err.name === "TimeoutError" ? "no answer in time" : "no connection" };
+  } catch {
+    return { ok: false, unreachable: signal.aborted ? "no answer in time" : "no connection" };
   }
 }
