@@ -8,7 +8,8 @@ import { tokenCreatedSchema } from "../../shared/tokens.js";
 import type { TestService } from "../support/app.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { Client } from "../support/members.js";
-import { op } from "../support/push.js";
+import { v7 as uuidv7 } from "uuid";
+import { op, push } from "../support/push.js";
 import { PROTOCOL } from "../../sync/protocol.js";
 
 const readToken = async (c: Client, loc: string) => {
@@ -29,6 +30,10 @@ describe("personal tokens: a read token's writes", () => {
     const place = await as.owner.post(`/api/v1/locations/${loc}/places`, { name: "Attic" });
     expect([thing.status, place.status]).toEqual([201, 201]);
     const event = (await as.owner.get(`/api/v1/things/${thing.body.id}/history`)).body.items[0].id as string;
+    // A capture leaves a draft in the inbox for the token to try to accept and dismiss.
+    const captured = await push(as.owner, [op({ name: "thing.capture", locationId: loc, args: { id: uuidv7(), name: "Captured" } })]);
+    expect(captured.body.results[0].status).toBe("applied");
+    const draft = ((await as.owner.get(`/api/v1/inbox?locationId=${loc}&kind=draft`)).body.items as { id: string }[])[0]!.id;
     const before = await as.owner.get(`/api/v1/locations/${loc}/things`);
     const call = bearer(svc, await readToken(as.owner, loc));
     const writes: [string, string, unknown?][] = [
@@ -39,6 +44,8 @@ describe("personal tokens: a read token's writes", () => {
       ["POST", `/api/v1/locations/${loc}/places`, { name: "Cellar" }],
       ["PATCH", `/api/v1/places/${place.body.id}`, { name: "Loft", rowVersion: place.body.rowVersion }],
       ["POST", `/api/v1/history/${event}/undo`],
+      ["POST", `/api/v1/inbox/${draft}/accept`, {}],
+      ["POST", `/api/v1/inbox/${draft}/dismiss`],
     ];
     for (const [method, path, body] of writes) {
       const res = await call(method, path, body);
@@ -52,6 +59,7 @@ describe("personal tokens: a read token's writes", () => {
     const after = await as.owner.get(`/api/v1/locations/${loc}/things`);
     expect(after.body).toEqual(before.body);
     expect((await as.owner.get(`/api/v1/things/${thing.body.id}`)).body.name).toBe("Lamp");
+    expect(((await as.owner.get(`/api/v1/inbox?locationId=${loc}&kind=draft`)).body.items as { id: string }[]).map((i) => i.id)).toContain(draft);
     const places = JSON.stringify((await as.owner.get(`/api/v1/locations/${loc}/places`)).body);
     expect([places.includes("Attic"), places.includes("Loft"), places.includes("Cellar")]).toEqual([true, false, false]);
   });
