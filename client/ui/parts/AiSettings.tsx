@@ -184,9 +184,12 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
               autoComplete="new-password"
               placeholder={view?.hasKey ? t("ai.settings.keyStored") : ""}
               onChange={(e) => setD({ ...d, apiKey: e.target.value })}
+              aria-describedby={`${id}-key-hint`}
             />
-            <span className="hint">{t("ai.settings.keyCheckHint")}</span>
           </label>
+          <p className="hint" id={`${id}-key-hint`}>
+            {t("ai.settings.keyCheckHint")}
+          </p>
           <fieldset>
             <legend>{t("ai.settings.budget")}</legend>
             <div className="budget">
