@@ -27,6 +27,12 @@ export const aiSettingsBody = z
     /** null: no budget (spend is still counted). */
     monthlyBudget: aiBudgetSchema.nullable().optional(),
     enabled: z.boolean().default(true),
+    /**
+     * true: before saving, ask the provider whether it takes the key (one cheap authenticated
+     * request, nothing generated). Refused: 400 on `apiKey`, nothing saved. The provider could not
+     * say (down, limited, no answer): 503, nothing saved. Omitted or false: saved unchecked.
+     */
+    check: z.boolean().optional(),
   })
   .strict();
 export type AiSettingsBody = z.infer<typeof aiSettingsBody>;
@@ -39,6 +45,8 @@ export const aiSettingsViewSchema = z
     model: z.string(),
     baseUrl: z.string().nullable(),
     hasKey: z.boolean(),
+    /** The provider refused the stored key (HTTP status, when): null once it is replaced or a call with it succeeds. */
+    keyRefused: z.object({ status: z.number().int(), at: z.string() }).nullable(),
     monthlyBudget: aiBudgetSchema.nullable(),
     enabled: z.boolean(),
     /** This month's spend under these settings (calls with a known cost). */

@@ -54,6 +54,9 @@ export const providerName = (kind: ProviderKind, t: I18n["t"]) => t(`ai.provider
 
 /** A reason a server gave (an outcome code, or its own short text) in words where we know it. */
 function reasonText(reason: string, t: I18n["t"]): string {
+  // `key_refused:<scope>:<status>`: whose key the provider refused, and with which HTTP status.
+  const refused = /^key_refused:(user|account|instance):(\d{3})$/.exec(reason);
+  if (refused) return t(`ai.keyRefused.${refused[1] as "user" | "account" | "instance"}`, { status: isolate(refused[2]!) });
   const key = `ai.outcome.${reason}` as MessageKey;
   return t(key) === key ? isolate(reason) : t(key);
 }

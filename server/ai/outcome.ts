@@ -6,6 +6,7 @@
 import { APICallError, JSONParseError, NoObjectGeneratedError, NoOutputGeneratedError, RetryError, TypeValidationError, type FinishReason } from "ai";
 import type { AiOutcome } from "../../shared/ai.js";
 import { GuardRefusal } from "../oauth/guarded-fetch.js";
+import { keyRefusalStatus } from "./key-refusal.js";
 import { ProviderSettingsError } from "./providers.js";
 
 export interface Ended {
@@ -46,6 +47,8 @@ export function fromError(err: unknown): Ended {
   if (NoOutputGeneratedError.isInstance(e)) return ended("schema_invalid", "no_output");
   if (APICallError.isInstance(e)) {
     if (e.statusCode === 429) return ended("rate_limited", "http_429", retryAfter(e.responseHeaders));
+    const refused = keyRefusalStatus(e.statusCode, e.responseBody);
+    if (refused !== null) return ended("provider_error", `key_refused_${refused}`);
     return ended("provider_error", e.statusCode ? `http_${e.statusCode}` : "network");
   }
   if (e instanceof GuardRefusal) return ended("provider_error", "base_url_refused");

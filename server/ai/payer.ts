@@ -29,6 +29,8 @@ export interface SettingsRow {
   budget_currency: string | null;
   enabled: boolean;
   updated_at: Date | string;
+  key_refused_at: Date | string | null;
+  key_refused_status: number | null;
   /** The account whose key seals the API key (keys.ts). */
   key_account_id: string;
   /** The person the settings belong to (the account's owner for scope `account`). */
@@ -36,7 +38,7 @@ export interface SettingsRow {
 }
 
 const SETTINGS_COLUMNS = sql`s.id, s.scope, s.account_id, s.user_id, s.provider_kind, s.model, s.base_url, s.api_key_sealed,
-  s.budget_amount::text AS budget_amount, s.budget_currency, s.enabled, s.updated_at`;
+  s.budget_amount::text AS budget_amount, s.budget_currency, s.enabled, s.updated_at, s.key_refused_at, s.key_refused_status`;
 
 /** A person's own settings (enabled or not). */
 export async function userSettings(q: Queryable, userId: string): Promise<SettingsRow | null> {
@@ -81,6 +83,7 @@ function settingsPayer(row: SettingsRow): Payer {
     accountId: row.account_id,
     budget: budgetOf(row),
     guarded: row.base_url !== null,
+    key: { settingsId: row.id, sealed: row.api_key_sealed },
   };
 }
 
@@ -104,5 +107,21 @@ export async function resolvePayer(db: Queryable, config: Pick<Config, "ai">, wh
     accountId: null,
     budget: config.ai?.monthlyBudget ?? null,
     guarded: false,
+    key: null,
   };
+}
+
+/**
+ * What the provider said of the key a call used: refused (with its status), or accepted (a call
+ * that succeeded). Written only while the row still holds that key, so a key replaced while the
+ * call was in flight is not marked for the old one's refusal.
+ */
+export async function markKey(q: Queryable, payer: Payer, refusedStatus: number | null, now: Date): Promise<void> {
+  if (!payer.key?.sealed) return;
+  const at = refusedStatus === null ? null : now.toISOString();
+  await q.execute(
+    sql`UPDATE ai_settings SET key_refused_at = ${at}::timestamptz, key_refused_status = ${refusedStatus}
+        WHERE id = ${payer.key.settingsId} AND api_key_sealed = ${payer.key.sealed}
+          AND key_refused_status IS DISTINCT FROM ${refusedStatus}::int`,
+  );
 }

@@ -18,6 +18,11 @@ export interface Payer {
   budget: AiBudget | null;
   /** A base URL a person entered: calls go through guardedAiFetch (the instance's own is trusted). */
   guarded: boolean;
+  /**
+   * The settings row and the sealed key the call used (null for the instance): a refusal of the
+   * key is recorded on that row, and only while it still holds that key (payer.ts markKeyRefused).
+   */
+  key: { settingsId: string; sealed: string | null } | null;
 }
 
 /** An estimate held against a payer's month while its call is in flight. */

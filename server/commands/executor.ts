@@ -5,8 +5,9 @@
  * The write core knows no domain: the commands come in a registry (server/modules/registry.ts
  * binds them with createExecutor).
  */
-import { roleAtLeast, type Role } from "../../shared/roles.js";
+import type { Role } from "../../shared/roles.js";
 import { findIllFormedText } from "../../shared/text.js";
+import { readOnlyRefusal, writeRefusal } from "../access/may-write.js";
 import { rolesFromJson, visibleAccountsJson, visibleRolesJson } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
@@ -172,15 +173,16 @@ async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inpu
     const bad = findIllFormedText(parsed.data);
     if (bad) return refuse(index, def, input, illFormedTextError(bad, "args"));
     if (def.createsLocation) {
-      if (!actor.canWrite || actor.type !== "user") refuse(index, def, input, new ForbiddenError("Only a signed-in person can create a location."));
+      if (actor.type !== "user") refuse(index, def, input, new ForbiddenError("Only a signed-in person can create a location."));
+      else if (!actor.canWrite) refuse(index, def, input, readOnlyRefusal(actor, "create a location")!);
       else prepared.push({ index, def, op: { input, args: parsed.data } });
       return;
     }
     const role = roles.get(input.locationId);
     // Deny by default; a location the actor cannot see reads as "not found".
     if (!role) return refuse(index, def, input, new LocationNotVisibleError());
-    if (!actor.canWrite || !roleAtLeast(role, def.minRole))
-      return refuse(index, def, input, new ForbiddenError(`Your role (${role}) cannot do "${def.name}" here.`, { role, needed: def.minRole }));
+    const refused = writeRefusal(actor, role, def.minRole, `do "${def.name}"`);
+    if (refused) return refuse(index, def, input, refused);
     prepared.push({ index, def, op: { input, args: parsed.data } });
   });
   const sp: Savepoints | null = savepoints ? { open: 0, pending: [] } : null;

@@ -43,6 +43,24 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/**
+ * A write by a read-only token or MCP grant. Its scope is the cause, not its creator's role (an
+ * owner's read token would otherwise be told "Your role (owner) cannot ..."), so the message says
+ * what to make instead.
+ */
+export class ReadOnlyScopeError extends ForbiddenError {
+  constructor(via: "token" | "mcp" | "session", doing: string) {
+    super(
+      via === "token"
+        ? `This token can only read; make a token with write access (scope "write") to ${doing}.`
+        : via === "mcp"
+          ? `This connection was granted read access only; connect the assistant again and allow changes (svc:write) to ${doing}.`
+          : `This session can only read, so it cannot ${doing}.`,
+      { reason: "read_only_scope", scope: via === "mcp" ? "svc:read" : "read" },
+    );
+  }
+}
+
 export class MfaRequiredError extends AppError {
   constructor() {
     super(403, "mfa_required", "Finish signing in with your second factor first.");

@@ -13,7 +13,7 @@ import type { Actor } from "../auth/actor.js";
 import { checkJsonBytes } from "../http/edge.js";
 import type { OAuthContext } from "../oauth/context.js";
 import { liveGrant } from "../oauth/grants.js";
-import { mcpServer } from "./tools.js";
+import { mcpServer, readOnlyToolCall } from "./tools.js";
 
 /** JSON-RPC bodies of tool calls are small; a thing with notes fits easily. */
 const MCP_BODY_LIMIT = 256 * 1024;
@@ -72,6 +72,8 @@ export function mcpRouter(ctx: OAuthContext, undoWindowMs: number): Router {
       try {
         const actor = (req.auth?.extra as GrantExtra | undefined)?.actor;
         if (!actor) throw new Error("requireBearerAuth passed without an actor");
+        const refused = readOnlyToolCall(actor, req.body);
+        if (refused) return void res.json(refused);
         const server = mcpServer(actor, { db: ctx.db, undoWindowMs });
         const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
         res.on("close", () => {

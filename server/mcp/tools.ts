@@ -12,6 +12,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { thingCreateBody, thingPatchBody } from "../../shared/things.js";
 import { locationAccess } from "../access/location.js";
+import { readOnlyRefusal } from "../access/may-write.js";
 import { visibleLocations } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
 import { withActor } from "../db/actor.js";
@@ -45,6 +46,21 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value);
   if (!r.success) throw zodToValidationError(r.error);
   return r.data;
+}
+
+/** The tools only a grant with svc:write is given (registered below, after the reads). */
+export const WRITE_TOOLS: ReadonlySet<string> = new Set(["create_thing", "update_thing", "move_thing", "review_inbox_item"]);
+
+/**
+ * A read-only grant is not offered the write tools, but an assistant may still call one by name
+ * (it saw it under another grant): the answer names the grant's scope, not "tool not found".
+ */
+export function readOnlyToolCall(actor: Actor, message: unknown): { jsonrpc: "2.0"; id: string | number; result: CallToolResult } | null {
+  if (actor.canWrite || !message || typeof message !== "object" || Array.isArray(message)) return null;
+  const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+  if (method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || typeof params?.name !== "string") return null;
+  if (!WRITE_TOOLS.has(params.name)) return null;
+  return { jsonrpc: "2.0", id, result: mcpToolError(readOnlyRefusal(actor, `use ${params.name}`)!) };
 }
 
 /** The visible locations as the tools name them: id, name and the actor's role. */

@@ -247,12 +247,13 @@ describe("beyond one outcome per kind", () => {
     expect(record).toMatchObject({ outcome: "timeout", errorCode: "cancelled" });
   });
 
-  test("a 401 is a provider_error with a code, and the provider's message is not kept", async () => {
+  test("a 401 is a refused key (key_refused_401, not an outage), and the provider's message is not kept", async () => {
     const k = kindOf("provider_c");
     standins.get(k.kind)!.next({ do: "status", status: 401 });
     const { record } = await call(k);
-    expect(record).toMatchObject({ outcome: "provider_error", errorCode: "http_401" });
+    expect(record).toMatchObject({ outcome: "provider_error", errorCode: "key_refused_401" });
     expect(JSON.stringify(record)).not.toContain("internal error");
+    expect(JSON.stringify(record)).not.toContain("unregistered callers");
   });
 
   test("no key: nothing is sent, and the packages' OPENAI_API_KEY fallback is not borrowed", async () => {

@@ -257,8 +257,20 @@ describe("/mcp with the MCP SDK's client", () => {
     const names = (await c.listTools()).tools.map((t) => t.name);
     expect(names).toContain("search_things");
     expect(names).not.toContain("create_thing");
-    const refused = await c.callTool({ name: "create_thing", arguments: { locationId: home, thing: { name: "Saw" } } });
-    expect(refused.isError).toBe(true);
+    // Called by name anyway, each write tool is refused for the grant's scope, not "not found" or the role.
+    const calls = [
+      { name: "create_thing", arguments: { locationId: home, thing: { name: "Saw" } } },
+      { name: "move_thing", arguments: { id: home, rowVersion: 1, placeId: home } },
+    ];
+    for (const call of calls) {
+      const refused = await c.callTool(call);
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toBe(
+        `forbidden: This connection was granted read access only; connect the assistant again and allow changes (svc:write) to use ${call.name}.`,
+      );
+    }
+    const things = JSON.parse(text(await c.callTool({ name: "search_things", arguments: { locationId: home, q: "Saw" } }))) as { items: unknown[] };
+    expect(things.items).toEqual([]);
     await c.close();
   });
 

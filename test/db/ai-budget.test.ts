@@ -36,6 +36,7 @@ function payer(budget: string | null): Payer {
     accountId: null,
     budget: budget === null ? null : usd(budget),
     guarded: false,
+    key: null,
   };
 }
 

@@ -20,6 +20,12 @@ import { failure, useConnection } from "./OnlineOnly.js";
 import "./ai.css";
 
 type Scope = "user" | "account";
+
+/** The provider's status when a save was refused for the key (details.reason key_refused), else null. */
+function keyRefusedStatus(details: unknown): number | null {
+  const d = details && typeof details === "object" ? (details as { reason?: unknown; providerStatus?: unknown }) : {};
+  return d.reason === "key_refused" && typeof d.providerStatus === "number" ? d.providerStatus : null;
+}
 const PATHS: Record<Scope, string> = { user: "/api/v1/me/ai-settings", account: "/api/v1/me/account/ai-settings" };
 
 function Spend({ view }: { view: AiSettingsView }) {
@@ -57,9 +63,20 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
   const [error, setError] = useState<string | null>(null);
   const title = t(scope === "user" ? "ai.settings.mine" : "ai.settings.account");
   const id = `ai-${scope}`;
+  // Set when the key check could not reach the provider: the person may save without it.
+  const [unchecked, setUnchecked] = useState(false);
   const fail = (err: unknown) => setError(err instanceof ApiError && err.offline ? t("ai.settings.offline") : errorText(err));
+  const failSave = (err: unknown) => {
+    const refused = err instanceof ApiError ? keyRefusedStatus(err.details) : null;
+    if (refused !== null) return setError(t("ai.settings.keyRefusedOnSave", { status: refused }));
+    if (err instanceof ApiError && err.status === 503 && err.code === "unavailable") {
+      setUnchecked(true);
+      return setError(t("ai.settings.checkUnreachable"));
+    }
+    fail(err);
+  };
 
-  const save = () => {
+  const save = (check: boolean) => {
     setNote(null);
     const amount = westernDigits(d.amount.trim());
     const currency = d.currency.trim().toUpperCase();
@@ -81,16 +98,19 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
       baseUrl: d.kind === "compatible_api" ? d.baseUrl.trim() : null,
       monthlyBudget: amount ? { amount, currency } : null,
       enabled: d.enabled,
+      // A new key is asked about before it is stored (a refused one is a 400 that saves nothing).
+      ...(d.apiKey && check ? { check: true } : {}),
     });
     if (!body.success) return setError(body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
     setError(null);
+    setUnchecked(false);
     setBusy(true);
     api<AiSettingsView>("PUT", PATHS[scope], body.data)
       .then((saved) => {
         onChange(saved);
         setD({ ...draftOf(saved), apiKey: "" });
         setNote(t("ai.settings.saved"));
-      }, fail)
+      }, failSave)
       .finally(() => setBusy(false));
   };
 
@@ -117,6 +137,9 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
             {providerName(view.providerKind, t)} · <bdi>{view.model}</bdi>
           </p>
           <Spend view={view} />
+          {view.keyRefused ? (
+            <Notice kind="error">{t("ai.settings.keyRefused", { status: view.keyRefused.status, date: i18n.dateTime(view.keyRefused.at) })}</Notice>
+          ) : null}
         </>
       ) : (
         <p className="meta">{t("ai.settings.none")}</p>
@@ -127,7 +150,7 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
           aria-label={title}
           onSubmit={(e) => {
             e.preventDefault();
-            save();
+            save(true);
           }}
         >
           <label>
@@ -161,8 +184,12 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
               autoComplete="new-password"
               placeholder={view?.hasKey ? t("ai.settings.keyStored") : ""}
               onChange={(e) => setD({ ...d, apiKey: e.target.value })}
+              aria-describedby={`${id}-key-hint`}
             />
           </label>
+          <p className="hint" id={`${id}-key-hint`}>
+            {t("ai.settings.keyCheckHint")}
+          </p>
           <fieldset>
             <legend>{t("ai.settings.budget")}</legend>
             <div className="budget">
@@ -185,6 +212,11 @@ function ProviderForm({ scope, view, onChange }: { scope: Scope; view: AiSetting
             <button type="submit" className="primary" disabled={busy}>
               {t("ai.settings.save")}
             </button>
+            {unchecked ? (
+              <button type="button" disabled={busy} onClick={() => save(false)}>
+                {t("ai.settings.saveUnchecked")}
+              </button>
+            ) : null}
             {view ? (
               <button type="button" className="danger" disabled={busy} onClick={remove}>
                 {t("ai.settings.remove")}

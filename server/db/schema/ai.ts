@@ -29,6 +29,9 @@ export const aiSettings = pgTable(
     budgetAmount: numeric("budget_amount", { precision: 15, scale: 6 }),
     budgetCurrency: text("budget_currency"),
     enabled: boolean("enabled").notNull().default(true),
+    /** When the provider last refused the stored key (401/403), and its status; null once replaced or accepted. */
+    keyRefusedAt: ts("key_refused_at"),
+    keyRefusedStatus: integer("key_refused_status"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },

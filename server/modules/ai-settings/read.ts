@@ -26,6 +26,10 @@ export async function settingsView(q: Queryable, row: SettingsRow, month: string
     model: row.model,
     baseUrl: row.base_url,
     hasKey: row.api_key_sealed !== null,
+    keyRefused:
+      row.api_key_sealed !== null && row.key_refused_status !== null && row.key_refused_at !== null
+        ? { status: row.key_refused_status, at: new Date(row.key_refused_at).toISOString() }
+        : null,
     monthlyBudget: budget,
     enabled: row.enabled,
     spentThisMonth: await spentIn(q, payerKeyOf(row), month, budget?.currency ?? PRICE_TABLE.currency),

@@ -12,7 +12,7 @@ import type { RouteDeps } from "../deps.js";
 import { deleteSettings, locationCosts, overview, saveSettings, type Scope } from "./service.js";
 
 const KEY_RULE =
-  "`apiKey` omitted keeps the stored key, null removes it; changing the provider kind or the base URL without a new key forgets the stored one (a key is only ever sent to the host it was entered for). A base URL must be https on a public address; compatible_api needs one, the other kinds a key. `monthlyBudget` is in USD; omitted or null, no limit.";
+  "`apiKey` omitted keeps the stored key, null removes it; changing the provider kind or the base URL without a new key forgets the stored one (a key is only ever sent to the host it was entered for). A base URL must be https on a public address; compatible_api needs one, the other kinds a key. `monthlyBudget` is in USD; omitted or null, no limit. `check: true` asks the provider about the key first (one cheap authenticated request): refused, 400 on `apiKey` (details.reason key_refused, providerStatus); the provider could not say, 503; nothing is saved either way. The view's `keyRefused` says when a call last found the stored key refused.";
 
 export function aiSettingsRoutes(deps: Pick<RouteDeps, "db" | "config">): RouteDef[] {
   const { db, config } = deps;

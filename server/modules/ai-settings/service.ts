@@ -9,15 +9,16 @@ import type { AiCostSummary, AiSettingsBody, AiSettingsOverview, AiSettingsView 
 import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { monthOf } from "../../ai/budget.js";
-import { checkAiBaseUrl } from "../../ai/guarded-fetch.js";
-import { sealApiKey } from "../../ai/keys.js";
+import { checkAiBaseUrl, guardedAiFetch } from "../../ai/guarded-fetch.js";
+import { checkApiKey } from "../../ai/key-check.js";
+import { openApiKey, sealApiKey } from "../../ai/keys.js";
 import { accountSettings, userSettings, type SettingsRow } from "../../ai/payer.js";
 import { PRICE_TABLE } from "../../ai/prices.js";
 import type { Actor } from "../../auth/actor.js";
 import type { Config } from "../../config.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
-import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from "../../errors/classes.js";
 import { checkedAddress, GuardRefusal, type GuardOptions } from "../../oauth/guarded-fetch.js";
 import { costSummary, settingsView } from "./read.js";
 
@@ -81,6 +82,7 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
   // Prices and reported costs are in the table's currency; a budget in another could never be compared.
   if (budget && budget.currency !== PRICE_TABLE.currency)
     throw invalid("monthlyBudget.currency", `must be ${PRICE_TABLE.currency}, the currency AI costs are in.`);
+  const checked = body.check ? await checkKey(db, guard, actor.userId, scope, body, baseUrl) : false;
   const saved = await asSystem(db, async (tx) => {
     const accountId = await ownAccountId(tx, actor.userId);
     // One writer at a time per account: the row is made once, and the key sealed for the row kept.
@@ -99,9 +101,12 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
     }
     const owner = scope === "user" ? { userId: actor.userId, accountId: null } : { userId: null, accountId };
     const values = sql`${body.providerKind}, ${body.model}, ${baseUrl}, ${sealed}, ${budget?.amount ?? null}::numeric, ${budget?.currency ?? null}, ${body.enabled}`;
+    // A refusal belongs to the key it was about: another key (or none), or the provider taking this one, clears it.
+    const keepRefusal = !checked && existing !== null && sealed !== null && sealed === existing.api_key_sealed;
     if (existing) {
       await tx.execute(sql`UPDATE ai_settings SET (provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled, updated_at)
                            = (${values}, now()) WHERE id = ${id}`);
+      if (!keepRefusal) await tx.execute(sql`UPDATE ai_settings SET key_refused_at = NULL, key_refused_status = NULL WHERE id = ${id}`);
     } else {
       await tx.execute(sql`INSERT INTO ai_settings (id, scope, user_id, account_id, provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled)
                            VALUES (${id}, ${scope}, ${owner.userId}, ${owner.accountId}, ${values})`);
@@ -109,6 +114,39 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
     return (await settingsOf(tx, scope, actor.userId))!;
   });
   return settingsView(db, saved, monthOf(new Date()));
+}
+
+/**
+ * Asks the provider whether it takes the key about to be saved (the one sent, or the stored one
+ * kept): true when it does; a refusal is a 400 on `apiKey` and a provider that cannot say a 503,
+ * both before anything is written.
+ */
+async function checkKey(db: Db, guard: GuardOptions, userId: string, scope: Scope, body: AiSettingsBody, baseUrl: string | null): Promise<true> {
+  let apiKey = typeof body.apiKey === "string" ? body.apiKey : undefined;
+  if (body.apiKey === undefined) {
+    const existing = await asSystem(db, (tx) => settingsOf(tx, scope, userId));
+    if (existing?.api_key_sealed && existing.provider_kind === body.providerKind && existing.base_url === baseUrl) {
+      const owner = { settingsId: existing.id, accountId: existing.key_account_id, providerKind: existing.provider_kind, baseUrl: existing.base_url };
+      apiKey = openApiKey(owner, existing.api_key_sealed) ?? undefined;
+    }
+  }
+  // No key to check: the save itself says one is needed (or compatible_api's server takes none).
+  if (!apiKey && body.providerKind !== "compatible_api") return true;
+  const result = await checkApiKey({ kind: body.providerKind, apiKey, baseUrl: baseUrl ?? undefined }, guardedAiFetch(guard));
+  if (result.ok) return true;
+  if ("refused" in result) {
+    const message = `the provider refused this key (HTTP ${result.refused}), so nothing was saved. Check that the key is right and is for ${body.providerKind === "compatible_api" ? "this server" : "this provider"}, then save again.`;
+    throw new ValidationError(`apiKey: ${message}`, {
+      field: "apiKey",
+      reason: "key_refused",
+      providerStatus: result.refused,
+      issues: [{ path: "body.apiKey", message }],
+    });
+  }
+  throw new UnavailableError(
+    30,
+    `The AI provider could not be reached to check the key (${result.unreachable}), so nothing was saved. Try again later, or save without the check.`,
+  );
 }
 
 export async function deleteSettings(db: Db, actor: Actor, scope: Scope): Promise<void> {

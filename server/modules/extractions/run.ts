@@ -4,6 +4,8 @@
  * - no provider for the scope that would pay: `no_provider` (nothing sent, nothing recorded);
  * - the payer's budget would be passed: `paused_budget` until the month ends (a `not_sent` call
  *   is recorded, so the cost summary shows what was held back);
+ * - the provider refused the key (401/403): `failed` at once, `key_refused:<scope>:<status>` as the
+ *   reason, and the refusal kept on the payer's settings for the settings screen;
  * - the provider failed, limited or timed out: `waiting_provider`, tried again with backoff, then `failed`;
  * - it refused, cut off, or answered off-schema: `failed`, the outcome as the reason;
  * - it answered: `succeeded`, and the values apply (apply.ts).
@@ -16,7 +18,8 @@ import { estimateCost, laterOrUnknown, releaseBudget, reserveBudget, settleBudge
 import type { ExtractImage } from "../../ai/extract.js";
 import { guardedAiFetch } from "../../ai/guarded-fetch.js";
 import { aiGuard } from "../../ai/guard-policy.js";
-import { resolvePayer } from "../../ai/payer.js";
+import { refusedKeyStatus } from "../../ai/key-refusal.js";
+import { markKey, resolvePayer } from "../../ai/payer.js";
 import type { Payer } from "../../ai/paying.js";
 import type { Config } from "../../config.js";
 import { asSystem } from "../../db/actor.js";
@@ -245,7 +248,16 @@ async function finish(
   const [current] = await tx.select().from(extractions).where(eq(extractions.id, run.id)).for("update");
   // A claim taken over after this worker's lease ended (attempt counts claims) is no longer this one's.
   if (!current || current.status !== "running" || current.attempt !== run.attempt) return;
+  const refusedKey = refusedKeyStatus(call.errorCode);
+  if (refusedKey !== null) {
+    // Not an outage: trying again with the same key would only be refused again. The reason names
+    // whose key it was (the client words it: "the AI provider refused the key set for the account").
+    await markKey(tx, payer, refusedKey, now);
+    await settle(tx, run, { status: "failed", reason: `key_refused:${payer.paidBy.scope}:${refusedKey}`, call, model }, now);
+    return;
+  }
   if (call.outcome === "ok" && object) {
+    await markKey(tx, payer, null, now);
     const done = await apply(tx, object, call, now);
     if ("failed" in done) return void (await settle(tx, run, { status: "failed", reason: done.failed, call, model }, now));
     await settle(tx, run, { status: "succeeded", call, applied: done.applied, model }, now);

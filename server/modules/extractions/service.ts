@@ -2,13 +2,13 @@
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { ExtractionRecord, extractionStartBody } from "../../../shared/extractions.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
+import { writeRefusal } from "../../access/may-write.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import { sql } from "../../db/client.js";
 import { extractions, files } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
 import { findThing } from "../things/read.js";
 import { queueExtractions } from "./queue.js";
@@ -48,8 +48,8 @@ export function startExtraction({ db }: ServiceDeps, actor: Actor, thingId: stri
   return withActor(db, actor, async (tx) => {
     const thing = await findThing(tx, thingId);
     const { role } = await locationAccess(tx, thing.locationId);
-    if (!actor.canWrite || !roleAtLeast(role, "member"))
-      throw new ForbiddenError(`Your role (${role}) cannot ask for photos to be read here.`, { role, needed: "member" });
+    const refused = writeRefusal(actor, role, "member", "ask for photos to be read");
+    if (refused) throw refused;
     const fileIds = body.fileIds ?? (await photosOf(tx, thing));
     if (!fileIds.length) throw new ValidationError("fileIds: this thing has no photos to read; add one or name the files.", { field: "fileIds" });
     if (body.fileIds) {

@@ -69,11 +69,24 @@ export const anthropicFormat = (): WireFormat => ({
       }
     }
   },
+  // As api.anthropic.com answers: a wrong key is 401 authentication_error, a key without access 403 permission_error.
   error: (status) => ({
     type: "error",
-    error: {
-      type: status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error",
-      message: status === 429 ? "Number of requests has exceeded your rate limit" : "Internal server error",
-    },
+    error:
+      status === 401
+        ? { type: "authentication_error", message: "invalid x-api-key" }
+        : status === 403
+          ? { type: "permission_error", message: "Your API key does not have permission to use the specified resource." }
+          : {
+              type: status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error",
+              message: status === 429 ? "Number of requests has exceeded your rate limit" : "Internal server error",
+            },
+  }),
+  checkPath: "/v1/models",
+  checked: () => ({
+    data: [{ type: "model", id: "claude-sonnet-4-5", display_name: "Claude Sonnet 4.5", created_at: "2025-09-29T00:00:00Z" }],
+    has_more: false,
+    first_id: "claude-sonnet-4-5",
+    last_id: "claude-sonnet-4-5",
   }),
 });

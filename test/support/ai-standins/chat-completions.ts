@@ -68,13 +68,25 @@ export function chatCompletions(o: ChatOptions): WireFormat {
           return { status: 200, body: completion(body.model, s.text, "stop", cost) };
       }
     },
-    error: (status) => ({
-      error: {
-        message: status === 429 ? "Rate limit reached for requests" : "The server had an error",
-        type: status === 429 ? "rate_limit_error" : "server_error",
-        code: null,
-      },
-    }),
+    // A wrong key is 401 on each: OpenRouter {error: {message, code}}, Mistral {message, request_id}, OpenAI-compatible servers OpenAI's body.
+    error: (status) =>
+      status === 401 && o.name === "openrouter"
+        ? { error: { message: "No auth credentials found", code: 401 } }
+        : status === 401 && o.name === "mistral"
+          ? { message: "Unauthorized", request_id: "standin" }
+          : {
+              error: {
+                message: status === 429 ? "Rate limit reached for requests" : status === 401 ? "Invalid API key" : "The server had an error",
+                type: status === 429 ? "rate_limit_error" : status === 401 ? "invalid_request_error" : "server_error",
+                code: status === 401 ? "invalid_api_key" : null,
+              },
+            },
+    // OpenRouter's model list needs no key; its key info does.
+    checkPath: o.name === "openrouter" ? `${o.basePath}/key` : `${o.basePath}/models`,
+    checked: () =>
+      o.name === "openrouter"
+        ? { data: { label: "sk-or-v1-standin", usage: 0, limit: null, is_free_tier: false } }
+        : { object: "list", data: [{ id: "standin", object: "model", created: 1_764_000_000, owned_by: o.name }] },
   };
 }
 

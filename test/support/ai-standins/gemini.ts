@@ -45,8 +45,34 @@ export const geminiFormat = (): WireFormat => ({
   error: (status) => ({
     error: {
       code: status,
-      message: status === 429 ? "Resource has been exhausted (e.g. check quota)." : "An internal error has occurred.",
-      status: status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL",
+      message:
+        status === 429
+          ? "Resource has been exhausted (e.g. check quota)."
+          : status === 403
+            ? "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."
+            : "An internal error has occurred.",
+      status: status === 429 ? "RESOURCE_EXHAUSTED" : status === 403 ? "PERMISSION_DENIED" : "INTERNAL",
     },
   }),
+  // As generativelanguage.googleapis.com answers a wrong key: 400 INVALID_ARGUMENT with reason API_KEY_INVALID.
+  badKey: () => ({
+    status: 400,
+    body: {
+      error: {
+        code: 400,
+        message: "API key not valid. Please pass a valid API key.",
+        status: "INVALID_ARGUMENT",
+        details: [
+          {
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            reason: "API_KEY_INVALID",
+            domain: "googleapis.com",
+            metadata: { service: "generativelanguage.googleapis.com" },
+          },
+        ],
+      },
+    },
+  }),
+  checkPath: "/v1beta/models",
+  checked: () => ({ models: [{ name: "models/gemini-2.5-flash", displayName: "Gemini 2.5 Flash" }] }),
 });

@@ -55,12 +55,25 @@ export const openaiFormat = (): WireFormat => ({
         return { status: 200, body: response(body.model, [text(s.text)], false) };
     }
   },
+  // As api.openai.com answers: a wrong key is 401 invalid_api_key, a key without access 403.
   error: (status) => ({
-    error: {
-      message: status === 429 ? "Rate limit reached for gpt-4o-mini" : "The server had an error while processing your request.",
-      type: status === 429 ? "requests" : "server_error",
-      param: null,
-      code: status === 429 ? "rate_limit_exceeded" : null,
-    },
+    error:
+      status === 401
+        ? {
+            message: "Incorrect API key provided: sk-stan*****0b1d. You can find your API key at https://platform.openai.com/account/api-keys.",
+            type: "invalid_request_error",
+            param: null,
+            code: "invalid_api_key",
+          }
+        : status === 403
+          ? { message: "You are not allowed to sample from this model", type: "invalid_request_error", param: null, code: null }
+          : {
+              message: status === 429 ? "Rate limit reached for gpt-4o-mini" : "The server had an error while processing your request.",
+              type: status === 429 ? "requests" : "server_error",
+              param: null,
+              code: status === 429 ? "rate_limit_exceeded" : null,
+            },
   }),
+  checkPath: "/v1/models",
+  checked: () => ({ object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 1_721_172_741, owned_by: "system" }] }),
 });

@@ -38,7 +38,14 @@ export interface WireFormat {
   /** The JSON schema the request asked the answer to follow, if it sent one. */
   schemaOf(body: Record<string, unknown>): unknown;
   reply(s: Exclude<Scenario, { do: "hang" } | { do: "status" }>, body: Record<string, unknown>): Reply;
+  /** The provider's error body for a status; for 401/403 its "wrong key" body. */
   error(status: number): unknown;
+  /** A cheap authenticated GET (the model list, or OpenRouter's key info) that a key check makes. */
+  checkPath: string;
+  /** How the provider says a key is wrong, when it is not 401 with error(401) (Gemini: 400 API_KEY_INVALID). */
+  badKey?: () => Reply;
+  /** The 200 answer of checkPath. */
+  checked(): unknown;
 }
 
 export interface Received {
@@ -62,7 +69,12 @@ function send(res: ServerResponse, r: Reply): void {
   res.end(JSON.stringify(r.body));
 }
 
-export async function startStandin(format: WireFormat): Promise<Standin> {
+export interface StandinOptions {
+  /** The keys this provider knows: any other key is answered as the real provider answers a wrong one. Unset: any key. */
+  keys?: readonly string[];
+}
+
+export async function startStandin(format: WireFormat, opts: StandinOptions = {}): Promise<Standin> {
   let scenario: Scenario = { do: "status", status: 500 };
   const received: Received[] = [];
   const server = createServer((req, res) => {
@@ -71,7 +83,22 @@ export async function startStandin(format: WireFormat): Promise<Standin> {
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
       const path = new URL(req.url ?? "/", "http://standin").pathname;
-      if (req.method !== "POST" || !format.endpoint(path)) return send(res, { status: 404, body: format.error(404) });
+      const isCheck = req.method === "GET" && path === format.checkPath;
+      if (!isCheck && (req.method !== "POST" || !format.endpoint(path))) return send(res, { status: 404, body: format.error(404) });
+      const key = format.keyOf(req.headers);
+      if (opts.keys && (key === undefined || !opts.keys.includes(key))) {
+        received.push({ path, headers: req.headers, body: {}, raw });
+        return send(res, format.badKey?.() ?? { status: 401, body: format.error(401) });
+      }
+      if (isCheck) {
+        received.push({ path, headers: req.headers, body: {}, raw });
+        const s = scenario;
+        if (s.do === "hang") return;
+        // A scripted failure (an outage, a limit) meets the check too; anything else is the list.
+        if (s.do === "status")
+          return send(res, { status: s.status, headers: s.retryAfter ? { "retry-after": s.retryAfter } : {}, body: format.error(s.status) });
+        return send(res, { status: 200, body: format.checked() });
+      }
       let body: Record<string, unknown>;
       try {
         body = JSON.parse(raw) as Record<string, unknown>;

@@ -117,6 +117,18 @@ describe("extraction status", () => {
     expect(extractionStatusText({ status: "no_provider" }, f)).toMatch(/No AI provider/);
     expect(extractionStatusText({ status: "superseded" }, fmt("ar"))).toBe("حلّت محلها قراءة أحدث.");
   });
+
+  it("says whose key the provider refused, and that it is not tried again, in English and Arabic", () => {
+    const refused = (reason: string, lang: "en" | "ar") => extractionStatusText({ status: "failed", statusReason: reason }, fmt(lang));
+    expect(refused("key_refused:account:401", "en")).toBe(
+      "Reading the photos failed: the AI provider refused the API key set for the account (HTTP \u2068401\u2069); its owner can enter a new one in Settings, under AI.",
+    );
+    expect(refused("key_refused:user:403", "en")).toMatch(/refused the API key in the AI settings of the person who asked \(HTTP \u2068403\u2069\)/);
+    expect(refused("key_refused:instance:401", "en")).toMatch(/this server's API key .*whoever runs the server must replace it\.$/);
+    expect(refused("key_refused:account:401", "ar")).toContain("رفض مزوّد الذكاء الاصطناعي مفتاح API المضبوط للحساب");
+    expect(refused("key_refused:user:401", "ar")).not.toContain("key_refused");
+    expect(refused("key_refused:instance:401", "ar")).not.toContain("key_refused");
+  });
 });
 
 describe("suggested fields", () => {
