@@ -253,7 +253,10 @@ describe("restoring an export", () => {
     await Promise.all([things!.rows, places!.rows]);
     const handles = streams.map((s) => s.shapeHandle);
     let refetched = 0;
-    for (const s of streams) s.subscribe((messages) => (refetched += messages.filter((m) => "headers" in m && m.headers.control === "must-refetch").length));
+    for (const s of streams)
+      s.subscribe((messages) => {
+        refetched += messages.filter((m) => "headers" in m && m.headers.control === "must-refetch").length;
+      });
 
     const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, zip);
     expect(res.status, res.bytes.toString()).toBe(200);
