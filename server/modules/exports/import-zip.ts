@@ -44,7 +44,7 @@ export interface ZipImportResult {
   photos: number;
   /** Rows restored per table. */
   records: Record<string, number>;
-  /** Rows left out per table: they hang on a row the export did not include (a trashed or ended thing it left out). */
+  /** Rows left out per table: they hang on a row the export did not include (a trashed or ended thing it left out), or are file records whose bytes are not in the zip. */
   skipped: Record<string, number>;
   /** Old id -> new id of every restored row, so a caller can follow its records across. */
   ids: Record<string, string>;
