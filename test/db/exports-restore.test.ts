@@ -279,4 +279,27 @@ describe("restoring an export", () => {
     expect(streams.map((s) => s.shapeHandle)).toEqual(handles);
     for (const s of streams) s.unsubscribeAll();
   });
+
+  test("an export that lacks a photo's bytes (a blob gone from the store) restores without that file record, counted in skipped", async ({ svc }) => {
+    const c = await svc.signedIn("Mona Missing");
+    const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const made = await richLocation(svc, c, from);
+    const files = await entries(await exportedWith(svc, c, from, {}));
+    // What the export writes when a photo's blob is gone: the record, no files/ entry, counted in the manifest.
+    const photo = [...files.keys()].find((n) => n.startsWith("files/"))!;
+    files.delete(photo);
+    const manifest = JSON.parse(files.get("manifest.json")!.toString()) as Record<string, unknown>;
+    files.set("manifest.json", Buffer.from(JSON.stringify({ ...manifest, missingFiles: 1 })));
+    expect(files.get("records/files.json")!.toString()).toContain(made.photo);
+
+    const to = (await c.post("/api/v1/locations", { name: "Restored" })).body.id as string;
+    const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, await zipOf(files));
+    expect(res.status, res.bytes.toString()).toBe(200);
+    const out = res.json();
+    expect(out).toMatchObject({ photos: 0, skipped: { files: 1 }, records: { files: 0 } });
+    expect(out.things).toBeGreaterThan(0);
+    const [dune] = await rows<{ cover: string | null }>(svc.database.db, sql`SELECT cover_file_id::text AS cover FROM things WHERE id = ${out.ids[made.dune]}`);
+    expect(dune).toEqual({ cover: null });
+    expect(await rows(svc.database.db, sql`SELECT 1 FROM files WHERE location_id = ${to}`)).toEqual([]);
+  });
 });
