@@ -23,10 +23,10 @@ import { changedMetrics, PNG as OTHER_PNG, snapshotter } from "../support/hostil
 import { PNG, raw } from "../support/rich-location.js";
 
 const MiB = 1024 * 1024;
-const tried = { refused: 0, bombs: 0, foreignHashes: 0, badText: 0, notJson: 0, notZip: 0 };
+const tried = { refused: 0, bombs: 0, foreignHashes: 0, badText: 0, badValues: 0, notJson: 0, notZip: 0 };
 afterAll(() => {
   console.log(
-    `restore hostile cases: ${tried.refused} refused with a 4xx and nothing written (bombs ${tried.bombs}, bad text ${tried.badText}, not JSON ${tried.notJson}, not a zip ${tried.notZip}); other tenants' hashes ${tried.foreignHashes}, none readable`,
+    `restore hostile cases: ${tried.refused} refused with a 4xx and nothing written (bombs ${tried.bombs}, bad text ${tried.badText}, bad values ${tried.badValues}, not JSON ${tried.notJson}, not a zip ${tried.notZip}); other tenants' hashes ${tried.foreignHashes}, none readable`,
   );
 });
 
@@ -195,6 +195,17 @@ describe("hostile restores", () => {
     ]);
     await refused("bytes that are not UTF-8", await zipOf(new Map(files).set("records/things.json", notUtf8)), 400, /records\/things\.json, row 1: not UTF-8/);
     tried.badText += 1;
+
+    // Values of the wrong kind for their column: the database refuses them, the restore says which file.
+    for (const [what, edit] of [
+      ["a row version that is not a number", (r: Record<string, unknown>) => (r.row_version = "abc")],
+      ["a quantity out of range", (r: Record<string, unknown>) => (r.quantity = 1e300)],
+      ["no row version", (r: Record<string, unknown>) => (r.row_version = null)],
+      ["a date that is no date", (r: Record<string, unknown>) => (r.created_at = "yesterday-ish")],
+    ] as const) {
+      await refused(what, await editedRow(edit), 400, /^records\/things\.json in the zip holds a value the database refuses/);
+      tried.badValues += 1;
+    }
 
     // Record files that are not JSON, or not a list of rows.
     for (const [what, text, message] of [

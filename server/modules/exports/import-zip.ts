@@ -82,6 +82,25 @@ function* batches(texts: Map<string, string>, oldIds: Iterable<string>, ids: Map
   if (part.length) yield { json: `[${part.join(",")}]`, only };
 }
 
+/**
+ * Runs the writes of one record file: a value the database refuses there (a wrong type, a number
+ * out of range, a required field missing, a code repeated) is the zip's fault, not the server's,
+ * so it is a 400 naming the file, and the transaction it aborted writes nothing.
+ */
+async function writing<T>(file: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const cause = ((err as { cause?: unknown }).cause ?? err) as { code?: unknown; message?: unknown };
+    if (typeof cause.code !== "string" || !/^2[23]/.test(cause.code)) throw err;
+    const why = typeof cause.message === "string" ? `: ${cause.message.slice(0, 200)}` : "";
+    throw new ValidationError(`${file} in the zip holds a value the database refuses${why}.`, {
+      entry: file,
+      sqlstate: cause.code,
+    });
+  }
+}
+
 interface Manifest {
   version: number;
   accountId: string;
@@ -183,16 +202,21 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
       // A thing whose place and box were both left out of the export goes to Unplaced.
       const fallback = t === "things" ? { column: "place_id", when: ["container_id"], value: unplaced } : undefined;
       records[t] = 0;
-      for (const level of p.levels)
-        for (const b of batches(texts.get(t)!, level, ids))
-          records[t] += await insertRows(tx, scope, t, catalog.columns.get(t)!, b.json, p.refs, b.only, fallback);
-      if (t === "places" && sourceUnplaced) {
-        const [b] = [...batches(texts.get(t)!, [sourceUnplaced.id], ids)];
-        await overwriteRow(tx, "places", catalog.columns.get("places")!, b!.json, unplaced, ["location_id", "short_code", "is_unplaced", "parent_id"]);
-      }
+      await writing(`records/${t}.json`, async () => {
+        for (const level of p.levels)
+          for (const b of batches(texts.get(t)!, level, ids))
+            records[t]! += await insertRows(tx, scope, t, catalog.columns.get(t)!, b.json, p.refs, b.only, fallback);
+        if (t === "places" && sourceUnplaced) {
+          const [b] = [...batches(texts.get(t)!, [sourceUnplaced.id], ids)];
+          await overwriteRow(tx, "places", catalog.columns.get("places")!, b!.json, unplaced, ["location_id", "short_code", "is_unplaced", "parent_id"]);
+        }
+      });
     }
-    for (const t of order) for (const b of batches(texts.get(t)!, plan.get(t)!.levels.flat(), ids)) await fillDeferred(tx, scope, t, b.json, plan.get(t)!.refs);
-    await settleReferences(tx, catalog, order, written, scope, new Set(REGISTRIES));
+    for (const t of order)
+      await writing(`records/${t}.json`, async () => {
+        for (const b of batches(texts.get(t)!, plan.get(t)!.levels.flat(), ids)) await fillDeferred(tx, scope, t, b.json, plan.get(t)!.refs);
+      });
+    await writing("records/", () => settleReferences(tx, catalog, order, written, scope, new Set(REGISTRIES)));
     const secrets = zip.records.get("secret_values");
     if (secrets)
       records.secret_values = await restoreSecrets(
