@@ -155,9 +155,9 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
   const verified = new Set<string>();
   await eachPhoto(
     file,
+    new Set(fileRows.keys()),
     async (fileId, bytes) => {
-      const row = fileRows.get(fileId);
-      if (!row) return;
+      const row = fileRows.get(fileId)!;
       // Hashed before storing: bytes that are not the record's are refused, not kept.
       if (createHash("sha256").update(bytes).digest("hex") !== row.sha256)
         throw new ValidationError(`The photo files/${fileId} in the zip is not the one its record names (its sha256 differs).`);

@@ -1,8 +1,7 @@
 /**
  * Reading an export's zip for a restore, in two passes so memory stays bounded whatever the
  * number of photos: `readRecords` reads the manifest and the records/*.json rows (the rows must
- * all be known before any is written) and lists the photo entries; `eachPhoto` then hands the
- * photos over one at a time.
+ * all be known before any is written); `eachPhoto` then hands the photos over one at a time.
  *
  * A zip is someone else's file: every byte inflated is counted as it comes out of the
  * decompressor (the sizes an entry's header declares are the zip's own claim), and the restore
@@ -47,8 +46,6 @@ export interface ZipRecords {
   manifest: string;
   /** Table name -> its rows, in the zip's order. */
   records: Map<string, RestoreRow[]>;
-  /** Photo entry names (files/<id>.<ext>) by the old file id. */
-  photos: Map<string, string>;
 }
 
 const RECORD = /^records\/([a-z_]+)\.json$/;
@@ -73,7 +70,7 @@ interface Sink {
   end(): Promise<void>;
 }
 
-function walk(file: string, budget: InflateBudget, sinkFor: (name: string) => Sink | null, seen?: (name: string) => void): Promise<void> {
+function walk(file: string, budget: InflateBudget, sinkFor: (name: string) => Sink | null): Promise<void> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true }, (err, zip) => {
       if (err || !zip) return reject(new ValidationError("This is not a zip file."));
@@ -86,7 +83,6 @@ function walk(file: string, budget: InflateBudget, sinkFor: (name: string) => Si
       };
       zip.on("entry", (entry: yauzl.Entry) => {
         if (failed) return;
-        seen?.(entry.fileName);
         let sink: Sink | null;
         try {
           sink = sinkFor(entry.fileName);
@@ -155,66 +151,62 @@ function parseRow(file: string, text: string, n: number): RestoreRow {
 export async function readRecords(file: string, tables: ReadonlySet<string>, budget = new InflateBudget()): Promise<ZipRecords> {
   let manifest: string | null = null;
   const records = new Map<string, RestoreRow[]>();
-  const photos = new Map<string, string>();
   const twice = (name: string) => new ValidationError(`${name} appears twice in the zip; an export holds each file once.`);
-  await walk(
-    file,
-    budget,
-    (name): Sink | null => {
-      if (name === "manifest.json") {
-        if (manifest !== null) throw twice(name);
-        const chunks: Buffer[] = [];
-        return {
-          max: MAX_MANIFEST_BYTES,
-          what: "a manifest",
-          data: (c) => chunks.push(c),
-          end: async () => {
-            manifest = Buffer.concat(chunks).toString("utf8");
-          },
-        };
-      }
-      const table = RECORD.exec(name)?.[1];
-      if (!table || !tables.has(table)) return null;
-      if (records.has(table)) throw twice(name);
-      const list: RestoreRow[] = [];
-      records.set(table, list);
-      const ids = new Set<string>();
-      const reader = new RowListReader(name, MAX_ROW_BYTES, (text, n) => {
-        const parsed = parseRow(name, text, n);
-        if (ids.has(parsed.row.id)) throw new ValidationError(`${name} in the zip repeats an id (row ${n}).`);
-        ids.add(parsed.row.id);
-        list.push(parsed);
-      });
+  await walk(file, budget, (name): Sink | null => {
+    if (name === "manifest.json") {
+      if (manifest !== null) throw twice(name);
+      const chunks: Buffer[] = [];
       return {
-        max: MAX_RECORD_FILE_BYTES,
-        what: "one record file",
-        data: (c) => {
-          budget.records += c.length;
-          if (budget.records > MAX_RECORDS_BYTES)
-            throw new PayloadTooLargeError(
-              MAX_RECORDS_BYTES,
-              { entry: name },
-              `The zip's record files inflate past ${mib(MAX_RECORDS_BYTES)} together (at ${name}), the most one restore reads.`,
-            );
-          reader.push(c);
+        max: MAX_MANIFEST_BYTES,
+        what: "a manifest",
+        data: (c) => chunks.push(c),
+        end: async () => {
+          manifest = Buffer.concat(chunks).toString("utf8");
         },
-        end: async () => void reader.end(),
       };
-    },
-    (name) => {
-      const m = PHOTO.exec(name);
-      if (m) photos.set(m[1]!, name);
-    },
-  );
+    }
+    const table = RECORD.exec(name)?.[1];
+    if (!table || !tables.has(table)) return null;
+    if (records.has(table)) throw twice(name);
+    const list: RestoreRow[] = [];
+    records.set(table, list);
+    const ids = new Set<string>();
+    const reader = new RowListReader(name, MAX_ROW_BYTES, (text, n) => {
+      const parsed = parseRow(name, text, n);
+      if (ids.has(parsed.row.id)) throw new ValidationError(`${name} in the zip repeats an id (row ${n}).`);
+      ids.add(parsed.row.id);
+      list.push(parsed);
+    });
+    return {
+      max: MAX_RECORD_FILE_BYTES,
+      what: "one record file",
+      data: (c) => {
+        budget.records += c.length;
+        if (budget.records > MAX_RECORDS_BYTES)
+          throw new PayloadTooLargeError(
+            MAX_RECORDS_BYTES,
+            { entry: name },
+            `The zip's record files inflate past ${mib(MAX_RECORDS_BYTES)} together (at ${name}), the most one restore reads.`,
+          );
+        reader.push(c);
+      },
+      end: async () => void reader.end(),
+    };
+  });
   if (manifest === null) throw new ValidationError("The zip has no manifest.json; is it an export of this service?");
-  return { manifest, records, photos };
+  return { manifest, records };
 }
 
-/** Hands each photo entry's bytes to `take`, one at a time, in the zip's order. */
-export function eachPhoto(file: string, take: (fileId: string, bytes: Buffer) => Promise<void>, budget = new InflateBudget()): Promise<void> {
+/** Hands the bytes of each photo entry of a file in `ids` to `take`, one at a time, in the zip's order (others are not inflated). */
+export function eachPhoto(
+  file: string,
+  ids: ReadonlySet<string>,
+  take: (fileId: string, bytes: Buffer) => Promise<void>,
+  budget = new InflateBudget(),
+): Promise<void> {
   return walk(file, budget, (name): Sink | null => {
     const id = PHOTO.exec(name)?.[1];
-    if (!id) return null;
+    if (!id || !ids.has(id)) return null;
     const chunks: Buffer[] = [];
     return { max: MAX_PHOTO_BYTES, what: "one photo", data: (c) => chunks.push(c), end: () => take(id, Buffer.concat(chunks)) };
   });
