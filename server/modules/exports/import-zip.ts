@@ -32,11 +32,10 @@ import type { FileDeps } from "../files/service.js";
 import { TABLES } from "./tables.js";
 import { EXPORT_FORMAT_VERSION } from "./build.js";
 import { eachPhoto, InflateBudget, readRecords, type RestoreRow } from "./zip-read.js";
-import { catalogOf, fillDeferred, insertRows, overwriteRow, settleReferences, type Catalog, type Owner, type RefPlan, type Scope } from "./restore-rows.js";
+import { catalogOf, fillDeferred, insertRows, overwriteRow, settleReferences, type Owner, type Scope } from "./restore-rows.js";
+import { planTables } from "./restore-plan.js";
 import { matchRegistries } from "./restore-registries.js";
 import { restoreSecrets, type ExportedSecret } from "./restore-secrets.js";
-
-type Row = Record<string, unknown> & { id: string };
 
 export interface ZipImportResult {
   places: number;
@@ -234,52 +233,4 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     const skipped = Object.fromEntries([...plan].filter(([, p]) => p.dropped).map(([t, p]) => [t, p.dropped]));
     return { places: records.places ?? 0, things: records.things ?? 0, photos, records, skipped, ids: Object.fromEntries(ids) };
   });
-}
-
-/**
- * Which rows go in, in what order, and how each reference is written: a required reference (NOT
- * NULL) must name a row restored before it, or the row is left out (its thing was not exported);
- * a row inside another of its table (a thing in a box, a place in a place) goes in after it (one
- * `level` per depth); an optional reference to a table written later waits for `fillDeferred`.
- */
-function planTables(catalog: Catalog, order: string[], parsed: Map<string, Row[]>, existing: Set<string>, absent: Set<string>, owner: (t: string) => Owner) {
-  const kept = new Map<string, Set<string>>();
-  const out = new Map<string, { refs: Map<string, RefPlan>; levels: string[][]; dropped: number }>();
-  for (const [i, t] of order.entries()) {
-    const refs = new Map<string, RefPlan>();
-    const required: [string, string][] = [];
-    let self: string | null = null;
-    for (const [c, ref] of catalog.refs.get(t) ?? []) {
-      if (c === owner(t).column || !order.includes(ref)) continue;
-      if (catalog.notNull.has(`${t}.${c}`)) {
-        if (order.indexOf(ref) >= i) throw new Error(`${t}.${c} is a required reference to a table restored after it`);
-        required.push([c, ref]);
-        refs.set(c, { how: "as-is" });
-      } else if (ref === t) {
-        if (self) throw new Error(`${t} has two references to itself`);
-        self = c;
-        refs.set(c, { how: "resolve", ref });
-      } else refs.set(c, order.indexOf(ref) > i ? { how: "defer", ref } : { how: "resolve", ref });
-    }
-    const keep = new Set<string>();
-    const list = parsed.get(t)!;
-    for (const r of list) if (!existing.has(r.id) && !absent.has(r.id) && required.every(([c, ref]) => kept.get(ref)?.has(r[c] as string))) keep.add(r.id);
-    const byId = new Map(list.map((r) => [r.id, r]));
-    const depth = new Map<string, number>();
-    const depthOf = (id: string, seen: number): number => {
-      if (seen > 1000) throw new ValidationError(`records/${t}.json in the zip holds a loop.`);
-      const known = depth.get(id);
-      if (known !== undefined) return known;
-      const parent = self ? (byId.get(id)![self] as string | null) : null;
-      const d = parent && keep.has(parent) && parent !== id ? depthOf(parent, seen + 1) + 1 : 0;
-      depth.set(id, d);
-      return d;
-    };
-    const levels: string[][] = [];
-    for (const id of keep) (levels[depthOf(id, 0)] ??= []).push(id);
-    for (const e of existing) if (byId.has(e)) keep.add(e);
-    kept.set(t, keep);
-    out.set(t, { refs, levels: levels.filter(Boolean), dropped: list.filter((r) => !keep.has(r.id)).length });
-  }
-  return out;
 }
