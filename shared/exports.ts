@@ -86,9 +86,10 @@ export const zipImportResultSchema = z
     things: z.number().int(),
     photos: z.number().int(),
     records: z.record(z.string(), z.number().int()).meta({ description: "Rows restored per table" }),
-    skipped: z
-      .record(z.string(), z.number().int())
-      .meta({ description: "Rows left out per table: they hang on a row the export did not hold (a trashed or ended thing it left out)" }),
+    skipped: z.record(z.string(), z.number().int()).meta({
+      description:
+        "Rows left out per table: they hang on a row the export did not hold (a trashed or ended thing it left out), or are file records whose bytes are not in the zip",
+    }),
     ids: z.record(z.string(), z.string()).meta({ description: "Old id -> new id of every restored row" }),
   })
   .meta({ id: "ZipImportResult" });

@@ -15,6 +15,7 @@ import type { Client } from "../support/members.js";
 import { PNG, raw, richLocation } from "../support/rich-location.js";
 import { typeWithFields } from "../support/secrets.js";
 import yazl from "yazl";
+import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
 
 function entries(zip: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) =>
@@ -236,5 +237,69 @@ describe("restoring an export", () => {
     const tok = await as.owner.post("/api/v1/tokens", { name: "restore script", scope: "write", locationIds: [loc] });
     expect((await raw(svc, null, "POST", `/api/v1/locations/${empty}/imports`, zip, { authorization: `Bearer ${tok.body.secret}` })).status).toBe(403);
     expect((await as.owner.get(`/api/v1/locations/${empty}/things`)).body.items).toEqual([]);
+  });
+
+  test("devices subscribed before a restore see the restored places and things arrive live, without fetching again", async ({ svc }) => {
+    const c = await svc.signedIn("Devi Device");
+    const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const made = await richLocation(svc, c, from);
+    const zip = await exportedWith(svc, c, from, {});
+    const to = (await c.post("/api/v1/locations", { name: "Restored live" })).body.id as string;
+    const open = (name: string) =>
+      new ShapeStream<Row>({ url: `${svc.url}/api/v1/sync/shape/${name}`, headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+    const streams = [open("things"), open("places")];
+    // @electric-sql/client's own types disagree with exactOptionalPropertyTypes (shapeHandle?: string).
+    const [things, places] = streams.map((s) => new Shape(s as unknown as ShapeStreamInterface<Row>));
+    await Promise.all([things!.rows, places!.rows]);
+    const handles = streams.map((s) => s.shapeHandle);
+    let refetched = 0;
+    for (const s of streams)
+      s.subscribe((messages) => {
+        refetched += messages.filter((m) => "headers" in m && m.headers.control === "must-refetch").length;
+      });
+
+    const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, zip);
+    expect(res.status, res.bytes.toString()).toBe(200);
+    const ids = res.json().ids as Record<string, string>;
+    const until = (shape: Shape<Row>, pred: (rows: Row[]) => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the restored rows did not arrive within 10 s")), 10_000);
+        const check = () => {
+          if (!pred(shape.currentRows)) return;
+          clearTimeout(timer);
+          stop();
+          resolve();
+        };
+        const stop = shape.subscribe(check);
+        check();
+      });
+    await until(things!, (r) => r.some((t) => t.id === ids[made.dune] && t.location_id === to));
+    await until(places!, (r) => r.filter((p) => p.location_id === to && !p.is_unplaced).length === 2);
+    expect(refetched).toBe(0);
+    expect(streams.map((s) => s.shapeHandle)).toEqual(handles);
+    for (const s of streams) s.unsubscribeAll();
+  });
+
+  test("an export that lacks a photo's bytes (a blob gone from the store) restores without that file record, counted in skipped", async ({ svc }) => {
+    const c = await svc.signedIn("Mona Missing");
+    const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
+    const made = await richLocation(svc, c, from);
+    const files = await entries(await exportedWith(svc, c, from, {}));
+    // What the export writes when a photo's blob is gone: the record, no files/ entry, counted in the manifest.
+    const photo = [...files.keys()].find((n) => n.startsWith("files/"))!;
+    files.delete(photo);
+    const manifest = JSON.parse(files.get("manifest.json")!.toString()) as Record<string, unknown>;
+    files.set("manifest.json", Buffer.from(JSON.stringify({ ...manifest, missingFiles: 1 })));
+    expect(files.get("records/files.json")!.toString()).toContain(made.photo);
+
+    const to = (await c.post("/api/v1/locations", { name: "Restored" })).body.id as string;
+    const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, await zipOf(files));
+    expect(res.status, res.bytes.toString()).toBe(200);
+    const out = res.json();
+    expect(out).toMatchObject({ photos: 0, skipped: { files: 1 }, records: { files: 0 } });
+    expect(out.things).toBeGreaterThan(0);
+    const [dune] = await rows<{ cover: string | null }>(svc.database.db, sql`SELECT cover_file_id::text AS cover FROM things WHERE id = ${out.ids[made.dune]}`);
+    expect(dune).toEqual({ cover: null });
+    expect(await rows(svc.database.db, sql`SELECT 1 FROM files WHERE location_id = ${to}`)).toEqual([]);
   });
 });

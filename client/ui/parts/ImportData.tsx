@@ -9,6 +9,7 @@ import type { CsvImportResult } from "../../../shared/exports.js";
 import { request } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { errorText } from "../screens/SignIn.js";
+import { useReady } from "../session.js";
 import { Notice } from "./Notice.js";
 
 interface Restored {
@@ -22,6 +23,7 @@ const send = async <T,>(path: string, file: File, type: string): Promise<T> => (
 
 function RestoreZip({ locationId, online }: { locationId: string; online: boolean }) {
   const { t } = useI18n();
+  const { engine } = useReady();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<Restored | null>(null);
@@ -38,7 +40,15 @@ function RestoreZip({ locationId, online }: { locationId: string; online: boolea
         setError(null);
         setDone(null);
         send<Restored>(`/api/v1/locations/${locationId}/imports`, file, "application/zip")
-          .then(setDone, (err: unknown) => setError(errorText(err)))
+          .then(
+            (r) => {
+              setDone(r);
+              // The restored rows are in the change log, but most shapes are paused between
+              // catch-ups (a push wakes them; a restore is no push): catch them all up now.
+              engine.kick();
+            },
+            (err: unknown) => setError(errorText(err)),
+          )
           .finally(() => setBusy(false));
       }}
     >

@@ -12,7 +12,15 @@
  *
  * Photos are stored first, one at a time, each checked against its recorded sha256; then all rows
  * go in one transaction, so a zip that fails half-way changes nothing.
+ *
+ * Storage is content-addressed, so a hash alone must never name stored bytes: a file record is
+ * restored only when its own bytes are in the zip and hash to its sha256, as an upload's must. An
+ * export may lack a file's bytes (a blob gone from the store, counted as the manifest's
+ * `missingFiles`), so such a record is left out rather than the whole zip refused: it is counted
+ * in `skipped`, and what needs it is left out or loses the reference, as for any row the export
+ * did not hold.
  */
+import { createHash } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import { roleAtLeast } from "../../../shared/roles.js";
 import type { Actor } from "../../auth/actor.js";
@@ -23,12 +31,11 @@ import { ConflictError, ForbiddenError, ValidationError } from "../../errors/cla
 import type { FileDeps } from "../files/service.js";
 import { TABLES } from "./tables.js";
 import { EXPORT_FORMAT_VERSION } from "./build.js";
-import { eachPhoto, readRecords } from "./zip-read.js";
-import { catalogOf, fillDeferred, insertRows, overwriteRow, settleReferences, type Catalog, type Owner, type RefPlan, type Scope } from "./restore-rows.js";
+import { eachPhoto, InflateBudget, readRecords, type RestoreRow } from "./zip-read.js";
+import { catalogOf, fillDeferred, insertRows, overwriteRow, settleReferences, type Owner, type Scope } from "./restore-rows.js";
+import { planTables } from "./restore-plan.js";
 import { matchRegistries } from "./restore-registries.js";
 import { restoreSecrets, type ExportedSecret } from "./restore-secrets.js";
-
-type Row = Record<string, unknown> & { id: string };
 
 export interface ZipImportResult {
   places: number;
@@ -36,7 +43,7 @@ export interface ZipImportResult {
   photos: number;
   /** Rows restored per table. */
   records: Record<string, number>;
-  /** Rows left out per table: they hang on a row the export did not include (a trashed or ended thing it left out). */
+  /** Rows left out per table: they hang on a row the export did not include (a trashed or ended thing it left out), or are file records whose bytes are not in the zip. */
   skipped: Record<string, number>;
   /** Old id -> new id of every restored row, so a caller can follow its records across. */
   ids: Record<string, string>;
@@ -47,21 +54,50 @@ const UUID_ONLY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export const REGISTRIES = TABLES.filter((t) => t.by === "account").map((t) => t.name);
 const LOCATION_TABLES = TABLES.filter((t) => t.by === "location").map((t) => t.name);
 
+const RESTORABLE = new Set([...TABLES.map((t) => t.name), "secret_values"]);
+
 /** Every old id the map knows, wherever it stands in the JSON text, becomes its new id. */
 const remap = (text: string, ids: Map<string, string>) => text.replace(UUID, (m) => ids.get(m) ?? m);
 
-function parseRows(table: string, text: string): Row[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ValidationError(`records/${table}.json in the zip is not JSON.`);
+/** Rows per statement, and their text at most: each statement's JSON stays small whatever the zip. */
+const BATCH_ROWS = 500;
+const BATCH_TEXT = 8 * 1024 * 1024;
+
+/** The rows `oldIds` of one table as JSON arrays of at most a batch each, ids mapped, with their new ids. */
+function* batches(texts: Map<string, string>, oldIds: Iterable<string>, ids: Map<string, string>): Generator<{ json: string; only: string[] }> {
+  let part: string[] = [];
+  let only: string[] = [];
+  let size = 0;
+  for (const id of oldIds) {
+    const text = remap(texts.get(id)!, ids);
+    if (part.length && (part.length >= BATCH_ROWS || size + text.length > BATCH_TEXT)) {
+      yield { json: `[${part.join(",")}]`, only };
+      [part, only, size] = [[], [], 0];
+    }
+    part.push(text);
+    only.push(ids.get(id)!);
+    size += text.length;
   }
-  if (!Array.isArray(parsed) || !parsed.every((r) => r && typeof r === "object" && typeof (r as Row).id === "string" && UUID_ONLY.test((r as Row).id)))
-    throw new ValidationError(`records/${table}.json in the zip is not a list of rows with ids.`);
-  const list = parsed as Row[];
-  if (new Set(list.map((r) => r.id)).size !== list.length) throw new ValidationError(`records/${table}.json in the zip repeats an id.`);
-  return list;
+  if (part.length) yield { json: `[${part.join(",")}]`, only };
+}
+
+/**
+ * Runs the writes of one record file: a value the database refuses there (a wrong type, a number
+ * out of range, a required field missing, a code repeated) is the zip's fault, not the server's,
+ * so it is a 400 naming the file, and the transaction it aborted writes nothing.
+ */
+async function writing<T>(file: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const cause = ((err as { cause?: unknown }).cause ?? err) as { code?: unknown; message?: unknown };
+    if (typeof cause.code !== "string" || !/^2[23]/.test(cause.code)) throw err;
+    const why = typeof cause.message === "string" ? `: ${cause.message.slice(0, 200)}` : "";
+    throw new ValidationError(`${file} in the zip holds a value the database refuses${why}.`, {
+      entry: file,
+      sqlstate: cause.code,
+    });
+  }
 }
 
 interface Manifest {
@@ -102,24 +138,38 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     const [l] = await rows<{ account_id: string }>(tx, sql`SELECT account_id::text AS account_id FROM locations WHERE id = ${locationId}`);
     return { accountId: l!.account_id };
   });
-  const zip = await readRecords(file);
+  const budget = new InflateBudget();
+  const zip = await readRecords(file, RESTORABLE, budget);
   const manifest = parseManifest(zip.manifest);
   const crossAccount = manifest.accountId !== accountId;
   const order = [...(crossAccount ? REGISTRIES : []), ...LOCATION_TABLES].filter((t) => zip.records.has(t));
   if (!order.includes("places") || !order.includes("things"))
     throw new ValidationError("The zip has no places or things records; is it an export of this service?");
-  const parsed = new Map(order.map((t) => [t, parseRows(t, zip.records.get(t)!)]));
+  const parsed = new Map(order.map((t) => [t, zip.records.get(t)!.map((r) => r.row)]));
+  const texts = new Map(order.map((t) => [t, new Map(zip.records.get(t)!.map((r: RestoreRow) => [r.row.id, r.text]))]));
   await asSystem(deps.db, (tx) => emptyOrRefuse(tx, locationId)); // before storing any photo
 
   // Photos first, outside the transaction (the store is not transactional; a blob nobody names is harmless).
   const fileRows = new Map((parsed.get("files") ?? []).map((f) => [f.id, f]));
-  let photos = 0;
-  await eachPhoto(file, async (fileId, bytes) => {
-    const row = fileRows.get(fileId);
-    if (!row) return;
-    if ((await deps.store.put(bytes)) !== row.sha256) throw new ValidationError(`The photo files/${fileId} in the zip is not the one its record names.`);
-    photos += 1;
-  });
+  const verified = new Set<string>();
+  await eachPhoto(
+    file,
+    new Set(fileRows.keys()),
+    async (fileId, bytes) => {
+      const row = fileRows.get(fileId)!;
+      // Hashed before storing: bytes that are not the record's are refused, not kept.
+      if (createHash("sha256").update(bytes).digest("hex") !== row.sha256)
+        throw new ValidationError(`The photo files/${fileId} in the zip is not the one its record names (its sha256 differs).`);
+      await deps.store.put(bytes);
+      // The record says what the bytes are; no other stored name (a thumbnail's) comes from the zip.
+      texts.get("files")!.set(fileId, JSON.stringify({ ...row, size: bytes.length, thumb_sha256: null }));
+      verified.add(fileId);
+    },
+    budget,
+  );
+  const photos = verified.size;
+  // A file record whose bytes are not in the zip names bytes only a hash stands for: left out.
+  const absent = new Set([...fileRows.keys()].filter((id) => !verified.has(id)));
 
   return asSystem(deps.db, async (tx) => {
     const started = await rows<{ at: string }>(tx, sql`SELECT clock_timestamp()::text AS at`);
@@ -143,34 +193,38 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     const written = new Set(order);
     const owner = (t: string): Owner => (REGISTRIES.includes(t) ? { column: "account_id", id: accountId } : { column: "location_id", id: locationId });
     const scope: Scope = { locationId, accountId, ownerOf: owner };
-    const plan = planTables(catalog, order, parsed, existing, owner);
+    const plan = planTables(catalog, order, parsed, existing, absent, owner);
 
-    const remapped = new Map(order.map((t) => [t, remap(zip.records.get(t)!, ids)]));
     const records: Record<string, number> = {};
     for (const t of order) {
-      const json = remapped.get(t)!;
       const p = plan.get(t)!;
       // A thing whose place and box were both left out of the export goes to Unplaced.
       const fallback = t === "things" ? { column: "place_id", when: ["container_id"], value: unplaced } : undefined;
       records[t] = 0;
-      for (const level of p.levels)
-        records[t] += await insertRows(
-          tx,
-          scope,
-          t,
-          catalog.columns.get(t)!,
-          json,
-          p.refs,
-          level.map((id) => ids.get(id)!),
-          fallback,
-        );
-      if (t === "places" && sourceUnplaced)
-        await overwriteRow(tx, "places", catalog.columns.get("places")!, json, unplaced, ["location_id", "short_code", "is_unplaced", "parent_id"]);
+      await writing(`records/${t}.json`, async () => {
+        for (const level of p.levels)
+          for (const b of batches(texts.get(t)!, level, ids))
+            records[t]! += await insertRows(tx, scope, t, catalog.columns.get(t)!, b.json, p.refs, b.only, fallback);
+        if (t === "places" && sourceUnplaced) {
+          const [b] = [...batches(texts.get(t)!, [sourceUnplaced.id], ids)];
+          await overwriteRow(tx, "places", catalog.columns.get("places")!, b!.json, unplaced, ["location_id", "short_code", "is_unplaced", "parent_id"]);
+        }
+      });
     }
-    for (const t of order) await fillDeferred(tx, scope, t, remapped.get(t)!, plan.get(t)!.refs);
-    await settleReferences(tx, catalog, order, written, scope, new Set(REGISTRIES));
-    if (zip.records.has("secret_values"))
-      records.secret_values = await restoreSecrets(tx, scope, parseSecrets(zip.records.get("secret_values")!), ids, crossAccount);
+    for (const t of order)
+      await writing(`records/${t}.json`, async () => {
+        for (const b of batches(texts.get(t)!, plan.get(t)!.levels.flat(), ids)) await fillDeferred(tx, scope, t, b.json, plan.get(t)!.refs);
+      });
+    await writing("records/", () => settleReferences(tx, catalog, order, written, scope, new Set(REGISTRIES)));
+    const secrets = zip.records.get("secret_values");
+    if (secrets)
+      records.secret_values = await restoreSecrets(
+        tx,
+        scope,
+        secrets.map((r) => r.row as unknown as ExportedSecret),
+        ids,
+        crossAccount,
+      );
 
     // A restore is not new activity: no push for restored inbox items, no webhook event for old history.
     await tx.execute(sql`DELETE FROM push_pending WHERE location_id = ${locationId} AND created_at >= ${started[0]!.at}::timestamptz`);
@@ -179,62 +233,4 @@ export async function importZip(deps: FileDeps, actor: Actor, locationId: string
     const skipped = Object.fromEntries([...plan].filter(([, p]) => p.dropped).map(([t, p]) => [t, p.dropped]));
     return { places: records.places ?? 0, things: records.things ?? 0, photos, records, skipped, ids: Object.fromEntries(ids) };
   });
-}
-
-/**
- * Which rows go in, in what order, and how each reference is written: a required reference (NOT
- * NULL) must name a row restored before it, or the row is left out (its thing was not exported);
- * a row inside another of its table (a thing in a box, a place in a place) goes in after it (one
- * `level` per depth); an optional reference to a table written later waits for `fillDeferred`.
- */
-function planTables(catalog: Catalog, order: string[], parsed: Map<string, Row[]>, existing: Set<string>, owner: (t: string) => Owner) {
-  const kept = new Map<string, Set<string>>();
-  const out = new Map<string, { refs: Map<string, RefPlan>; levels: string[][]; dropped: number }>();
-  for (const [i, t] of order.entries()) {
-    const refs = new Map<string, RefPlan>();
-    const required: [string, string][] = [];
-    let self: string | null = null;
-    for (const [c, ref] of catalog.refs.get(t) ?? []) {
-      if (c === owner(t).column || !order.includes(ref)) continue;
-      if (catalog.notNull.has(`${t}.${c}`)) {
-        if (order.indexOf(ref) >= i) throw new Error(`${t}.${c} is a required reference to a table restored after it`);
-        required.push([c, ref]);
-        refs.set(c, { how: "as-is" });
-      } else if (ref === t) {
-        if (self) throw new Error(`${t} has two references to itself`);
-        self = c;
-        refs.set(c, { how: "resolve", ref });
-      } else refs.set(c, order.indexOf(ref) > i ? { how: "defer", ref } : { how: "resolve", ref });
-    }
-    const keep = new Set<string>();
-    const list = parsed.get(t)!;
-    for (const r of list) if (!existing.has(r.id) && required.every(([c, ref]) => kept.get(ref)?.has(r[c] as string))) keep.add(r.id);
-    const byId = new Map(list.map((r) => [r.id, r]));
-    const depth = new Map<string, number>();
-    const depthOf = (id: string, seen: number): number => {
-      if (seen > 1000) throw new ValidationError(`records/${t}.json in the zip holds a loop.`);
-      const known = depth.get(id);
-      if (known !== undefined) return known;
-      const parent = self ? (byId.get(id)![self] as string | null) : null;
-      const d = parent && keep.has(parent) && parent !== id ? depthOf(parent, seen + 1) + 1 : 0;
-      depth.set(id, d);
-      return d;
-    };
-    const levels: string[][] = [];
-    for (const id of keep) (levels[depthOf(id, 0)] ??= []).push(id);
-    for (const e of existing) if (byId.has(e)) keep.add(e);
-    kept.set(t, keep);
-    out.set(t, { refs, levels: levels.filter(Boolean), dropped: list.filter((r) => !keep.has(r.id)).length });
-  }
-  return out;
-}
-
-function parseSecrets(text: string): ExportedSecret[] {
-  try {
-    const list = JSON.parse(text) as unknown;
-    if (Array.isArray(list)) return list as ExportedSecret[];
-  } catch {
-    // refused below
-  }
-  throw new ValidationError("records/secret_values.json in the zip is not a list.");
 }
