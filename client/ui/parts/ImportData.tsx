@@ -74,6 +74,7 @@ function RestoreZip({ locationId, online }: { locationId: string; online: boolea
 
 function ImportCsv({ locationId, online }: { locationId: string; online: boolean }) {
   const { t, num } = useI18n();
+  const { engine } = useReady();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<CsvImportResult | null>(null);
@@ -91,6 +92,8 @@ function ImportCsv({ locationId, online }: { locationId: string; online: boolean
           else {
             setDone(r);
             setPreview(null);
+            // As after a restore: the places shape is paused between catch-ups and an import is no push.
+            engine.kick();
           }
         },
         (err: unknown) => setError(errorText(err)),
