@@ -88,7 +88,7 @@ export const loanUpdateArgs = z
   .object({ id: uuidSchema, patch: loanPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field") })
   .strict();
 export type LoanUpdateArgs = z.infer<typeof loanUpdateArgs>;
-export const loanPatchBody = loanPatchShape.extend({ rowVersion: z.number().int().min(1) }).strict();
+export const loanPatchBody = loanPatchShape.extend({ rowVersion: z.number().int().min(1).optional() }).strict();
 
 /** Spec "Place reference". */
 export const placeRefSchema = z

@@ -40,8 +40,8 @@ export const webhookPatchBody = z.strictObject({
   url: urlSchema.optional(),
   events: eventsSchema.optional(),
   active: z.boolean().optional(),
-  rowVersion: z.number().int().min(1),
-});
+  rowVersion: z.number().int().min(1).optional(),
+}).refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field (url, events or active)");
 export type WebhookPatchBody = z.infer<typeof webhookPatchBody>;
 
 export const webhookSchema = z.object({

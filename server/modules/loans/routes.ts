@@ -44,7 +44,7 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/loans/:id",
-      summary: "Change a loan's due date or notes (carries the rowVersion you saw; stale is 409 version_conflict)",
+      summary: "Change a loan's due date or notes (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "loans",
       params: byId,
       body: loanPatchBody,

@@ -45,7 +45,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/meters/:id",
-      summary: "Change a meter (carries the rowVersion you saw; stale is 409 version_conflict)",
+      summary: "Change a meter (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "meters",
       params: byId,
       body: meterPatchBody,
@@ -59,6 +59,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       tag: "meters",
       params: byId,
       body: rowVersionBody,
+      bodyOptional: true,
       response: writeResultSchema,
       handler: ({ actor, params, body }) => deleteMeter(service, actor, params.id, body.rowVersion),
     }),

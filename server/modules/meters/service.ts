@@ -50,7 +50,7 @@ export function updateMeter(deps: ServiceDeps, actor: Actor, id: string, body: z
 }
 
 /** A tombstone: the answer is the write result. */
-export function deleteMeter(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+export function deleteMeter(deps: ServiceDeps, actor: Actor, id: string, rowVersion?: number): Promise<Written<WriteResult>> {
   return writeOne(
     deps,
     actor,

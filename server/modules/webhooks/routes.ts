@@ -36,7 +36,7 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "patch",
       path: "/api/v1/webhooks/:id",
-      summary: "Change a webhook's URL, events or active switch (carries the rowVersion you saw)",
+      summary: "Change a webhook's URL, events or active switch (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "webhooks",
       params: byId,
       body: webhookPatchBody,

@@ -116,7 +116,7 @@ export async function updateWebhook({ db, guard }: WebhookDeps, actor: Actor, id
   return withActor(db, personOnly(actor), async (tx) => {
     const current = await findWebhook(tx, id);
     await requireAdmin(tx, actor, current.location_id);
-    if (current.row_version !== body.rowVersion) throw new VersionConflictError(current.row_version);
+    if (body.rowVersion !== undefined && current.row_version !== body.rowVersion) throw new VersionConflictError(current.row_version);
     // Switching a webhook back on clears the reason it was switched off and its failure count.
     const reactivate = body.active === true && !current.active;
     const [row] = await rows<Row>(
