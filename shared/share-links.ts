@@ -81,10 +81,11 @@ export const sharedThingSchema = z
     type: z.object({ icon: z.string().nullable(), name: z.string().nullable(), builtinKey: z.string().nullable() }).strict(),
     path: z.array(pathEntry),
     quantity: z.number(),
-    /** Null when the thing's condition was never set. */
-    condition: z.enum(CONDITIONS).nullable(),
+    /** Left out when the thing's condition was never set (the spec types it as one of five values, never null). */
+    condition: z.enum(CONDITIONS).optional(),
     description: z.string().nullable(),
-    photo: sharedPhotoSchema.nullable(),
+    /** Left out when the thing has no cover photo. */
+    photo: sharedPhotoSchema.optional(),
   })
   .strict();
 export type SharedThing = z.infer<typeof sharedThingSchema>;
