@@ -27,11 +27,12 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: "/api/v1/locations/:id/webhooks",
-      summary: "A location's webhooks (owners and admins; never their secrets)",
+      summary: "A location's webhooks, oldest first, paged (owners and admins; never their secrets)",
       tag: "webhooks",
       params: byId,
-      response: z.object({ items: z.array(webhookSchema) }),
-      handler: async ({ actor, params }) => ({ items: await listWebhooks(service, actor, params.id) }),
+      query: pageQuerySchema,
+      response: pageOf(webhookSchema),
+      handler: ({ actor, params, query }) => listWebhooks(service, actor, params.id, query),
     }),
     defineRoute({
       method: "patch",
