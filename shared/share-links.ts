@@ -4,6 +4,7 @@
  * preview carries exactly the spec's fields: no money, no secret, no member, no id.
  */
 import { z } from "zod";
+import { pageOf } from "./paging.js";
 import { uuidSchema } from "./ids.js";
 import { CONDITIONS } from "./things.js";
 
@@ -69,7 +70,7 @@ export const shareLinkSchema = z.object({
   canRevoke: z.boolean(),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
-export const shareLinkListSchema = z.object({ items: z.array(shareLinkSchema) });
+export const shareLinkListSchema = pageOf(shareLinkSchema);
 export type ShareLinkList = z.infer<typeof shareLinkListSchema>;
 
 const pathEntry = z.object({ name: z.string().nullable(), kind: z.enum(["place", "container"]), isUnplaced: z.boolean() }).strict();

@@ -11,6 +11,7 @@ import { rows } from "../../server/db/client.js";
 import { apiTest as test } from "../support/fixtures.js";
 import { PNG } from "../support/hostile.js";
 import type { Client } from "../support/members.js";
+import { expectMalformedCursorsRefused, walkPages } from "../support/paging.js";
 import type { TestService } from "../support/app.js";
 
 const THING_KEYS = ["condition", "description", "name", "path", "photo", "quantity", "type"];
@@ -98,6 +99,18 @@ describe("share links", () => {
     expect((await as.admin.delete(`/api/v1/share-links/${mine.id}`)).status).toBe(404);
     expect((await as.admin.delete(`/api/v1/share-links/${theirs.id}`)).status).toBe(204);
     expect((await as.viewer.get(`/api/v1/locations/${loc}/share-links`)).body.items).toEqual([]);
+  });
+
+  test("the list pages with limit and cursor, newest first; next_cursor is null on the last page", async ({ as }) => {
+    const own = (await as.owner.post("/api/v1/locations", { name: "Links paged" })).body.id as string;
+    const target = await make(as.owner, own, { name: "Ladder" });
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await share(as.owner, { scope: "thing", targetId: target, title: `Link ${i}` })).id);
+    const walked = await walkPages<{ id: string }>(as.owner, `/api/v1/locations/${own}/share-links`, 2);
+    expect(walked.pages).toBe(3);
+    expect(walked.items.map((l) => l.id)).toEqual([...made].reverse());
+    expect((await as.owner.get(`/api/v1/locations/${own}/share-links`)).body.next_cursor).toBeNull();
+    await expectMalformedCursorsRefused(as.owner, `/api/v1/locations/${own}/share-links`);
   });
 
   test("the preview signed out, for a thing, a place and a view, with exactly the spec's fields", async ({ svc, loc, as }) => {
