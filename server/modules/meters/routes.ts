@@ -27,11 +27,12 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: "/api/v1/things/:id/meters",
-      summary: "The meters of a thing",
+      summary: "The meters of a thing, oldest first (paged)",
       tag: "meters",
       params: byId,
-      response: z.object({ items: z.array(meterSchema) }),
-      handler: async ({ actor, params }) => ({ items: await listMeters(service, actor, params.id) }),
+      query: meterPageQuery,
+      response: pageOf(meterSchema),
+      handler: ({ actor, params, query }) => listMeters(service, actor, params.id, query),
     }),
     defineRoute({
       method: "get",

@@ -22,10 +22,11 @@ export function getMeter({ db }: ServiceDeps, actor: Actor, id: string): Promise
   return withActor(db, actor, (tx) => showMeter(tx, id));
 }
 
-export function listMeters({ db }: ServiceDeps, actor: Actor, thingId: string): Promise<Meter[]> {
+export function listMeters({ db }: ServiceDeps, actor: Actor, thingId: string, query: PageQuery): Promise<{ items: Meter[]; next_cursor: string | null }> {
   return withActor(db, actor, async (tx) => {
     await findThing(tx, thingId);
-    return metersOut(tx, await metersOfThing(tx, thingId));
+    const page = await metersOfThing(tx, thingId, query);
+    return { items: await metersOut(tx, page.rows), next_cursor: page.next_cursor };
   });
 }
 
