@@ -1,7 +1,7 @@
 /** /api/v1/things/:id/loans, /api/v1/loans (+ :id, return), /api/v1/contacts. Writes go through the service. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { contactListSchema, loanCreateBody, loanListSchema, loanPatchBody, loanQuerySchema, loanReturnBody, loanSchema } from "../../../shared/loans.js";
+import { contactListSchema, contactQuery, loanCreateBody, loanListSchema, loanPatchBody, loanQuerySchema, loanReturnBody, loanSchema } from "../../../shared/loans.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";
@@ -64,11 +64,11 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: "/api/v1/contacts",
-      summary: "Contacts of the owner accounts you read (the people loans name who are not members); locationId narrows to its account",
+      summary: "Contacts of the owner accounts you read (the people loans name who are not members), by name, paged; locationId narrows to its account",
       tag: "loans",
-      query: z.object({ locationId: uuidSchema.optional() }),
+      query: contactQuery,
       response: contactListSchema,
-      handler: ({ actor, query }) => getContacts(service, actor, query.locationId),
+      handler: ({ actor, query }) => getContacts(service, actor, query),
     }),
   ] as RouteDef[];
 }
