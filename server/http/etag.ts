@@ -29,7 +29,10 @@ export function foldIfMatch(req: Request, bodySchema: z.ZodType | undefined, bod
   const value = header.trim();
   if (value === "*") return body;
   const m = /^"([1-9][0-9]{0,14})"$/.exec(value);
-  if (!m) throw new ValidationError(`If-Match must be one ETag as a record's answer gave it (like "3") or *; got ${JSON.stringify(value.slice(0, 40))}.`, { header: "If-Match" });
+  if (!m)
+    throw new ValidationError(`If-Match must be one ETag as a record's answer gave it (like "3") or *; got ${JSON.stringify(value.slice(0, 40))}.`, {
+      header: "If-Match",
+    });
   const version = Number(m[1]);
   if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) return body;
   const raw = (body ?? {}) as Record<string, unknown>;
@@ -59,7 +62,8 @@ export const ifMatchParameter = {
   name: "If-Match",
   in: "header",
   required: false,
-  description: 'The ETag of the record as you saw it (like "3"), instead of the body\'s rowVersion; stale is 409 version_conflict. Leave both out to change the current record.',
+  description:
+    'The ETag of the record as you saw it (like "3"), instead of the body\'s rowVersion; stale is 409 version_conflict. Leave both out to change the current record.',
   schema: { type: "string" },
 };
 export const etagHeader = {

@@ -67,9 +67,15 @@ const CASES: Case[] = [
   },
   {
     route: "PATCH /api/v1/places/:id",
-    make: async (_s, c, loc) => ({ path: `/api/v1/places/${(await ok(c.post(`/api/v1/locations/${loc}/places`, { name: "Shed" }))).id}`, body: { name: "Barn" } }),
+    make: async (_s, c, loc) => ({
+      path: `/api/v1/places/${(await ok(c.post(`/api/v1/locations/${loc}/places`, { name: "Shed" }))).id}`,
+      body: { name: "Barn" },
+    }),
   },
-  { route: "DELETE /api/v1/places/:id", make: async (_s, c, loc) => ({ path: `/api/v1/places/${(await ok(c.post(`/api/v1/locations/${loc}/places`, { name: "Shed" }))).id}` }) },
+  {
+    route: "DELETE /api/v1/places/:id",
+    make: async (_s, c, loc) => ({ path: `/api/v1/places/${(await ok(c.post(`/api/v1/locations/${loc}/places`, { name: "Shed" }))).id}` }),
+  },
   { route: "PATCH /api/v1/meters/:id", make: async (_s, c, loc) => ({ path: `/api/v1/meters/${(await meterOn(c, loc)).id}`, body: { label: "Hot" } }) },
   { route: "DELETE /api/v1/meters/:id", make: async (_s, c, loc) => ({ path: `/api/v1/meters/${(await meterOn(c, loc)).id}` }) },
   {
@@ -85,7 +91,10 @@ const CASES: Case[] = [
       path: `/api/v1/templates/${(await ok(c.post(`/api/v1/things/${(await thing(c, loc)).id}/save-as-template`, { name: "Kit", locationIds: [loc] }))).id}`,
     }),
   },
-  { route: "PATCH /api/v1/moves/:id", make: async (_s, c, loc) => ({ path: `/api/v1/moves/${(await ok(c.post(`/api/v1/locations/${loc}/moves`, { name: "Out" }))).id}`, body: { name: "Away" } }) },
+  {
+    route: "PATCH /api/v1/moves/:id",
+    make: async (_s, c, loc) => ({ path: `/api/v1/moves/${(await ok(c.post(`/api/v1/locations/${loc}/moves`, { name: "Out" }))).id}`, body: { name: "Away" } }),
+  },
   ...(["PATCH", "DELETE"] as const).map((method) => ({
     route: `${method} /api/v1/moves/:id/boxes/:containerId`,
     make: async (_s: TestService, c: Client, loc: string) => {
@@ -102,7 +111,10 @@ const CASES: Case[] = [
       body: { notes: "Back by Friday" },
     }),
   },
-  { route: "PATCH /api/v1/types/:id", make: async (_s, c, loc) => ({ path: `/api/v1/types/${(await ok(c.post(`/api/v1/locations/${loc}/types`, { name: "Saw" }))).id}`, body: { name: "Saws" } }) },
+  {
+    route: "PATCH /api/v1/types/:id",
+    make: async (_s, c, loc) => ({ path: `/api/v1/types/${(await ok(c.post(`/api/v1/locations/${loc}/types`, { name: "Saw" }))).id}`, body: { name: "Saws" } }),
+  },
   ...(["PATCH", "DELETE"] as const).map((method) => ({
     route: `${method} /api/v1/type-fields/:id`,
     make: async (_s: TestService, c: Client, loc: string) => {
@@ -118,14 +130,18 @@ const CASES: Case[] = [
       body: { active: false },
     }),
   },
-  { route: "PATCH /api/v1/locations/:id", make: async (_s, c) => ({ path: `/api/v1/locations/${(await ok(c.post("/api/v1/locations", { name: "Cabin" }))).id}`, body: { name: "Lodge" } }) },
+  {
+    route: "PATCH /api/v1/locations/:id",
+    make: async (_s, c) => ({ path: `/api/v1/locations/${(await ok(c.post("/api/v1/locations", { name: "Cabin" }))).id}`, body: { name: "Lodge" } }),
+  },
   {
     route: "PATCH /api/v1/locations/:id/members/:userId",
     make: async (_s, _c, loc, memberId) => ({ path: `/api/v1/locations/${loc}/members/${memberId}`, body: { role: "member" } }),
   },
 ];
 
-const send = (c: Client, method: string, path: string, body?: Record<string, unknown>, headers: Record<string, string> = {}) => c.request(method, path, body, headers);
+const send = (c: Client, method: string, path: string, body?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  c.request(method, path, body, headers);
 
 describe("a REST write without a version", () => {
   test("the table holds every REST write whose body takes a rowVersion", async ({ as }) => {

@@ -281,7 +281,7 @@ describe("share links", () => {
     const walk = (v: unknown, key: string) => {
       if (v === null) nulls.push(key);
       else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
-      else if (typeof v === "object") for (const [k, x] of Object.entries(v as object)) walk(x, k);
+      else if (typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
     };
     walk(res.body, "");
     walk(one, "");

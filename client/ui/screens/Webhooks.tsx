@@ -37,11 +37,7 @@ function Webhooks({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [created, setCreated] = useState<WebhookCreated | null>(null);
-  const {
-    error,
-    fail,
-    reload: load,
-  } = useOnlineLoad(() => apiAll<Webhook>(`/api/v1/locations/${locationId}/webhooks`).then(setHooks), [locationId]);
+  const { error, fail, reload: load } = useOnlineLoad(() => apiAll<Webhook>(`/api/v1/locations/${locationId}/webhooks`).then(setHooks), [locationId]);
   return (
     <>
       <Notice kind="error">{error}</Notice>

@@ -1,7 +1,16 @@
 /** /api/v1/things/:id/loans, /api/v1/loans (+ :id, return), /api/v1/contacts. Writes go through the service. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { contactListSchema, contactQuery, loanCreateBody, loanListSchema, loanPatchBody, loanQuerySchema, loanReturnBody, loanSchema } from "../../../shared/loans.js";
+import {
+  contactListSchema,
+  contactQuery,
+  loanCreateBody,
+  loanListSchema,
+  loanPatchBody,
+  loanQuerySchema,
+  loanReturnBody,
+  loanSchema,
+} from "../../../shared/loans.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";

@@ -47,7 +47,8 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/moves/:id",
-      summary: "Change a move: name, target location, status active -> finished or cancelled (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
+      summary:
+        "Change a move: name, target location, status active -> finished or cancelled (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "moves",
       params: byId,
       body: movePatchBody,

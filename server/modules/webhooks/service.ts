@@ -107,7 +107,12 @@ export async function createWebhook({ db, guard }: WebhookDeps, actor: Actor, lo
 }
 
 /** A location's webhooks, oldest first, a page at a time (spec convention 6). */
-export async function listWebhooks({ db }: WebhookDeps, actor: Actor, locationId: string, query: PageQuery): Promise<{ items: Webhook[]; next_cursor: string | null }> {
+export async function listWebhooks(
+  { db }: WebhookDeps,
+  actor: Actor,
+  locationId: string,
+  query: PageQuery,
+): Promise<{ items: Webhook[]; next_cursor: string | null }> {
   return withActor(db, personOnly(actor), async (tx) => {
     await requireAdmin(tx, actor, locationId);
     const after = query.cursor ? decodeCursor(query.cursor, cursorKey) : null;
@@ -167,7 +172,6 @@ interface DeliveryRow {
   created_at: string;
   log: Delivery["attempts"];
 }
-
 
 /** The delivery log of a webhook, newest first (paged). */
 export async function listDeliveries(
