@@ -157,6 +157,25 @@ describe("a REST write without a version", () => {
   });
 });
 
+describe("the OpenAPI document", () => {
+  test("versioned writes list If-Match and no required rowVersion; record answers list the ETag header", async ({ as }) => {
+    const doc = (await as.owner.get("/api/v1/openapi.json")).body;
+    const deref = (s: { $ref?: string; required?: string[] }) => (s.$ref ? doc.components.schemas[s.$ref.split("/").pop()!] : s);
+    for (const c of CASES) {
+      const [method, path] = c.route.split(" ") as [string, string];
+      const op = doc.paths[path.replace(/:(\w+)/g, "{$1}")][method.toLowerCase()];
+      expect(
+        op.parameters.map((p: { name: string }) => p.name),
+        c.route,
+      ).toContain("If-Match");
+      const body = op.requestBody?.content["application/json"].schema;
+      if (body) expect(deref(body).required ?? [], c.route).not.toContain("rowVersion");
+    }
+    expect(doc.paths["/api/v1/meters/{id}"].get.responses["200"].headers.ETag).toBeDefined();
+    expect(doc.paths["/api/v1/meters/{id}"].patch.responses["200"].headers.ETag).toBeDefined();
+  });
+});
+
 describe("meters: PATCH with, without and against a version", () => {
   test("{label} alone is 200 and changes only the label, whatever version is current", async ({ loc, as }) => {
     const meter = await meterOn(as.member, loc);
