@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { thingSummarySchema } from "./things.js";
 import { timestampSchema, uuidSchema } from "./ids.js";
+import { pageOf, pageQuerySchema } from "./paging.js";
 
 export const LOAN_DIRECTIONS = ["out", "in"] as const;
 export type LoanDirection = (typeof LOAN_DIRECTIONS)[number];
@@ -88,7 +89,7 @@ export const loanUpdateArgs = z
   .object({ id: uuidSchema, patch: loanPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field") })
   .strict();
 export type LoanUpdateArgs = z.infer<typeof loanUpdateArgs>;
-export const loanPatchBody = loanPatchShape.extend({ rowVersion: z.number().int().min(1) }).strict();
+export const loanPatchBody = loanPatchShape.extend({ rowVersion: z.number().int().min(1).optional() }).strict();
 
 /** Spec "Place reference". */
 export const placeRefSchema = z
@@ -142,7 +143,9 @@ export const loanQuerySchema = z.object({
 export type LoanQuery = z.infer<typeof loanQuerySchema>;
 
 export const contactSchema = z.object({ id: uuidSchema, name: z.string() }).meta({ id: "Contact" });
-export const contactListSchema = z.object({ items: z.array(contactSchema) });
+export const contactListSchema = pageOf(contactSchema);
+export type ContactList = z.infer<typeof contactListSchema>;
+export const contactQuery = pageQuerySchema.extend({ locationId: uuidSchema.optional() });
 
 /** A day as the loans compare them: the UTC calendar day of `d`. */
 export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);

@@ -71,8 +71,8 @@ const meterPatchShape = z
   .strict();
 export const meterPatchSchema = meterPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
 export const meterPatchBody = meterPatchShape
-  .extend({ rowVersion: z.number().int().min(1) })
-  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
+  .extend({ rowVersion: z.number().int().min(1).optional() })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field");
 export const meterUpdateArgs = z.object({ id: uuidSchema, patch: meterPatchSchema }).strict();
 export type MeterUpdateArgs = z.infer<typeof meterUpdateArgs>;
 export const meterDeleteArgs = z.object({ id: uuidSchema }).strict();

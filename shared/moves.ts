@@ -45,8 +45,8 @@ export const moveUpdateArgs = z
   .strict();
 export type MoveUpdateArgs = z.infer<typeof moveUpdateArgs>;
 export const movePatchBody = movePatchShape
-  .extend({ rowVersion: z.number().int().min(1) })
-  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
+  .extend({ rowVersion: z.number().int().min(1).optional() })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field");
 
 /** A box of a move is named by the move and the container (one live box per container and move). */
 const boxRef = { moveId: uuidSchema, containerId: uuidSchema };
@@ -61,7 +61,7 @@ export const boxUpdateArgs = z
   .strict();
 export type BoxUpdateArgs = z.infer<typeof boxUpdateArgs>;
 export const boxPatchBody = z
-  .object({ destination: destinationInput.optional(), state: z.enum(BOX_STATES).optional(), rowVersion: z.number().int().min(1) })
+  .object({ destination: destinationInput.optional(), state: z.enum(BOX_STATES).optional(), rowVersion: z.number().int().min(1).optional() })
   .strict()
   .refine((a) => a.destination !== undefined || a.state !== undefined, "give a destination or a state");
 

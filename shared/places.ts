@@ -39,8 +39,8 @@ export type PlaceCreateArgs = z.infer<typeof placeCreateArgs>;
 const placePatchShape = z.object({ name: placeName, parentId: uuidSchema.nullable(), kindId: uuidSchema.nullable(), fields: placeFields }).partial().strict();
 export const placePatchSchema = placePatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
 export const placePatchBody = placePatchShape
-  .extend({ rowVersion: z.number().int().min(1) })
-  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
+  .extend({ rowVersion: z.number().int().min(1).optional() })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field");
 export const placeCreateBody = placeCreateArgs.partial({ id: true });
 export const placeUpdateArgs = z.object({ id: uuidSchema, patch: placePatchSchema });
 export type PlaceUpdateArgs = z.infer<typeof placeUpdateArgs>;

@@ -65,8 +65,10 @@ export const typePatchSchema = typePatchShape.refine(nonEmpty, NON_EMPTY);
 export type TypePatch = z.infer<typeof typePatchSchema>;
 export const typeUpdateArgs = z.object({ id: uuidSchema, patch: typePatchSchema }).strict();
 export type TypeUpdateArgs = z.infer<typeof typeUpdateArgs>;
-/** PATCH /api/v1/types/{id}: the patch and the rowVersion the writer saw. */
-export const typePatchBody = typePatchShape.extend({ rowVersion: z.number().int().min(1) }).refine((p) => Object.keys(p).length > 1, NON_EMPTY);
+/** PATCH /api/v1/types/{id}: the patch and, optionally, the rowVersion the writer saw. */
+export const typePatchBody = typePatchShape
+  .extend({ rowVersion: z.number().int().min(1).optional() })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), NON_EMPTY);
 
 // ---------------------------------------------------------------------------------------------
 // Type fields and place-kind fields (one table, one record)

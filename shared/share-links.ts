@@ -4,6 +4,7 @@
  * preview carries exactly the spec's fields: no money, no secret, no member, no id.
  */
 import { z } from "zod";
+import { pageOf } from "./paging.js";
 import { uuidSchema } from "./ids.js";
 import { CONDITIONS } from "./things.js";
 
@@ -69,7 +70,7 @@ export const shareLinkSchema = z.object({
   canRevoke: z.boolean(),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
-export const shareLinkListSchema = z.object({ items: z.array(shareLinkSchema) });
+export const shareLinkListSchema = pageOf(shareLinkSchema);
 export type ShareLinkList = z.infer<typeof shareLinkListSchema>;
 
 const pathEntry = z.object({ name: z.string().nullable(), kind: z.enum(["place", "container"]), isUnplaced: z.boolean() }).strict();
@@ -81,10 +82,11 @@ export const sharedThingSchema = z
     type: z.object({ icon: z.string().nullable(), name: z.string().nullable(), builtinKey: z.string().nullable() }).strict(),
     path: z.array(pathEntry),
     quantity: z.number(),
-    /** Null when the thing's condition was never set. */
-    condition: z.enum(CONDITIONS).nullable(),
+    /** Left out when the thing's condition was never set (the spec types it as one of five values, never null). */
+    condition: z.enum(CONDITIONS).optional(),
     description: z.string().nullable(),
-    photo: sharedPhotoSchema.nullable(),
+    /** Left out when the thing has no cover photo. */
+    photo: sharedPhotoSchema.optional(),
   })
   .strict();
 export type SharedThing = z.infer<typeof sharedThingSchema>;

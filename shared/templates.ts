@@ -64,11 +64,11 @@ export type TemplateCreateArgs = z.infer<typeof templateCreateArgs>;
 const templatePatchShape = z.object({ name: templateName, locationIds: templateLocationIds }).partial().strict();
 export const templatePatchSchema = templatePatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
 export type TemplatePatch = z.infer<typeof templatePatchSchema>;
-/** REST PATCH: the patch plus the rowVersion the writer saw. */
+/** REST PATCH: the patch plus, optionally, the rowVersion the writer saw (stale is 409; absent applies to the current record). */
 export const templatePatchBody = templatePatchShape
-  .extend({ rowVersion: z.number().int().min(1) })
+  .extend({ rowVersion: z.number().int().min(1).optional() })
   .strict()
-  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field");
 export const templateUpdateArgs = z.object({ id: uuidSchema, patch: templatePatchSchema }).strict();
 export type TemplateUpdateArgs = z.infer<typeof templateUpdateArgs>;
 

@@ -24,6 +24,6 @@ export const thingPhotoSchema = z
   .meta({ id: "ThingPhoto" });
 export type ThingPhoto = z.infer<typeof thingPhotoSchema>;
 
-/** REST bodies: what the ops take, plus the rowVersion the writer saw (strict: sync/SPEC.md VE6). */
-export const thingPhotoAddBody = z.object({ fileId: uuidSchema, cover: z.boolean().optional(), rowVersion: z.number().int().min(1) }).strict();
-export const thingCoverBody = z.object({ fileId: uuidSchema, rowVersion: z.number().int().min(1) }).strict();
+/** REST bodies: what the ops take, plus optionally the rowVersion the writer saw (checked strictly when sent: sync/SPEC.md VE6). */
+export const thingPhotoAddBody = z.object({ fileId: uuidSchema, cover: z.boolean().optional(), rowVersion: z.number().int().min(1).optional() }).strict();
+export const thingCoverBody = z.object({ fileId: uuidSchema, rowVersion: z.number().int().min(1).optional() }).strict();

@@ -130,10 +130,10 @@ export type ThingCreateArgs = z.infer<typeof thingCreateArgs>;
 
 const thingPatchShape = z.object(thingAttributes).partial().strict();
 export const thingPatchSchema = thingPatchShape.refine((p) => Object.keys(p).length > 0, "patch must change at least one field");
-/** REST PATCH: the patch plus the rowVersion the writer saw. */
+/** REST PATCH: the patch plus, optionally, the rowVersion the writer saw (stale is 409; absent applies to the current record). */
 export const thingPatchBody = thingPatchShape
-  .extend({ rowVersion: z.number().int().min(1) })
-  .refine((p) => Object.keys(p).length > 1, "patch must change at least one field");
+  .extend({ rowVersion: z.number().int().min(1).optional() })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field");
 export type ThingPatch = z.infer<typeof thingPatchSchema>;
 export const thingUpdateArgs = z.object({ id: uuidSchema, patch: thingPatchSchema });
 export type ThingUpdateArgs = z.infer<typeof thingUpdateArgs>;

@@ -36,12 +36,14 @@ const urlSchema = z.string().min(1).max(MAX_WEBHOOK_URL);
 export const webhookCreateBody = z.strictObject({ url: urlSchema, events: eventsSchema, active: z.boolean().optional() });
 export type WebhookCreateBody = z.infer<typeof webhookCreateBody>;
 
-export const webhookPatchBody = z.strictObject({
-  url: urlSchema.optional(),
-  events: eventsSchema.optional(),
-  active: z.boolean().optional(),
-  rowVersion: z.number().int().min(1),
-});
+export const webhookPatchBody = z
+  .strictObject({
+    url: urlSchema.optional(),
+    events: eventsSchema.optional(),
+    active: z.boolean().optional(),
+    rowVersion: z.number().int().min(1).optional(),
+  })
+  .refine((p) => Object.keys(p).some((k) => k !== "rowVersion"), "patch must change at least one field (url, events or active)");
 export type WebhookPatchBody = z.infer<typeof webhookPatchBody>;
 
 export const webhookSchema = z.object({

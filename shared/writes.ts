@@ -10,5 +10,5 @@ export const writeResultSchema = z
   .meta({ id: "WriteResult" });
 export type WriteResult = z.infer<typeof writeResultSchema>;
 
-/** Body of a write that must say which version it saw (spec: PATCH and DELETE carry rowVersion). */
-export const rowVersionBody = z.object({ rowVersion: z.number().int().min(1) });
+/** Body of a REST delete: the version it saw, optional (sent and stale is 409; the body may be left out). */
+export const rowVersionBody = z.object({ rowVersion: z.number().int().min(1).optional() });

@@ -16,8 +16,8 @@ export interface CommandInput {
   name: string;
   locationId: string;
   args: unknown;
-  /** The rowVersion the writer last saw; required by updates from REST, optional from sync. */
-  baseVersion?: number;
+  /** The rowVersion the writer last saw; absent (or undefined) means no check (sync/SPEC.md VE4, VE6). */
+  baseVersion?: number | undefined;
   /** When the op was made on the device (ISO string); history records the server time. */
   at?: string;
   /** Pushed ops merge a stale baseVersion field by field (sync/SPEC.md VE3); REST is strict (VE6). */

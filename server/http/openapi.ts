@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { errorBodySchema } from "../../shared/errors.js";
+import { carriesVersion, etagHeader, ifMatchParameter } from "./etag.js";
 import { SchemaComponents, type JsonSchema } from "./openapi-schemas.js";
 import { defineRoute, TXID_HEADER, type RouteDef } from "./route.js";
 
@@ -48,7 +49,8 @@ const STATUS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "A
 
 function successResponse(r: RouteDef, components: SchemaComponents): Record<string, unknown> {
   const status = r.status ?? 200;
-  const headers = r.answersTxid ? { headers: { [TXID_HEADER]: txidHeader } } : {};
+  const named = { ...(r.answersTxid ? { [TXID_HEADER]: txidHeader } : {}), ...(carriesVersion(r.response) ? { ETag: etagHeader } : {}) };
+  const headers = Object.keys(named).length ? { headers: named } : {};
   const description = STATUS_TEXT[status] ?? "Success";
   if (status === 204) return { [status]: { description, ...headers } };
   const content = r.produces ? { [r.produces]: { schema: binary } } : { "application/json": { schema: components.of(r.response, "output") } };
@@ -63,6 +65,7 @@ function operationOf(r: RouteDef, components: SchemaComponents): OpenApiOperatio
       parameters.push({ name, in: "query", required: !schema.safeParse(undefined).success, schema: components.of(schema, "input") });
     }
   }
+  if (r.method !== "get" && carriesVersion(r.body)) parameters.push(ifMatchParameter);
   const requestBody = r.body
     ? { required: !r.bodyOptional, content: { "application/json": { schema: components.of(r.body, "input") } } }
     : r.consumes

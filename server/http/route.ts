@@ -9,6 +9,7 @@ import type { Actor } from "../auth/actor.js";
 import { findIllFormedText } from "../../shared/text.js";
 import { UnauthenticatedError, ValidationError } from "../errors/classes.js";
 import { illFormedTextError, zodToValidationError } from "../errors/zod.js";
+import { answerEtag, foldIfMatch } from "./etag.js";
 
 /** Spec "Route authentication modes": required (default), optional or none. */
 export type AuthMode = "required" | "optional" | "none";
@@ -108,7 +109,8 @@ export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): voi
         if ((def.auth ?? "required") === "required" && !actor) throw new UnauthenticatedError();
         // A route that declares a body needs one: a request without (the body parser leaves
         // req.body undefined) is not an empty object, or an empty POST would create a blank thing.
-        if (def.body && req.body === undefined && !def.bodyOptional)
+        const rawBody = def.method === "get" ? req.body : foldIfMatch(req, def.body, req.body);
+        if (def.body && rawBody === undefined && !def.bodyOptional)
           throw new ValidationError("This route takes a JSON body (Content-Type: application/json); none was sent.");
         const ctx = {
           req,
@@ -116,9 +118,10 @@ export function mount(router: Router, defs: RouteDef<any, any, any, any>[]): voi
           actor: actor as Actor,
           params: parse(def.params, req.params, "params"),
           query: parse(def.query, req.query, "query"),
-          body: parse(def.body, req.body === undefined && def.bodyOptional ? {} : req.body, "body", !def.bodyTextCheckedLater),
+          body: parse(def.body, rawBody === undefined && def.bodyOptional ? {} : rawBody, "body", !def.bodyTextCheckedLater),
         };
         const result = await def.handler(ctx);
+        answerEtag(req, res, result);
         if (!res.headersSent) res.status(def.status ?? 200).json(result);
       } catch (err) {
         next(err);

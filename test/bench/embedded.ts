@@ -1,11 +1,12 @@
 /**
- * embedded: does the embedded server (PGlite) stay responsive while devices push? Two devices push
+ * embedded and postgres: does the server stay responsive while devices push? Two devices push
  * 1000-op batches back to back while a third client asks /health every 20 ms; the figure is the
- * /health latency during the storm (p50, p99) beside the storm's own ops/s.
+ * /health latency during the storm (p50, p99) beside the storm's own ops/s. `embedded` runs it on
+ * the embedded PGlite, `postgres` on a fresh database of the machine's PostgreSQL, dropped after.
  */
 import { v7 as uuidv7 } from "uuid";
 import { PROTOCOL } from "../../sync/protocol.js";
-import { benchService, signedIn } from "./support.js";
+import { benchDatabase, benchService, signedIn } from "./support.js";
 
 const BATCH = 1000;
 const BATCHES_PER_DEVICE = 8;
@@ -23,8 +24,19 @@ const percentile = (xs: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
-export async function benchEmbedded(): Promise<EmbeddedResult> {
-  const svc = await benchService();
+export const benchEmbedded = (): Promise<EmbeddedResult> => healthDuringPush();
+
+export async function benchPostgresHealth(): Promise<EmbeddedResult> {
+  const db = await benchDatabase();
+  try {
+    return await healthDuringPush(db.url);
+  } finally {
+    await db.drop();
+  }
+}
+
+async function healthDuringPush(databaseUrl?: string): Promise<EmbeddedResult> {
+  const svc = await benchService(databaseUrl);
   try {
     const devices = [await signedIn(svc.url, "Embedded One"), await signedIn(svc.url, "Embedded Two")];
     const pushAll = async (d: (typeof devices)[number]) => {

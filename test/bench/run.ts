@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchEmbedded } from "./embedded.js";
+import { benchEmbedded, benchPostgresHealth } from "./embedded.js";
 import { benchInitialSync } from "./initial-sync.js";
 import { benchLive } from "./live.js";
 import { benchMemory } from "./memory.js";
@@ -65,6 +65,19 @@ if (want("embedded")) {
   results.embeddedDetail = e;
   rows.push([
     "embedded: /health during a push storm (PGlite)",
+    `p50 ${fmt(e.healthP50DuringPushMs, 1)} ms`,
+    `p99 ${fmt(e.healthP99DuringPushMs, 1)} ms, max ${fmt(e.healthMaxDuringPushMs, 0)} (${e.healthSamples} samples)`,
+    `target p99 < 100; storm ${fmt(e.pushOpsPerSec)} ops/s`,
+  ]);
+}
+
+if (want("postgres")) {
+  const e = await benchPostgresHealth();
+  results["postgres.healthP99DuringPushMs"] = e.healthP99DuringPushMs;
+  results["postgres.pushOpsPerSec"] = e.pushOpsPerSec;
+  results.postgresHealthDetail = e;
+  rows.push([
+    "postgres: /health during a push storm (PostgreSQL)",
     `p50 ${fmt(e.healthP50DuringPushMs, 1)} ms`,
     `p99 ${fmt(e.healthP99DuringPushMs, 1)} ms, max ${fmt(e.healthMaxDuringPushMs, 0)} (${e.healthSamples} samples)`,
     `target p99 < 100; storm ${fmt(e.pushOpsPerSec)} ops/s`,

@@ -11,6 +11,7 @@ import { sql } from "../../server/db/client.js";
 import { contacts, loans, things } from "../../server/db/schema/index.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { HttpClient } from "../support/app.js";
+import { walkPages } from "../support/paging.js";
 import { op, push } from "../support/push.js";
 
 const DAY = 86_400_000;
@@ -90,6 +91,19 @@ describe("lending", () => {
     expect(list.body.items.map((c: { name: string }) => c.name)).toContain("Noor");
     const unknown = await lend(as.member, (await thingIn(as.member, loc)).id, { person: { contactId: uuidv7() } });
     expect(unknown.status).toBe(404);
+  });
+
+  test("contacts page by name with limit and cursor: each once, in order; next_cursor is null on the last page", async ({ loc, as, team }) => {
+    const names = ["Zed Paging", "amy Paging", "Bob Paging", "Ámal Paging", "carl Paging"];
+    for (const name of names) expect((await lend(as.member, (await thingIn(as.member, loc)).id, { person: { name } })).status).toBe(201);
+    const walked = await walkPages<{ id: string; name: string }>(as.member, `/api/v1/contacts?locationId=${team.locationId}`, 2);
+    expect(new Set(walked.items.map((c) => c.id)).size).toBe(walked.items.length);
+    const all = await as.member.get(`/api/v1/contacts?locationId=${team.locationId}&limit=200`);
+    expect(all.body.next_cursor).toBeNull();
+    expect(walked.items).toEqual(all.body.items);
+    expect(walked.items.map((c) => c.name).filter((n) => n.endsWith("Paging"))).toHaveLength(names.length);
+    for (const cursor of ["not-a-cursor", Buffer.from(JSON.stringify(["amy", "not-a-uuid"])).toString("base64url")])
+      expect((await as.member.get(`/api/v1/contacts?cursor=${cursor}`)).status).toBe(400);
   });
 
   test("a member named on a loan whose account is deleted: the loan stays, with the name it was made with", async ({ svc, loc, as }) => {

@@ -10,6 +10,7 @@ import { historyEntries, meters } from "../../server/db/schema/index.js";
 import { estimate } from "../../server/modules/meters/estimate.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { HttpClient } from "../support/app.js";
+import { expectMalformedCursorsRefused, walkPages } from "../support/paging.js";
 import { op, push } from "../support/push.js";
 
 const DAY = 86_400_000;
@@ -49,6 +50,17 @@ describe("meter routes", () => {
     expect(list.body.items.map((m: { id: string }) => m.id)).toEqual([meter.id]);
     const one = await as.viewer.get(`/api/v1/meters/${meter.id}`);
     expect(one.body).toEqual(meter);
+  });
+
+  test("a thing's meters list pages with limit and cursor, oldest first; next_cursor is null on the last page", async ({ loc, as }) => {
+    const thing = await thingIn(as.member, loc, "Heat pump");
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await meterOn(as.member, thing, { label: `M${i}` })).id);
+    const walked = await walkPages<{ id: string }>(as.viewer, `/api/v1/things/${thing}/meters`, 2);
+    expect(walked.pages).toBe(3);
+    expect(walked.items.map((m) => m.id)).toEqual(made);
+    expect((await as.viewer.get(`/api/v1/things/${thing}/meters`)).body.next_cursor).toBeNull();
+    await expectMalformedCursorsRefused(as.viewer, `/api/v1/things/${thing}/meters`);
   });
 
   test("a client-made id is kept; the same id twice is 409", async ({ loc, as }) => {

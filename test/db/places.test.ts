@@ -76,7 +76,7 @@ describe("DELETE /api/v1/places/:id", () => {
     const id = await place(as.member, "Cellar");
     expect((await as.viewer.delete(`/api/v1/places/${id}`, { rowVersion: 1 })).status).toBe(403);
     expect((await as.outsider.delete(`/api/v1/places/${id}`, { rowVersion: 1 })).status).toBe(404);
-    expect((await as.member.delete(`/api/v1/places/${id}`, {})).status).toBe(400);
+    expect((await as.member.delete(`/api/v1/places/${id}`, { rowVersion: "one" })).status).toBe(400);
     expect((await as.member.delete(`/api/v1/places/not-a-uuid`, { rowVersion: 1 })).status).toBe(400);
     expect(await placeIds()).toContain(id);
   });

@@ -11,9 +11,12 @@ import { rows } from "../../server/db/client.js";
 import { apiTest as test } from "../support/fixtures.js";
 import { PNG } from "../support/hostile.js";
 import type { Client } from "../support/members.js";
+import { expectMalformedCursorsRefused, walkPages } from "../support/paging.js";
 import type { TestService } from "../support/app.js";
 
 const THING_KEYS = ["condition", "description", "name", "path", "photo", "quantity", "type"];
+/** The spec types these as a value (never null), so a thing without one leaves the key out (convention 3). */
+const LEFT_OUT_WHEN_EMPTY = ["condition", "photo"];
 const PATH_KEYS = ["isUnplaced", "kind", "name"];
 const TYPE_KEYS = ["builtinKey", "icon", "name"];
 const PHOTO_KEYS = ["thumbUrl", "url"];
@@ -43,7 +46,8 @@ const preview = (svc: TestService, id: string, token: string, page?: number) =>
 
 /** Every key of a thing as shared is one the spec lists; nested shapes too. */
 function expectThingKeys(t: Record<string, any>) {
-  expect(Object.keys(t).sort()).toEqual(THING_KEYS);
+  expect(Object.keys(t).sort()).toEqual(THING_KEYS.filter((k) => k in t || !LEFT_OUT_WHEN_EMPTY.includes(k)));
+  for (const k of LEFT_OUT_WHEN_EMPTY) expect(t[k], k).not.toBeNull();
   expect(Object.keys(t.type).sort()).toEqual(TYPE_KEYS);
   for (const p of t.path) expect(Object.keys(p).sort()).toEqual(PATH_KEYS);
   if (t.photo) expect(Object.keys(t.photo).sort()).toEqual(PHOTO_KEYS);
@@ -97,6 +101,18 @@ describe("share links", () => {
     expect((await as.viewer.get(`/api/v1/locations/${loc}/share-links`)).body.items).toEqual([]);
   });
 
+  test("the list pages with limit and cursor, newest first; next_cursor is null on the last page", async ({ as }) => {
+    const own = (await as.owner.post("/api/v1/locations", { name: "Links paged" })).body.id as string;
+    const target = await make(as.owner, own, { name: "Ladder" });
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await share(as.owner, { scope: "thing", targetId: target, title: `Link ${i}` })).id);
+    const walked = await walkPages<{ id: string }>(as.owner, `/api/v1/locations/${own}/share-links`, 2);
+    expect(walked.pages).toBe(3);
+    expect(walked.items.map((l) => l.id)).toEqual([...made].reverse());
+    expect((await as.owner.get(`/api/v1/locations/${own}/share-links`)).body.next_cursor).toBeNull();
+    await expectMalformedCursorsRefused(as.owner, `/api/v1/locations/${own}/share-links`);
+  });
+
   test("the preview signed out, for a thing, a place and a view, with exactly the spec's fields", async ({ svc, loc, as }) => {
     const shed = await place(as.member, loc, { name: "Shed" });
     const shelf = await place(as.member, loc, { name: "Shelf", parentId: shed });
@@ -113,7 +129,9 @@ describe("share links", () => {
     shareLinkPreviewSchema.parse(res.body);
     expect(Object.keys(res.body).sort()).toEqual([...TOP_KEYS, "thing"].sort());
     expect(res.body).toMatchObject({ scope: "thing", title: "My crate", total: 1, cap: 500, page: 1, nextPage: null });
-    expect(res.body.thing).toMatchObject({ name: "Crate", path: [{ name: "Shed", kind: "place", isUnplaced: false }, { name: "Shelf" }], photo: null });
+    expect(res.body.thing).toMatchObject({ name: "Crate", path: [{ name: "Shed", kind: "place", isUnplaced: false }, { name: "Shelf" }] });
+    expect(res.body.thing).not.toHaveProperty("photo");
+    expect(res.body.thing).not.toHaveProperty("condition");
     expect(res.body.items).toEqual([
       expect.objectContaining({
         name: "Saw",
@@ -237,6 +255,37 @@ describe("share links", () => {
     expect((await fetch(svc.url + res.body.thing.photo.url, { headers: { authorization: `Bearer ${pat.body.secret}` } })).status).toBe(403);
     expect((await as.member.delete(`/api/v1/share-links/${l.id}`)).status).toBe(204);
     expect((await fetch(svc.url + res.body.thing.photo.url)).status).toBe(404);
+  });
+
+  test("a thing without condition or photo leaves both keys out; with them, one of five values and {thumbUrl, url}", async ({ svc, loc, as }) => {
+    const shed = await place(as.member, loc, { name: "Potting shed" });
+    const bare = await make(as.member, loc, { name: "Rake", placeId: shed });
+    const full = await make(as.member, loc, { name: "Spade", placeId: shed, condition: "fair" });
+    await svc.database.db.execute(sql`UPDATE things SET cover_file_id = ${await upload(svc, as.member, loc, PNG)} WHERE id = ${full}`);
+    const bareLink = await share(as.member, { scope: "thing", targetId: bare });
+    const one = (await preview(svc, bareLink.id, bareLink.token)).body;
+    expect(one.thing).not.toHaveProperty("condition");
+    expect(one.thing).not.toHaveProperty("photo");
+    shareLinkPreviewSchema.parse(one);
+    const inShed = await share(as.member, { scope: "place", targetId: shed });
+    const res = await preview(svc, inShed.id, inShed.token);
+    expect(res.status).toBe(200);
+    shareLinkPreviewSchema.parse(res.body);
+    const byName = new Map(res.body.items.map((i: { name: string }) => [i.name, i]));
+    expect(Object.keys(byName.get("Rake") as object)).not.toContain("condition");
+    expect(Object.keys(byName.get("Rake") as object)).not.toContain("photo");
+    expect(byName.get("Spade")).toMatchObject({ condition: "fair", photo: { url: expect.any(String), thumbUrl: expect.any(String) } });
+    // No null anywhere the spec does not allow one: only these may be null.
+    const nullable = new Set(["title", "nextPage", "name", "description", "icon", "builtinKey", "thumbUrl"]);
+    const nulls: string[] = [];
+    const walk = (v: unknown, key: string) => {
+      if (v === null) nulls.push(key);
+      else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+      else if (typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
+    };
+    walk(res.body, "");
+    walk(one, "");
+    expect(nulls.filter((k) => !nullable.has(k))).toEqual([]);
   });
 
   test("an address reads at most 120 previews a minute; the next is 429 with Retry-After, another address is unaffected", async ({ svc, loc, as }) => {

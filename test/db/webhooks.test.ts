@@ -18,6 +18,7 @@ import { deliverDue } from "../../server/modules/webhooks/worker.js";
 import { startService, type TestService } from "../support/app.js";
 import { locationWithRoles } from "../support/members.js";
 import { addBox, newMove, packedBox } from "../support/moves.js";
+import { expectMalformedCursorsRefused, walkPages } from "../support/paging.js";
 import { op, push } from "../support/push.js";
 
 const test = base
@@ -78,6 +79,24 @@ describe("webhook routes", () => {
     const gone = await as.admin.delete(`/api/v1/webhooks/${hook.id}`);
     expect(gone.status).toBe(200);
     expect((await as.admin.get(`/api/v1/webhooks/${hook.id}/deliveries`)).status).toBe(404);
+  });
+
+  test("the list pages with limit and cursor: every webhook once, in the order made; next_cursor is null on the last page", async ({ as }) => {
+    const own = (await as.owner.post("/api/v1/locations", { name: "Hooks paged" })).body.id as string;
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await as.owner.post(`/api/v1/locations/${own}/webhooks`, { url: `https://hooks.example/p${i}`, events: ["thing.created"] });
+      expect(res.status).toBe(201);
+      made.push(res.body.id);
+    }
+    const walked = await walkPages<{ id: string }>(as.owner, `/api/v1/locations/${own}/webhooks`, 3);
+    expect(walked.pages).toBe(3);
+    expect(walked.items.map((w) => w.id)).toEqual(made);
+    const whole = await as.owner.get(`/api/v1/locations/${own}/webhooks`);
+    expect(whole.body).toEqual({ items: expect.any(Array), next_cursor: null });
+    expect(whole.body.items).toHaveLength(7);
+    await expectMalformedCursorsRefused(as.owner, `/api/v1/locations/${own}/webhooks`);
+    expect((await as.owner.get(`/api/v1/locations/${own}/webhooks?limit=0`)).status).toBe(400);
   });
 
   test("members and viewers are refused (403), an outsider sees nothing (404), a token never reaches them", async ({ svc, loc, as }) => {

@@ -5,8 +5,8 @@
  */
 import QRCode from "qrcode";
 import { useCallback, useEffect, useState } from "react";
-import type { ShareLink, ShareLinkCreated, ShareLinkList, ShareScope } from "../../../shared/share-links.js";
-import { api, ApiError } from "../../sync/api.js";
+import type { ShareLink, ShareLinkCreated, ShareScope } from "../../../shared/share-links.js";
+import { api, apiAll, ApiError } from "../../sync/api.js";
 import { useOnline } from "../data.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "./Notice.js";
@@ -76,8 +76,8 @@ export function ShareLinks(props: { locationId: string; scope: Exclude<ShareScop
 
   const load = useCallback(async () => {
     try {
-      const list = await api<ShareLinkList>("GET", `/api/v1/locations/${locationId}/share-links`);
-      setLinks(list.items.filter((l) => l.targetId === targetId));
+      const list = await apiAll<ShareLink>(`/api/v1/locations/${locationId}/share-links`);
+      setLinks(list.filter((l) => l.targetId === targetId));
     } catch {
       setLinks(null);
     }

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import { WEBHOOK_EVENTS, type Delivery, type Webhook, type WebhookCreated, type WebhookEvent } from "../../../shared/webhooks.js";
-import { api } from "../../sync/api.js";
+import { api, apiAll } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
@@ -37,11 +37,7 @@ function Webhooks({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [created, setCreated] = useState<WebhookCreated | null>(null);
-  const {
-    error,
-    fail,
-    reload: load,
-  } = useOnlineLoad(() => api<{ items: Webhook[] }>("GET", `/api/v1/locations/${locationId}/webhooks`).then((r) => setHooks(r.items)), [locationId]);
+  const { error, fail, reload: load } = useOnlineLoad(() => apiAll<Webhook>(`/api/v1/locations/${locationId}/webhooks`).then(setHooks), [locationId]);
   return (
     <>
       <Notice kind="error">{error}</Notice>

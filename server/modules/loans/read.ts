@@ -1,11 +1,11 @@
 /** Reads of loans: the spec's record, one loan, the filtered list with its counts, the contacts. */
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { trimDecimal } from "../../../shared/ids.js";
-import { isOverdue, utcDay, type Loan, type LoanList, type LoanQuery } from "../../../shared/loans.js";
+import { isOverdue, utcDay, type ContactList, type Loan, type LoanList, type LoanQuery } from "../../../shared/loans.js";
 import type { Tx } from "../../db/client.js";
 import { contacts, loans, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, decodeCursor, exactTime, pageFrom, textIdKey } from "../paging.js";
 import { summaries, summaryColumns } from "../things/read.js";
 import { placeRefs, refKey } from "./places.js";
 
@@ -126,14 +126,20 @@ export async function listLoans(tx: Tx, q: LoanQuery, now: Date = new Date()): P
 }
 
 /** The contacts of the accounts the actor reads, by name (row-level security scopes them). */
-export async function listContacts(tx: Tx, locationId?: string): Promise<{ items: { id: string; name: string }[] }> {
+/** Contacts by name, a page at a time (spec convention 6); the cursor is the last (lower(name), id). */
+export async function listContacts(tx: Tx, q: { locationId?: string | undefined; limit: number; cursor?: string | undefined }): Promise<ContactList> {
   const where: SQL[] = [isNull(contacts.deletedAt)];
-  if (locationId) where.push(sql`${contacts.accountId} = (SELECT account_id FROM locations WHERE id = ${locationId})`);
-  const items = await tx
-    .select({ id: contacts.id, name: contacts.name })
+  if (q.locationId) where.push(sql`${contacts.accountId} = (SELECT account_id FROM locations WHERE id = ${q.locationId})`);
+  if (q.cursor) {
+    const [name, id] = decodeCursor(q.cursor, textIdKey);
+    where.push(sql`(lower(${contacts.name}), ${contacts.id}) > (${name}, ${id}::uuid)`);
+  }
+  const found = await tx
+    .select({ id: contacts.id, name: contacts.name, key: sql<string>`lower(${contacts.name})` })
     .from(contacts)
     .where(and(...where))
     .orderBy(sql`lower(${contacts.name})`, contacts.id)
-    .limit(1000);
-  return { items };
+    .limit(q.limit + 1);
+  const page = pageFrom(found, q.limit, (r) => [r.key, r.id]);
+  return { items: page.rows.map(({ id, name }) => ({ id, name })), next_cursor: page.next_cursor };
 }

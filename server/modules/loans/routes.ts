@@ -1,7 +1,16 @@
 /** /api/v1/things/:id/loans, /api/v1/loans (+ :id, return), /api/v1/contacts. Writes go through the service. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { contactListSchema, loanCreateBody, loanListSchema, loanPatchBody, loanQuerySchema, loanReturnBody, loanSchema } from "../../../shared/loans.js";
+import {
+  contactListSchema,
+  contactQuery,
+  loanCreateBody,
+  loanListSchema,
+  loanPatchBody,
+  loanQuerySchema,
+  loanReturnBody,
+  loanSchema,
+} from "../../../shared/loans.js";
 import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { serviceDeps, type RouteDeps } from "../deps.js";
 import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";
@@ -44,7 +53,7 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/loans/:id",
-      summary: "Change a loan's due date or notes (carries the rowVersion you saw; stale is 409 version_conflict)",
+      summary: "Change a loan's due date or notes (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "loans",
       params: byId,
       body: loanPatchBody,
@@ -64,11 +73,11 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: "/api/v1/contacts",
-      summary: "Contacts of the owner accounts you read (the people loans name who are not members); locationId narrows to its account",
+      summary: "Contacts of the owner accounts you read (the people loans name who are not members), by name, paged; locationId narrows to its account",
       tag: "loans",
-      query: z.object({ locationId: uuidSchema.optional() }),
+      query: contactQuery,
       response: contactListSchema,
-      handler: ({ actor, query }) => getContacts(service, actor, query.locationId),
+      handler: ({ actor, query }) => getContacts(service, actor, query),
     }),
   ] as RouteDef[];
 }

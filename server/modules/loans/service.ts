@@ -4,7 +4,7 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import type { Loan, LoanList, LoanQuery, loanCreateBody, loanPatchBody, loanReturnBody } from "../../../shared/loans.js";
+import type { contactQuery, Loan, LoanList, LoanQuery, loanCreateBody, loanPatchBody, loanReturnBody } from "../../../shared/loans.js";
 import type { Actor } from "../../auth/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
@@ -51,6 +51,6 @@ export function getLoans({ db }: ServiceDeps, actor: Actor, q: LoanQuery): Promi
   return withActor(db, actor, (tx) => listLoans(tx, q));
 }
 
-export function getContacts({ db }: ServiceDeps, actor: Actor, locationId?: string) {
-  return withActor(db, actor, (tx) => listContacts(tx, locationId));
+export function getContacts({ db }: ServiceDeps, actor: Actor, query: z.infer<typeof contactQuery>) {
+  return withActor(db, actor, (tx) => listContacts(tx, query));
 }

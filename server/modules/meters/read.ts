@@ -26,12 +26,18 @@ export async function findMeter(tx: Tx, id: string): Promise<MeterRow> {
   return row;
 }
 
-export function metersOfThing(tx: Tx, thingId: string): Promise<MeterRow[]> {
-  return tx
-    .select()
+/** A page of a thing's live meters, oldest first (spec convention 6). */
+export async function metersOfThing(tx: Tx, thingId: string, q: PageQuery): Promise<{ rows: MeterRow[]; next_cursor: string | null }> {
+  const where: SQL[] = [eq(meters.thingId, thingId), isNull(meters.deletedAt)];
+  if (q.cursor) where.push(afterTimeId(q.cursor, meters.createdAt, meters.id, "asc"));
+  const found = await tx
+    .select({ row: meters, key: exactTime(meters.createdAt) })
     .from(meters)
-    .where(and(eq(meters.thingId, thingId), isNull(meters.deletedAt)))
-    .orderBy(asc(meters.createdAt), asc(meters.id));
+    .where(and(...where))
+    .orderBy(asc(meters.createdAt), asc(meters.id))
+    .limit(q.limit + 1);
+  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
+  return { rows: page.rows.map((r) => r.row), next_cursor: page.next_cursor };
 }
 
 interface Facts {

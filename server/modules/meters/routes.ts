@@ -27,11 +27,12 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: "/api/v1/things/:id/meters",
-      summary: "The meters of a thing",
+      summary: "The meters of a thing, oldest first (paged)",
       tag: "meters",
       params: byId,
-      response: z.object({ items: z.array(meterSchema) }),
-      handler: async ({ actor, params }) => ({ items: await listMeters(service, actor, params.id) }),
+      query: meterPageQuery,
+      response: pageOf(meterSchema),
+      handler: ({ actor, params, query }) => listMeters(service, actor, params.id, query),
     }),
     defineRoute({
       method: "get",
@@ -45,7 +46,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/meters/:id",
-      summary: "Change a meter (carries the rowVersion you saw; stale is 409 version_conflict)",
+      summary: "Change a meter (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "meters",
       params: byId,
       body: meterPatchBody,
@@ -59,6 +60,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       tag: "meters",
       params: byId,
       body: rowVersionBody,
+      bodyOptional: true,
       response: writeResultSchema,
       handler: ({ actor, params, body }) => deleteMeter(service, actor, params.id, body.rowVersion),
     }),

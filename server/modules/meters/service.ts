@@ -22,10 +22,11 @@ export function getMeter({ db }: ServiceDeps, actor: Actor, id: string): Promise
   return withActor(db, actor, (tx) => showMeter(tx, id));
 }
 
-export function listMeters({ db }: ServiceDeps, actor: Actor, thingId: string): Promise<Meter[]> {
+export function listMeters({ db }: ServiceDeps, actor: Actor, thingId: string, query: PageQuery): Promise<{ items: Meter[]; next_cursor: string | null }> {
   return withActor(db, actor, async (tx) => {
     await findThing(tx, thingId);
-    return metersOut(tx, await metersOfThing(tx, thingId));
+    const page = await metersOfThing(tx, thingId, query);
+    return { items: await metersOut(tx, page.rows), next_cursor: page.next_cursor };
   });
 }
 
@@ -50,7 +51,7 @@ export function updateMeter(deps: ServiceDeps, actor: Actor, id: string, body: z
 }
 
 /** A tombstone: the answer is the write result. */
-export function deleteMeter(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+export function deleteMeter(deps: ServiceDeps, actor: Actor, id: string, rowVersion?: number): Promise<Written<WriteResult>> {
   return writeOne(
     deps,
     actor,

@@ -47,7 +47,8 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/moves/:id",
-      summary: "Change a move: name, target location, status active -> finished or cancelled (carries the rowVersion you saw)",
+      summary:
+        "Change a move: name, target location, status active -> finished or cancelled (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "moves",
       params: byId,
       body: movePatchBody,
@@ -82,6 +83,7 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
       tag: "moves",
       params: byBox,
       body: rowVersionBody,
+      bodyOptional: true,
       response: writeResultSchema,
       handler: ({ actor, params, body }) => removeBox(service, actor, params.id, params.containerId, body.rowVersion),
     }),

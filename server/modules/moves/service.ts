@@ -66,7 +66,7 @@ export function updateBox(deps: ServiceDeps, actor: Actor, moveId: string, conta
   );
 }
 
-export function removeBox(deps: ServiceDeps, actor: Actor, moveId: string, containerId: string, rowVersion: number): Promise<Written<WriteResult>> {
+export function removeBox(deps: ServiceDeps, actor: Actor, moveId: string, containerId: string, rowVersion?: number): Promise<Written<WriteResult>> {
   return writeOne(
     deps,
     actor,

@@ -50,6 +50,7 @@ export function placeRoutes(deps: RouteDeps): RouteDef[] {
       tag: "places",
       params: byId,
       body: rowVersionBody,
+      bodyOptional: true,
       response: writeResultSchema,
       handler: ({ actor, params, body }) => deletePlace(service, actor, params.id, body.rowVersion),
     }),

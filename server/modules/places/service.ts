@@ -43,7 +43,7 @@ export function updatePlace(deps: ServiceDeps, actor: Actor, id: string, body: z
 }
 
 /** Deletes an empty place (409 conflict, saying what it holds, otherwise). */
-export function deletePlace(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+export function deletePlace(deps: ServiceDeps, actor: Actor, id: string, rowVersion?: number): Promise<Written<WriteResult>> {
   return writeOne(
     deps,
     actor,

@@ -88,7 +88,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/type-fields/:id",
-      summary: "Change a field's label, unit, options, required or sort (admins); rowVersion optional",
+      summary: "Change a field's label, unit, options, required or sort (admins); rowVersion or If-Match optional",
       tag: "registries",
       params: byId,
       body: fieldPatchBody,
@@ -98,10 +98,11 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "delete",
       path: "/api/v1/type-fields/:id",
-      summary: "Archive a field (archivedAt set; the values already entered are kept). Body {} or {rowVersion}",
+      summary: "Archive a field (archivedAt set; the values already entered are kept). Body {}, {rowVersion} or none",
       tag: "registries",
       params: byId,
       body: fieldArchiveBody,
+      bodyOptional: true,
       response: typeFieldSchema,
       handler: ({ actor, params, body }) => archiveField(service, actor, params.id, body),
     }),

@@ -44,8 +44,7 @@ const sharedPath = (entries: { name: string; kind: "place" | "container"; isUnpl
   entries.map((e) => ({ name: e.name === "" ? null : e.name, kind: e.kind, isUnplaced: e.isUnplaced }));
 
 /** The photo of a shared thing, fetchable only through the link (./routes.ts). */
-function photoOf(linkId: string, token: string, fileId: string | null, mime: string | null): SharedThing["photo"] {
-  if (!fileId) return null;
+function photoOf(linkId: string, token: string, fileId: string, mime: string | null): NonNullable<SharedThing["photo"]> {
   const base = `/api/v1/share-links/${linkId}/files/${fileId}`;
   const t = `?t=${encodeURIComponent(token)}`;
   return { url: base + t, thumbUrl: (THUMBNAIL_MIMES as readonly string[]).includes(mime ?? "") ? `${base}/thumb${t}` : null };
@@ -59,7 +58,7 @@ async function sharedThings(tx: Tx, link: OpenLink, token: string, ids: string[]
     name: string | null;
     description: string | null;
     quantity: string;
-    condition: SharedThing["condition"];
+    condition: NonNullable<SharedThing["condition"]> | null;
     icon: string | null;
     type_name: string | null;
     builtin_key: string | null;
@@ -86,9 +85,10 @@ async function sharedThings(tx: Tx, link: OpenLink, token: string, ids: string[]
         type: { icon: r.icon, name: r.type_name, builtinKey: r.builtin_key },
         path: sharedPath(paths.get(id) ?? []),
         quantity: Number(r.quantity),
-        condition: r.condition,
+        // The spec types these as a value or an object, never null: a field with no value is left out.
+        ...(r.condition !== null ? { condition: r.condition } : {}),
         description: r.description,
-        photo: photoOf(link.id, token, r.file_id, r.mime),
+        ...(r.file_id !== null ? { photo: photoOf(link.id, token, r.file_id, r.mime) } : {}),
       },
     ];
   });

@@ -9,6 +9,7 @@ import type { Request, Response } from "express";
 import { z } from "zod";
 import { THUMBNAIL_MIMES } from "../../../shared/files.js";
 import { uuidSchema } from "../../../shared/ids.js";
+import { pageQuerySchema } from "../../../shared/paging.js";
 import {
   SHARE_TOKEN_HEADER,
   shareLinkCreateBody,
@@ -97,11 +98,12 @@ export function shareLinkRoutes(deps: RouteDeps & { shareLimits: ShareLimits }):
     defineRoute({
       method: "get",
       path: "/api/v1/locations/:id/share-links",
-      summary: "The location's live share links, newest first (never their tokens)",
+      summary: "The location's live share links, newest first, paged (never their tokens)",
       tag: "share-links",
       params: byId,
+      query: pageQuerySchema,
       response: shareLinkListSchema,
-      handler: ({ actor, params }) => listShareLinks(deps.db, actor, params.id),
+      handler: ({ actor, params, query }) => listShareLinks(deps.db, actor, params.id, query),
     }),
     defineRoute({
       method: "delete",

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
+import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import {
   SHARE_CAP_DEFAULT,
@@ -20,13 +21,12 @@ import { withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { places, shareLinks, things, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { afterTimeId, exactTime, pageFrom } from "../paging.js";
 import { newShareToken, type ShareDeps } from "./token.js";
 
 export type { ShareDeps };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The newest links of a location a list shows (links are few; revoked ones are left out). */
-export const SHARE_LIST_MAX = 500;
 
 /** The page a link opens: the token rides in the fragment, which browsers never send to a server or in a Referer. */
 export function shareUrl(publicUrl: URL, id: string, token: string): string {
@@ -84,7 +84,8 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
   });
 }
 
-export async function listShareLinks(db: Db, actor: Actor, locationId: string): Promise<ShareLinkList> {
+/** A location's live links, newest first, a page at a time (spec convention 6); revoked ones are left out. */
+export async function listShareLinks(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<ShareLinkList> {
   return withActor(db, actor, async (tx) => {
     const { role } = await locationAccess(tx, locationId);
     const found = await tx
@@ -100,16 +101,25 @@ export async function listShareLinks(db: Db, actor: Actor, locationId: string): 
         createdAt: shareLinks.createdAt,
         createdById: shareLinks.createdBy,
         createdByName: users.name,
+        createdKey: exactTime(shareLinks.createdAt),
       })
       .from(shareLinks)
       .leftJoin(users, eq(users.id, shareLinks.createdBy))
-      .where(and(eq(shareLinks.locationId, locationId), isNull(shareLinks.revokedAt)))
+      .where(
+        and(
+          eq(shareLinks.locationId, locationId),
+          isNull(shareLinks.revokedAt),
+          query.cursor ? afterTimeId(query.cursor, shareLinks.createdAt, shareLinks.id, "desc") : undefined,
+        ),
+      )
       .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id))
-      .limit(SHARE_LIST_MAX);
+      .limit(query.limit + 1);
+    const page = pageFrom(found, query.limit, (r) => [r.createdKey, r.id]);
     const admin = actor.canWrite && roleAtLeast(role, "admin");
     const mayWrite = actor.canWrite && roleAtLeast(role, "member");
     return {
-      items: found.map((r): ShareLink => ({
+      next_cursor: page.next_cursor,
+      items: page.rows.map((r): ShareLink => ({
         id: r.id,
         locationId: r.locationId,
         scope: r.scope,

@@ -37,7 +37,7 @@ export function templateRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/templates/:id",
-      summary: "Rename a template or change where it is offered (locations you cannot see stay); carries the rowVersion you saw",
+      summary: "Rename a template or change where it is offered (locations you cannot see stay); rowVersion or If-Match optional, a stale one is 409",
       tag: "templates",
       params: byId,
       body: templatePatchBody,
@@ -51,6 +51,7 @@ export function templateRoutes(deps: RouteDeps): RouteDef[] {
       tag: "templates",
       params: byId,
       body: rowVersionBody,
+      bodyOptional: true,
       response: writeResultSchema,
       handler: ({ actor, params, body }) => deleteTemplate(service, actor, params.id, body.rowVersion),
     }),

@@ -63,7 +63,7 @@ export function updateTemplate(deps: ServiceDeps, actor: Actor, id: string, body
 }
 
 /** A tombstone: the answer is the write result. */
-export function deleteTemplate(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+export function deleteTemplate(deps: ServiceDeps, actor: Actor, id: string, rowVersion?: number): Promise<Written<WriteResult>> {
   return writeOne(
     deps,
     actor,

@@ -47,7 +47,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
     defineWrite({
       method: "patch",
       path: "/api/v1/things/:id",
-      summary: "Change a thing (carries the rowVersion you saw; stale is 409 version_conflict)",
+      summary: "Change a thing (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "things",
       params: byId,
       body: thingPatchBody,
@@ -61,6 +61,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       tag: "things",
       params: byId,
       body: rowVersionBody,
+      bodyOptional: true,
       // writeResultSchema (shared/writes.ts) keeps txid in the body too; x-txid carries it as on every write.
       response: writeResultSchema,
       handler: ({ actor, params, body }) => deleteThing(service, actor, params.id, body.rowVersion),
@@ -95,6 +96,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       tag: "things",
       params: z.object({ id: uuidSchema, fileId: uuidSchema }),
       body: rowVersionBody,
+      bodyOptional: true,
       response: thingDetailSchema,
       handler: ({ actor, params, body }) => changePhotos(service, actor, params.id, { name: "thing.photo.remove", fileId: params.fileId }, body.rowVersion),
     }),

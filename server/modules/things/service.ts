@@ -70,7 +70,7 @@ export function moveThing(deps: ServiceDeps, actor: Actor, id: string, dest: Des
 }
 
 /** A tombstone: the answer is the write result (the thing itself is gone from reads). */
-export function deleteThing(deps: ServiceDeps, actor: Actor, id: string, rowVersion: number): Promise<Written<WriteResult>> {
+export function deleteThing(deps: ServiceDeps, actor: Actor, id: string, rowVersion?: number): Promise<Written<WriteResult>> {
   return writeOne(
     deps,
     actor,
@@ -79,13 +79,13 @@ export function deleteThing(deps: ServiceDeps, actor: Actor, id: string, rowVers
   );
 }
 
-/** The photo ops of a thing through REST: strict about the rowVersion (sync/SPEC.md VE6); the answer is the thing. */
+/** The photo ops of a thing through REST: a rowVersion sent is checked strictly (sync/SPEC.md VE6); the answer is the thing. */
 export function changePhotos(
   deps: ServiceDeps,
   actor: Actor,
   id: string,
   change: { name: "thing.photo.add" | "thing.photo.remove" | "thing.photo.cover"; fileId: string; cover?: boolean | undefined },
-  rowVersion: number,
+  rowVersion: number | undefined,
 ): Promise<Written<ThingDetail>> {
   const { name, fileId, cover } = change;
   return writeOne(

@@ -21,7 +21,7 @@ import { withActor } from "../../db/actor.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
 import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../errors/classes.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";
-import { decodeCursor, encodeCursor } from "../paging.js";
+import { decodeCursor, encodeCursor, pageFrom } from "../paging.js";
 import { z } from "zod";
 import { newSigningSecret, sealSigningSecret } from "./secret.js";
 import { checkWebhookUrl } from "./url.js";
@@ -43,6 +43,9 @@ interface Row {
   created_at: string;
   updated_at: string;
 }
+
+const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+const cursorKey = z.tuple([z.iso.datetime(), z.uuid()]);
 
 const COLUMNS = sql`id::text, location_id::text, url, events, active, disabled_reason, consecutive_failures, row_version,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
@@ -103,11 +106,25 @@ export async function createWebhook({ db, guard }: WebhookDeps, actor: Actor, lo
   });
 }
 
-export async function listWebhooks({ db }: WebhookDeps, actor: Actor, locationId: string): Promise<Webhook[]> {
+/** A location's webhooks, oldest first, a page at a time (spec convention 6). */
+export async function listWebhooks(
+  { db }: WebhookDeps,
+  actor: Actor,
+  locationId: string,
+  query: PageQuery,
+): Promise<{ items: Webhook[]; next_cursor: string | null }> {
   return withActor(db, personOnly(actor), async (tx) => {
     await requireAdmin(tx, actor, locationId);
-    const list = await rows<Row>(tx, sql`SELECT ${COLUMNS} FROM webhooks WHERE location_id = ${locationId} ORDER BY created_at, id`);
-    return list.map(toWebhook);
+    const after = query.cursor ? decodeCursor(query.cursor, cursorKey) : null;
+    // The cursor keeps created_at to the microsecond: webhooks made in one millisecond are neither skipped nor repeated.
+    const list = await rows<Row & { created_key: string }>(
+      tx,
+      sql`SELECT ${COLUMNS}, ${iso("created_at")} AS created_key FROM webhooks WHERE location_id = ${locationId}
+            ${after ? sql`AND (created_at, id) > (${after[0]}::timestamptz, ${after[1]}::uuid)` : sql``}
+          ORDER BY created_at, id LIMIT ${query.limit + 1}`,
+    );
+    const page = pageFrom(list, query.limit, (r) => [r.created_key, r.id]);
+    return { items: page.rows.map(toWebhook), next_cursor: page.next_cursor };
   });
 }
 
@@ -116,7 +133,7 @@ export async function updateWebhook({ db, guard }: WebhookDeps, actor: Actor, id
   return withActor(db, personOnly(actor), async (tx) => {
     const current = await findWebhook(tx, id);
     await requireAdmin(tx, actor, current.location_id);
-    if (current.row_version !== body.rowVersion) throw new VersionConflictError(current.row_version);
+    if (body.rowVersion !== undefined && current.row_version !== body.rowVersion) throw new VersionConflictError(current.row_version);
     // Switching a webhook back on clears the reason it was switched off and its failure count.
     const reactivate = body.active === true && !current.active;
     const [row] = await rows<Row>(
@@ -155,9 +172,6 @@ interface DeliveryRow {
   created_at: string;
   log: Delivery["attempts"];
 }
-
-const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
-const cursorKey = z.tuple([z.iso.datetime(), z.uuid()]);
 
 /** The delivery log of a webhook, newest first (paged). */
 export async function listDeliveries(
