@@ -18,6 +18,7 @@ import type { Database } from "../../server/db/client.js";
 import { startService, type TestService } from "../support/app.js";
 import { freshDatabase } from "../support/db.js";
 import { seeded } from "../support/device-load.js";
+import { holdsId, ID_CASES, idPlaces, idsByPlace, recase, upperCaseIds, type IdCase } from "../support/id-case.js";
 import {
   changedMetrics,
   deref,
@@ -522,12 +523,16 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
     const variant = chosen.find((x) => x.cls === cls)!;
     await check({ op: op.key, variant: variant.label, cls }, secondary, async () => secondary.send(op.method, variant.make(await baseOf(op))), opts);
   }
+  const cased = await casedRequests(op, primary, opts);
+  if (cased.length) await renewed();
+  let validBase: Base | undefined;
   const valid = await check(
     { op: op.key, variant: "valid request", cls: "valid" },
     primary,
-    async () => primary.send(op.method, withBody(op, await baseOf(op))),
+    async () => primary.send(op.method, withBody(op, (validBase = await baseOf(op)))),
     opts,
   );
+  if (valid && validBase) compareCases(op, primary, { base: validBase, res: valid }, cased);
   coverage.set(op.key, covered);
   stats.operations.add(op.key);
   // A schema refusal names its issues; "this link is invalid" and the like are the route's own answer to a valid request.
@@ -536,6 +541,61 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
 }
 
 const coverage = new Map<string, Set<Cls>>();
+
+// ---------------------------------------------------------------------------------------------
+// The same ids in upper and mixed case
+
+/** Rows a request used up made anew, and the state after that the one to compare with. */
+async function renewed() {
+  await owner.renew();
+  before = await snap();
+}
+
+interface Sent {
+  base: Base;
+  res: RawResponse;
+}
+
+/** The base request with every id it carries (path, query, body) in each other case, each on rows renewed for it. */
+async function casedRequests(op: Operation, caller: Caller, opts: CheckOptions): Promise<(Sent & { how: IdCase })[]> {
+  const out: (Sent & { how: IdCase })[] = [];
+  for (const how of ID_CASES) {
+    await renewed();
+    const base = await baseOf(op);
+    if (!holdsId(base)) break;
+    const cased = recase(base, how);
+    const res = await check({ op: op.key, variant: `ids in ${how} case`, cls: "case" }, caller, () => caller.send(op.method, withBody(op, cased)), opts);
+    if (res) out.push({ how, base: cased, res });
+  }
+  return out;
+}
+
+const placesOf = (base: Base) => idPlaces({ path: base.params, query: Object.fromEntries(base.query), body: base.body });
+
+/**
+ * An id in another case is the same id: the same status as the lower-case request, the same
+ * record (a read answers the very same body; a write names the request's rows in the same places
+ * of its answer), and every id answered in lower case.
+ */
+function compareCases(op: Operation, caller: Caller, lower: Sent, cased: (Sent & { how: IdCase })[]) {
+  for (const { how, base, res } of cased) {
+    const fail = (problem: string) => failures.push({ op: op.key, variant: `ids in ${how} case`, as: caller.name, problem });
+    if (res.status !== lower.res.status || refused(res) !== refused(lower.res)) {
+      fail(`answered ${res.status} ${res.text.slice(0, 160)}; in lower case ${lower.res.status} ${lower.res.text.slice(0, 160)}`);
+      continue;
+    }
+    const upper = upperCaseIds(res.text);
+    if (upper.length) fail(`answered ids in upper case: ${upper.slice(0, 3).join(", ")}`);
+    if (res.status >= 300 || typeof res.body !== "object" || res.body === null) continue;
+    if (op.method === "GET") {
+      if (JSON.stringify(res.body) !== JSON.stringify(lower.res.body)) fail(`answered ${res.text.slice(0, 200)}; in lower case ${lower.res.text.slice(0, 200)}`);
+      continue;
+    }
+    const got = idsByPlace(res.body, placesOf(base));
+    const want = idsByPlace(lower.res.body, placesOf(lower.base));
+    if (JSON.stringify(got) !== JSON.stringify(want)) fail(`named ${JSON.stringify(got).slice(0, 300)}; in lower case ${JSON.stringify(want).slice(0, 300)}`);
+  }
+}
 
 function summary(what: string, from: { requests: number; byStatus: Record<string, number>; operations: number }) {
   const byStatus = Object.fromEntries(Object.entries(stats.byStatus).map(([k, v]) => [k, v - (from.byStatus[k] ?? 0)]));
