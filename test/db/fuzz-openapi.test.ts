@@ -588,7 +588,8 @@ function compareCases(op: Operation, caller: Caller, lower: Sent, cased: (Sent &
     if (upper.length) fail(`answered ids in upper case: ${upper.slice(0, 3).join(", ")}`);
     if (res.status >= 300 || typeof res.body !== "object" || res.body === null) continue;
     if (op.method === "GET") {
-      if (JSON.stringify(res.body) !== JSON.stringify(lower.res.body)) fail(`answered ${res.text.slice(0, 200)}; in lower case ${lower.res.text.slice(0, 200)}`);
+      if (JSON.stringify(res.body) !== JSON.stringify(lower.res.body))
+        fail(`answered ${res.text.slice(0, 200)}; in lower case ${lower.res.text.slice(0, 200)}`);
       continue;
     }
     const got = idsByPlace(res.body, placesOf(base));
