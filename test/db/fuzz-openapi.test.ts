@@ -490,9 +490,9 @@ async function check(
   }
   if (process.env.HOSTILE_TRACE)
     console.log(`TRACE ${res.status} ${what.op} [${caller.name}] ${what.variant} ${res.status >= 400 ? res.text.slice(0, 120) : ""}`);
-  // A request with ids in another case that went through is checked against the lower-case one
-  // instead (compareCases), and the next request snapshots afresh: no snapshot of its writes.
-  if (what.cls === "case" && !refused(res)) return res;
+  // A request with ids in another case is checked against the lower-case one instead
+  // (compareCases), which the suite sends next after a snapshot of its own: none here.
+  if (what.cls === "case") return res;
   const t0 = performance.now();
   const after = await snap();
   timing.snap += performance.now() - t0;
@@ -533,8 +533,9 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
     wrote(await check({ op: op.key, variant: variant.label, cls }, secondary, async () => secondary.send(op.method, variant.make(await baseOf(op))), opts));
   }
   const t0 = performance.now();
-  const cased = await casedRequests(op, primary, opts, usedUp);
-  if (cased.usedUp) await renewed();
+  const cased = await casedRequests(op, primary, usedUp, opts);
+  if (cased.usedUp) await owner.renew();
+  if (cased.sent.length) before = await snap();
   timing.cases += performance.now() - t0;
   let validBase: Base | undefined;
   const valid = await check(
@@ -556,12 +557,6 @@ const coverage = new Map<string, Set<Cls>>();
 // ---------------------------------------------------------------------------------------------
 // The same ids in upper and mixed case
 
-/** Rows a request used up made anew, and the state after that the one to compare with. */
-async function renewed() {
-  await owner.renew();
-  before = await snap();
-}
-
 interface Sent {
   base: Base;
   res: RawResponse;
@@ -569,23 +564,20 @@ interface Sent {
 
 /**
  * The base request with every id it carries (path, query, body) in each other case, each after the
- * rows an earlier request may have used up are made anew (renewing costs a query: only then).
- * Answers what was sent, and whether the last of it may have used a row up.
+ * rows an earlier request may have used up are made anew (renewing costs a query and the rows it
+ * makes: only then). Answers what was sent, and whether the last of it may have used a row up.
  */
 async function casedRequests(
   op: Operation,
   caller: Caller,
-  opts: CheckOptions,
   usedUp: boolean,
+  opts: CheckOptions,
 ): Promise<{ sent: (Sent & { how: IdCase })[]; usedUp: boolean }> {
   const sent: (Sent & { how: IdCase })[] = [];
+  if (!holdsId(await baseOf(op))) return { sent, usedUp: false };
   for (const how of ID_CASES) {
-    if (usedUp) await renewed();
-    // A request that went through was not snapshotted after (check): the state to compare with now.
-    else before = await snap();
-    const base = await baseOf(op);
-    if (!holdsId(base)) break;
-    const cased = recase(base, how);
+    if (usedUp) await owner.renew();
+    const cased = recase(await baseOf(op), how);
     const res = await check({ op: op.key, variant: `ids in ${how} case`, cls: "case" }, caller, () => caller.send(op.method, withBody(op, cased)), opts);
     usedUp = !!res && op.method !== "GET" && !refused(res);
     if (res) sent.push({ how, base: cased, res });
