@@ -7,8 +7,8 @@
  * refused request must leave the database as it was. Each operation is also sent with every id it
  * carries (path, query, body, a pushed op's) in upper and in mixed case, and must answer as it does
  * in lower case: the same status and the same record, ids in lower case. The auth library's routes,
- * /mcp and the shape route get a smaller hand-written set. Variants are sampled with a fixed seed (SEED in
- * test/support/hostile.ts); HOSTILE_TRACE=1 prints every request and its status.
+ * /mcp and the shape route get a smaller hand-written set. Variants are sampled with a fixed seed
+ * (SEED in test/support/hostile.ts); HOSTILE_TRACE=1 prints every request and its status.
  */
 import { z } from "zod";
 import { v7 as uuidv7 } from "uuid";
