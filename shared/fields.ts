@@ -1,9 +1,23 @@
 import { z } from "zod";
+import { UUID_PATTERN } from "./ids.js";
 
 /** Kinds of field a type or a place kind can define (the `kind` column of type_fields). */
 export const FIELD_KINDS = ["text", "number", "date", "select", "multi_select", "boolean", "url", "money", "person", "vendor", "file"] as const;
 export const fieldKindSchema = z.enum(FIELD_KINDS);
 export type FieldKind = z.infer<typeof fieldKindSchema>;
+
+/** A value that is a uuid, in lower case (a list's items too): the others as they are. */
+const lowerCaseIds = (v: unknown): unknown => (typeof v === "string" && UUID_PATTERN.test(v) ? v.toLowerCase() : Array.isArray(v) ? v.map(lowerCaseIds) : v);
+
+/**
+ * Custom field values by key, as a request (or a pushed op) sends them; each is checked by its
+ * field's kind on the server (server/modules/types/fields.ts). A file field holds a file's id, or a
+ * list of them, and an id is the same id in either case (shared/ids.ts): the kinds are not known
+ * here, so every value that is a uuid is read in lower case, the one spelling the code compares.
+ */
+export const fieldValuesSchema = z
+  .record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown())
+  .overwrite((values) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, lowerCaseIds(v)])));
 
 /** Where a field a type shows comes from (the spec's `source.via`). */
 export type FieldVia = "own" | "inherited" | "group";

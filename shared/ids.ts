@@ -4,7 +4,12 @@ import { z } from "zod";
 export const UUID_PATTERN =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 
-export const uuidSchema = z.string().regex(UUID_PATTERN, "must be a uuid");
+/**
+ * A uuid as the spec writes it, in either case (or mixed), read as its lower-case form: the one the
+ * server mints and the database answers. Every id a request carries (path, query, body, a pushed
+ * op's args) is parsed here, so comparisons and Map keys in the code see one spelling of each id.
+ */
+export const uuidSchema = z.string().regex(UUID_PATTERN, "must be a uuid").toLowerCase();
 export type Uuid = z.infer<typeof uuidSchema>;
 
 /** Timestamps leave the server as ISO 8601 UTC strings ending in Z. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldValuesSchema } from "./fields.js";
 import { timestampSchema, uuidSchema } from "./ids.js";
 
 export const placeSchema = z
@@ -25,7 +26,7 @@ const placeName = z.string().trim().min(1).max(120);
  * kind); in a patch a key set to null clears that value and keys left out keep theirs. A place
  * without a kind has no fields.
  */
-const placeFields = z.record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown());
+const placeFields = fieldValuesSchema;
 
 export const placeCreateArgs = z.object({
   id: uuidSchema,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldValuesSchema } from "./fields.js";
 import { decimalSchema, timestampSchema, uuidSchema } from "./ids.js";
 import { placePathEntrySchema } from "./places.js";
 import { thingPhotoSchema } from "./thing-photos.js";
@@ -94,7 +95,7 @@ const thingAttributes = {
   colour: optionalText(80),
   serial: optionalText(200),
   isContainer: z.boolean(),
-  fields: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.unknown()),
+  fields: fieldValuesSchema,
   tagIds: tagIdsSchema,
 };
 

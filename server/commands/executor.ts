@@ -168,8 +168,9 @@ async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inpu
   const droppedCreates = new Map<string, string | undefined>();
   const refuse = (index: number, def: CommandDef<unknown> | undefined, input: CommandInput, error: AppError) => {
     verdicts[index] = rejected(error);
+    // The args as sent (they may not parse): the id in the one case parsed args hold (shared/ids.ts).
     const id = (input.args as { id?: unknown } | null)?.id;
-    if (def?.creates && typeof id === "string") droppedCreates.set(id, input.opId);
+    if (def?.creates && typeof id === "string") droppedCreates.set(id.toLowerCase(), input.opId);
   };
   inputs.forEach((input, index) => {
     const def = opts.accepts && !opts.accepts(input.name) ? undefined : registry.get(input.name);

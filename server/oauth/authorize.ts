@@ -7,6 +7,7 @@
  */
 import express, { Router, type Request, type Response } from "express";
 import { z } from "zod";
+import { uuidSchema } from "../../shared/ids.js";
 import { OAUTH_SCOPES, type OAuthScope } from "../../shared/oauth.js";
 import { visibleLocations } from "../access/visible.js";
 import type { Actor } from "../auth/actor.js";
@@ -128,7 +129,11 @@ export function authorizeRouter(ctx: OAuthContext): Router {
       );
     }
     if (p.decision !== "allow") return fail("access_denied", "The person did not allow access.");
-    const pickedLocations = [p.location ?? []].flat().filter((l): l is string => typeof l === "string");
+    // Read as every id is (shared/ids.ts): a location picked in upper case is the same location.
+    const pickedLocations = [p.location ?? []]
+      .flat()
+      .filter((l): l is string => typeof l === "string")
+      .map((l) => uuidSchema.safeParse(l).data ?? l);
     const visible = new Set(locations.map((l) => l.id));
     if (!pickedLocations.length || !pickedLocations.every((l) => visible.has(l)))
       return void res.status(400).type("html").send(errorPage("Pick at least one of your locations."));

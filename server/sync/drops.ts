@@ -23,9 +23,10 @@ export interface Drop {
   inboxItemId: string;
 }
 
+/** The row a dropped op names: its args were never parsed (they may be what made it drop), so the id is read here as uuidSchema would. */
 const targetId = (op: PushOp): string | null => {
   const a = op.args as { id?: unknown } | null;
-  return a && typeof a.id === "string" && UUID_PATTERN.test(a.id) ? a.id : null;
+  return a && typeof a.id === "string" && UUID_PATTERN.test(a.id) ? a.id.toLowerCase() : null;
 };
 
 /** Names of the rows the dropped ops were about, for the item's `entity`. */

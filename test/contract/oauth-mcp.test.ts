@@ -231,6 +231,20 @@ describe("/mcp with the MCP SDK's client", () => {
     await c.close();
   });
 
+  test("a location picked in upper case on the consent form, and ids in upper case in tool calls, are the same ids", async () => {
+    const c = await mcp(await accessToken({ scopes: ["svc:write"], locations: [home.toUpperCase()] }));
+    const locations = JSON.parse(text(await c.callTool({ name: "list_locations", arguments: {} }))) as { items: { id: string }[] };
+    expect(locations.items.map((l) => l.id)).toEqual([home]);
+    const made = await c.callTool({ name: "create_thing", arguments: { locationId: home.toUpperCase(), thing: { name: "Hedge trimmer" } } });
+    expect(made.isError, text(made)).toBeFalsy();
+    const thing = JSON.parse(text(made)) as { id: string };
+    const viaRest = await owner.get(`/api/v1/things/${thing.id}`);
+    expect(viaRest.body.locationId, JSON.stringify(viaRest.body)).toBe(home);
+    const got = JSON.parse(text(await c.callTool({ name: "get_thing", arguments: { id: thing.id.toUpperCase() } }))) as { thing: { id: string } };
+    expect(got.thing.id).toBe(thing.id);
+    await c.close();
+  });
+
   test("update_thing and move_thing change a thing the assistant found; list_places shows where it went", async () => {
     const shelf = await owner.post(`/api/v1/locations/${home}/places`, { name: "Garage shelf" });
     const c = await mcp(await accessToken({ scopes: ["svc:write"], locations: [home] }));

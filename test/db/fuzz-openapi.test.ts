@@ -4,9 +4,11 @@
  * "not found") and anonymously: malformed percent-encoding, NUL and lone surrogates, nesting far
  * past the limit, huge strings and strings just over each maxLength, wrong types, wrong or missing
  * content types and empty bodies. Every answer must be below 500, every 4xx our error body, and a
- * refused request must leave the database as it was. The auth library's routes, /mcp and the shape
- * route get a smaller hand-written set. Variants are sampled with a fixed seed (SEED in
- * test/support/hostile.ts); HOSTILE_TRACE=1 prints every request and its status.
+ * refused request must leave the database as it was. Each operation is also sent with every id it
+ * carries (path, query, body, a pushed op's) in upper and in mixed case, and must answer as it does
+ * in lower case: the same status and the same record, ids in lower case. The auth library's routes,
+ * /mcp and the shape route get a smaller hand-written set. Variants are sampled with a fixed seed
+ * (SEED in test/support/hostile.ts); HOSTILE_TRACE=1 prints every request and its status.
  */
 import { z } from "zod";
 import { v7 as uuidv7 } from "uuid";
@@ -18,6 +20,7 @@ import type { Database } from "../../server/db/client.js";
 import { startService, type TestService } from "../support/app.js";
 import { freshDatabase } from "../support/db.js";
 import { seeded } from "../support/device-load.js";
+import { holdsId, ID_CASES, idPlaces, idsByPlace, recase, upperCaseIds, type IdCase } from "../support/id-case.js";
 import {
   changedMetrics,
   deref,
@@ -454,7 +457,8 @@ interface CheckOptions {
   protocolError?: (res: RawResponse) => boolean;
 }
 
-const timing = { snap: 0, send: 0 };
+/** Where the time goes: sending, snapshots, and the requests with ids in other cases (with their renewals). */
+const timing = { snap: 0, send: 0, cases: 0 };
 
 async function check(
   what: { op: string; variant: string; cls: string },
@@ -484,11 +488,14 @@ async function check(
     else if (!String(res.headers["content-type"] ?? "").startsWith("application/json"))
       fail(`${res.status} error body as ${String(res.headers["content-type"])}`);
   }
+  if (process.env.HOSTILE_TRACE)
+    console.log(`TRACE ${res.status} ${what.op} [${caller.name}] ${what.variant} ${res.status >= 400 ? res.text.slice(0, 120) : ""}`);
+  // A request with ids in another case is checked against the lower-case one instead
+  // (compareCases), which the suite sends next after a snapshot of its own: none here.
+  if (what.cls === "case") return res;
   const t0 = performance.now();
   const after = await snap();
   timing.snap += performance.now() - t0;
-  if (process.env.HOSTILE_TRACE)
-    console.log(`TRACE ${res.status} ${what.op} [${caller.name}] ${what.variant} ${res.status >= 400 ? res.text.slice(0, 120) : ""}`);
   if (refused(res)) {
     const changed = changedMetrics(before, after);
     if (changed.length) fail(`refused with ${res.status} but wrote: ${changed.join(", ")}`);
@@ -513,21 +520,31 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
     ),
   );
   const covered = new Set<Cls>();
+  // Whether a variant went through and so may have used a row up (a write's).
+  let usedUp = false;
+  const wrote = (res: RawResponse | undefined) => (usedUp ||= !!res && op.method !== "GET" && !refused(res));
   for (const variant of chosen) {
     const base = await baseOf(op);
-    await check({ op: op.key, variant: variant.label, cls: variant.cls }, primary, () => primary.send(op.method, variant.make(base)), opts);
+    wrote(await check({ op: op.key, variant: variant.label, cls: variant.cls }, primary, () => primary.send(op.method, variant.make(base)), opts));
     covered.add(variant.cls);
   }
   for (const cls of CLASSES) {
     const variant = chosen.find((x) => x.cls === cls)!;
-    await check({ op: op.key, variant: variant.label, cls }, secondary, async () => secondary.send(op.method, variant.make(await baseOf(op))), opts);
+    wrote(await check({ op: op.key, variant: variant.label, cls }, secondary, async () => secondary.send(op.method, variant.make(await baseOf(op))), opts));
   }
+  const t0 = performance.now();
+  const cased = await casedRequests(op, primary, usedUp, opts);
+  if (cased.usedUp) await owner.renew();
+  if (cased.sent.length) before = await snap();
+  timing.cases += performance.now() - t0;
+  let validBase: Base | undefined;
   const valid = await check(
     { op: op.key, variant: "valid request", cls: "valid" },
     primary,
-    async () => primary.send(op.method, withBody(op, await baseOf(op))),
+    async () => primary.send(op.method, withBody(op, (validBase = await baseOf(op)))),
     opts,
   );
+  if (valid && validBase) compareCases(op, primary, { base: validBase, res: valid }, cased.sent);
   coverage.set(op.key, covered);
   stats.operations.add(op.key);
   // A schema refusal names its issues; "this link is invalid" and the like are the route's own answer to a valid request.
@@ -536,6 +553,65 @@ async function fuzzOperation(op: Operation, primary: Caller, secondary: Caller, 
 }
 
 const coverage = new Map<string, Set<Cls>>();
+
+// ---------------------------------------------------------------------------------------------
+// The same ids in upper and mixed case
+
+interface Sent {
+  base: Base;
+  res: RawResponse;
+}
+
+/**
+ * The base request with every id it carries (path, query, body) in each other case, each after the
+ * rows an earlier request may have used up are made anew (renewing costs a query and the rows it
+ * makes: only then). Answers what was sent, and whether the last of it may have used a row up.
+ */
+async function casedRequests(
+  op: Operation,
+  caller: Caller,
+  usedUp: boolean,
+  opts: CheckOptions,
+): Promise<{ sent: (Sent & { how: IdCase })[]; usedUp: boolean }> {
+  const sent: (Sent & { how: IdCase })[] = [];
+  if (!holdsId(await baseOf(op))) return { sent, usedUp: false };
+  for (const how of ID_CASES) {
+    if (usedUp) await owner.renew();
+    const cased = recase(await baseOf(op), how);
+    const res = await check({ op: op.key, variant: `ids in ${how} case`, cls: "case" }, caller, () => caller.send(op.method, withBody(op, cased)), opts);
+    usedUp = !!res && op.method !== "GET" && !refused(res);
+    if (res) sent.push({ how, base: cased, res });
+  }
+  return { sent, usedUp };
+}
+
+const placesOf = (base: Base) => idPlaces({ path: base.params, query: Object.fromEntries(base.query), body: base.body });
+
+/**
+ * An id in another case is the same id: the same status as the lower-case request, the same
+ * record (a read answers the very same body; a write names the request's rows in the same places
+ * of its answer), and every id answered in lower case.
+ */
+function compareCases(op: Operation, caller: Caller, lower: Sent, cased: (Sent & { how: IdCase })[]) {
+  for (const { how, base, res } of cased) {
+    const fail = (problem: string) => failures.push({ op: op.key, variant: `ids in ${how} case`, as: caller.name, problem });
+    if (res.status !== lower.res.status || refused(res) !== refused(lower.res)) {
+      fail(`answered ${res.status} ${res.text.slice(0, 160)}; in lower case ${lower.res.status} ${lower.res.text.slice(0, 160)}`);
+      continue;
+    }
+    const upper = upperCaseIds(res.text);
+    if (upper.length) fail(`answered ids in upper case: ${upper.slice(0, 3).join(", ")}`);
+    if (res.status >= 300 || typeof res.body !== "object" || res.body === null) continue;
+    if (op.method === "GET") {
+      if (JSON.stringify(res.body) !== JSON.stringify(lower.res.body))
+        fail(`answered ${res.text.slice(0, 200)}; in lower case ${lower.res.text.slice(0, 200)}`);
+      continue;
+    }
+    const got = idsByPlace(res.body, placesOf(base));
+    const want = idsByPlace(lower.res.body, placesOf(lower.base));
+    if (JSON.stringify(got) !== JSON.stringify(want)) fail(`named ${JSON.stringify(got).slice(0, 300)}; in lower case ${JSON.stringify(want).slice(0, 300)}`);
+  }
+}
 
 function summary(what: string, from: { requests: number; byStatus: Record<string, number>; operations: number }) {
   const byStatus = Object.fromEntries(Object.entries(stats.byStatus).map(([k, v]) => [k, v - (from.byStatus[k] ?? 0)]));
@@ -570,7 +646,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   console.log(
-    `fuzz-openapi total (seed ${SEED}, ${svc?.database.kind}): ${stats.operations.size} operations, ${stats.requests} requests; by status ${JSON.stringify(stats.byStatus)}; by class ${JSON.stringify(stats.byClass)}; ${Math.round(timing.send)} ms sending, ${Math.round(timing.snap)} ms snapshots`,
+    `fuzz-openapi total (seed ${SEED}, ${svc?.database.kind}): ${stats.operations.size} operations, ${stats.requests} requests; by status ${JSON.stringify(stats.byStatus)}; by class ${JSON.stringify(stats.byClass)}; ${Math.round(timing.send)} ms sending, ${Math.round(timing.snap)} ms snapshots, ${Math.round(timing.cases)} ms on ids in other cases`,
   );
   await https?.close();
   await svc?.close();

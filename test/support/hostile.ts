@@ -515,8 +515,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
   const member = await svc.signedIn(`${name} Member`);
   await db.insert(memberships).values({ id: uuidv7(), locationId: location, userId: member.userId, role: "member" });
   // A second device of the owner: its session can be signed out without signing the owner out.
-  const device = svc.client();
-  await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "second sign-in");
+  // Each from an address of its own: sign-in attempts are limited per address.
+  const device = () => svc.client();
+  await ok(device().post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "second sign-in");
   let n = 0;
   const ids = { location, type: type.id, parentType: parentType.id, groupType: groupType.id, placeKind: placeKind.id, brand, fieldKey: "pin" } as Record<
     IdKind,
@@ -600,7 +601,7 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
       ids.grant = grant!.id;
     },
     session: async () => {
-      if (ids.session) await ok(device.post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "another sign-in");
+      if (ids.session) await ok(device().post("/api/v1/auth/sign-in/email", { email: owner.email, password: PASSWORD }), "another sign-in");
       // The newest session that is not the one the owner's client uses: the second device's.
       const sessions = (await ok(owner.get("/api/v1/me/sessions"), "sessions")).items as { id: string; current: boolean }[];
       ids.session = sessions.find((s) => !s.current)!.id;
