@@ -718,7 +718,9 @@ export async function seedTenant(svc: TestService, name: string): Promise<Tenant
         -- A container that became a box of an active move cannot be added to another: made anew.
         EXISTS (SELECT 1 FROM things WHERE id = ${ids.container} AND deleted_at IS NULL AND is_container)
           AND NOT EXISTS (SELECT 1 FROM move_boxes b JOIN moves m ON m.id = b.move_id WHERE b.container_id = ${ids.container} AND b.deleted_at IS NULL AND m.status = 'active') AS container,
-        EXISTS (SELECT 1 FROM things WHERE id = ${ids.thing} AND deleted_at IS NULL) AS thing,
+        -- A thing lent out by a request cannot be lent again: made anew (a loan's create is sent in several id cases).
+        EXISTS (SELECT 1 FROM things WHERE id = ${ids.thing} AND deleted_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM loans WHERE thing_id = ${ids.thing} AND returned_at IS NULL) AS thing,
         EXISTS (SELECT 1 FROM history_entries WHERE id = ${ids.historyEvent} AND undone_at IS NULL AND undoable_until > now() + interval '1 minute') AS "historyEvent",
         EXISTS (SELECT 1 FROM files WHERE id = ${ids.file} AND deleted_at IS NULL) AS file,
         EXISTS (SELECT 1 FROM inbox_items WHERE id = ${ids.inboxItem} AND deleted_at IS NULL AND status = 'open') AS "inboxItem",
