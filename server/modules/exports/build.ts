@@ -84,7 +84,11 @@ export async function buildExport(
     },
   });
   const part = partPath(dir, job.id);
-  const written = pipeline(zip.outputStream, hasher, createWriteStream(part));
+  // Opened before the first beat, so the partial file exists while the export is under way
+  // (a cancel or a failure finds it and removes it), however fast the first entries go.
+  const out = createWriteStream(part);
+  await once(out, "open");
+  const written = pipeline(zip.outputStream, hasher, out);
   written.catch(() => undefined); // awaited below; a cancel destroys it on purpose
   const mtime = new Date(job.createdAt);
 
@@ -129,8 +133,10 @@ export async function buildExport(
         ),
       );
       for (const f of page) {
-        try {
-          const source = await deps.store.open(f.sha256);
+        // A blob gone from the store is counted in the manifest, not a failed export; it must be
+        // known before its entry is added, since an entry whose bytes never end stalls the zip.
+        const source = await deps.store.open(f.sha256).catch(() => null);
+        if (source)
           await entry(
             `files/${f.id}.${EXT[f.mime] ?? "bin"}`,
             async (write) => {
@@ -138,9 +144,7 @@ export async function buildExport(
             },
             false,
           );
-        } catch {
-          missingFiles += 1; // a blob gone from the store: counted in the manifest, not a failed export
-        }
+        else missingFiles += 1;
         done += 1;
       }
       await tick();

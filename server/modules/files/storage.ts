@@ -4,7 +4,6 @@
  * object storage (./s3-storage.ts); the configuration picks one at start-up (./routes.ts).
  */
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -133,9 +132,11 @@ export class DiskBlobStore implements BlobStore {
     }
   }
 
+  /** Opens the file before answering, so a blob gone from disk fails here, not later mid-stream. */
   async open(name: string): Promise<Readable> {
     if (!isBlobName(name)) throw new Error("Not a blob name.");
-    return createReadStream(this.pathOf(name));
+    const handle = await open(this.pathOf(name), "r");
+    return handle.createReadStream();
   }
 
   async remove(sha256: string): Promise<void> {
