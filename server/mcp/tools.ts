@@ -172,10 +172,16 @@ export function mcpServer(actor: Actor, deps: ToolDeps): McpServer {
   server.registerTool(
     "update_thing",
     {
-      description: "Change fields of a thing; rowVersion is the version you last saw (get_thing).",
-      inputSchema: { id: uuidSchema, rowVersion: z.number().int().min(1), patch: z.record(z.string(), z.unknown()) },
+      description:
+        "Change fields of a thing. rowVersion, when given, is the version you last saw (get_thing): a stale one is refused; without it the fields apply to the thing as it is now.",
+      inputSchema: { id: uuidSchema, rowVersion: z.number().int().min(1).optional(), patch: z.record(z.string(), z.unknown()) },
     },
-    (a) => run(async () => (await updateThing(deps, actor, a.id, parse(thingPatchBody, { ...a.patch, rowVersion: a.rowVersion }))).result),
+    (a) =>
+      run(
+        async () =>
+          (await updateThing(deps, actor, a.id, parse(thingPatchBody, { ...a.patch, ...(a.rowVersion === undefined ? {} : { rowVersion: a.rowVersion }) })))
+            .result,
+      ),
   );
 
   server.registerTool(

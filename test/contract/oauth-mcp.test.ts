@@ -257,6 +257,10 @@ describe("/mcp with the MCP SDK's client", () => {
     const stale = await c.callTool({ name: "update_thing", arguments: { id: made.id, rowVersion: made.rowVersion, patch: { name: "Old ladder" } } });
     expect(stale.isError).toBe(true);
     expect(text(stale)).toMatch(/^version_conflict/);
+    // Without a version the fields apply to the thing as it is now, as a REST PATCH's do.
+    const unversioned = await c.callTool({ name: "update_thing", arguments: { id: made.id, patch: { name: "Tall ladder" } } });
+    expect(unversioned.isError, text(unversioned)).toBeFalsy();
+    expect(JSON.parse(text(unversioned))).toMatchObject({ name: "Tall ladder" });
     const moved = JSON.parse(text(await c.callTool({ name: "move_thing", arguments: { id: made.id, placeId: shelf.body.id as string } }))) as {
       path: { name: string }[];
     };
