@@ -6,12 +6,10 @@
  * things.csv imported into a new location gives back names a spreadsheet would run as formulas;
  * devices' shapes see the imported rows through the change log.
  */
-import pino from "pino";
 import yauzl from "yauzl";
 import { describe, expect } from "vitest";
 import { rows, sql } from "../../server/db/client.js";
-import { blobStoreOf } from "../../server/modules/files/blob-store.js";
-import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
+import { exportWorker } from "../support/export-zip.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { TestService } from "../support/app.js";
 import type { Client } from "../support/members.js";
@@ -114,16 +112,7 @@ describe("CSV import: one check for both runs, one batch", () => {
     for (const name of typed) expect((await as.owner.post(`/api/v1/locations/${from}/things`, { name })).status).toBe(201);
     const made = await as.owner.post("/api/v1/exports", { scope: "location", locationId: from, options: { readable: true } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const worker = startExportWorker(
-      {
-        db: svc.database.db,
-        store: blobStoreOf(svc.config),
-        dir: exportDirOf(svc.config.dataDir),
-        logger: pino({ level: "silent" }),
-        origin: svc.config.publicUrl.origin,
-      },
-      { timer: false },
-    );
+    const worker = exportWorker(svc);
     expect(await worker.drain()).toBe(1);
     const cookie = [...as.owner.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const zip = Buffer.from(await (await fetch(`${svc.url}/api/v1/exports/${made.body.id}/file`, { headers: { cookie } })).arrayBuffer());

@@ -3,55 +3,16 @@
  * location of the same account -> export again; the places and things read back equal once ids
  * are mapped. A location that is not empty, another account's export, roles, tokens, bad zips.
  */
-import pino from "pino";
-import yauzl from "yauzl";
 import { describe, expect } from "vitest";
 import { rows, sql } from "../../server/db/client.js";
-import { blobStoreOf } from "../../server/modules/files/blob-store.js";
-import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
+import { entries, exportedZip, zipOf } from "../support/export-zip.js";
 import { apiTest as test } from "../support/fixtures.js";
-import type { TestService } from "../support/app.js";
 import type { Client } from "../support/members.js";
 import { PNG, raw, richLocation } from "../support/rich-location.js";
 import { typeWithFields } from "../support/secrets.js";
-import yazl from "yazl";
 import { Shape, ShapeStream, type Row, type ShapeStreamInterface } from "@electric-sql/client";
 
-function entries(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => {
-      if (err || !z) return reject(err ?? new Error("not a zip"));
-      const out = new Map<string, Buffer>();
-      z.on("entry", (e: yauzl.Entry) =>
-        z.openReadStream(e, (_e, s) => {
-          const chunks: Buffer[] = [];
-          s.on("data", (c: Buffer) => chunks.push(c));
-          s.on("end", () => {
-            out.set(e.fileName, Buffer.concat(chunks));
-            z.readEntry();
-          });
-        }),
-      );
-      z.on("end", () => resolve(out));
-      z.readEntry();
-    }),
-  );
-}
-
 const PASSWORD = "correct horse battery";
-
-/** A zip of these entries (a crafted export). */
-function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
-  const z = new yazl.ZipFile();
-  for (const [name, bytes] of files) z.addBuffer(bytes, name);
-  z.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    z.outputStream.on("data", (c: Buffer) => chunks.push(c));
-    z.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on("error", reject);
-  });
-}
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** A short code is a label's: the source still holds its codes, so the restored rows were given new ones. */
@@ -71,22 +32,6 @@ async function reauthenticated(c: Client) {
   expect((await c.post("/api/v1/me/reauthenticate", { password: PASSWORD })).status).toBe(200);
 }
 
-async function exportedWith(svc: TestService, c: Client, loc: string, body: Record<string, unknown>): Promise<Buffer> {
-  const made = await c.post("/api/v1/exports", { scope: "location", locationId: loc, ...body });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  await startExportWorker(
-    {
-      db: svc.database.db,
-      store: blobStoreOf(svc.config),
-      dir: exportDirOf(svc.config.dataDir),
-      logger: pino({ level: "silent" }),
-      origin: svc.config.publicUrl.origin,
-    },
-    { timer: false },
-  ).drain();
-  return (await raw(svc, c, "GET", `/api/v1/exports/${made.body.id}/file`)).bytes;
-}
-
 const ALL = { options: { ended: true, trashed: true, history: true, aiCalls: true, readable: false, pdf: false }, includesSecrets: true };
 
 describe("restoring an export", () => {
@@ -95,7 +40,7 @@ describe("restoring an export", () => {
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const made = await richLocation(svc, c, from);
     await reauthenticated(c);
-    const first = await exportedWith(svc, c, from, ALL);
+    const first = await exportedZip(svc, c, from, ALL);
 
     const to = (await c.post("/api/v1/locations", { name: "Restored" })).body.id as string;
     const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, first);
@@ -108,7 +53,7 @@ describe("restoring an export", () => {
     expect(ids[made.dune]).not.toBe(made.dune);
     expect(ids[from]).toBe(to);
 
-    const second = await exportedWith(svc, c, to, ALL);
+    const second = await exportedZip(svc, c, to, ALL);
     const [a, b] = [await entries(first), await entries(second)];
     const tables = [...a.keys()].filter((n) => n.startsWith("records/") && n !== "records/locations.json" && n !== "records/secret_values.json");
     expect(tables.length).toBeGreaterThanOrEqual(18);
@@ -141,7 +86,7 @@ describe("restoring an export", () => {
     const c = await svc.signedIn("Tilda Trash");
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const made = await richLocation(svc, c, from);
-    const zip = await exportedWith(svc, c, from, { options: { ended: false, trashed: false, history: true } });
+    const zip = await exportedZip(svc, c, from, { options: { ended: false, trashed: false, history: true } });
     const to = (await c.post("/api/v1/locations", { name: "Restored" })).body.id as string;
     const res = await raw(svc, c, "POST", `/api/v1/locations/${to}/imports`, zip);
     expect(res.status, res.bytes.toString()).toBe(200);
@@ -161,7 +106,7 @@ describe("restoring an export", () => {
     const c = await svc.signedIn("Rosa Restore");
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const made = await richLocation(svc, c, from);
-    const zip = await exportedWith(svc, c, from, { options: { history: true } });
+    const zip = await exportedZip(svc, c, from, { options: { history: true } });
     const other = await svc.signedIn("New Server Person");
     const to = (await other.get("/api/v1/me")).body.locations[0].id as string;
     const res = await raw(svc, other, "POST", `/api/v1/locations/${to}/imports`, zip);
@@ -191,7 +136,7 @@ describe("restoring an export", () => {
     const c = await svc.signedIn("Mallory Zip");
     const own = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const thing = (await c.post(`/api/v1/locations/${own}/things`, { name: "Bait" })).body.id as string;
-    const zip = await entries(await exportedWith(svc, c, own, {}));
+    const zip = await entries(await exportedZip(svc, c, own, {}));
     const victimType = await typeWithFields(svc.database.db, loc, "Victim type", []);
     const victimPlace = (await as.owner.post(`/api/v1/locations/${loc}/places`, { name: "Victim's attic" })).body.id as string;
     const to = (await c.post("/api/v1/locations", { name: "Target" })).body.id as string;
@@ -221,7 +166,7 @@ describe("restoring an export", () => {
     const c = await svc.signedIn("Other Account");
     const own = (await c.get("/api/v1/me")).body.locations[0].id as string;
     await richLocation(svc, c, own);
-    const zip = await exportedWith(svc, c, own, {});
+    const zip = await exportedZip(svc, c, own, {});
     const busy = (await as.owner.post("/api/v1/locations", { name: "Busy" })).body.id as string;
     await as.owner.post(`/api/v1/locations/${busy}/things`, { name: "Already here" });
     expect((await raw(svc, as.owner, "POST", `/api/v1/locations/${busy}/imports`, zip)).status).toBe(409);
@@ -243,7 +188,7 @@ describe("restoring an export", () => {
     const c = await svc.signedIn("Devi Device");
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const made = await richLocation(svc, c, from);
-    const zip = await exportedWith(svc, c, from, {});
+    const zip = await exportedZip(svc, c, from, {});
     const to = (await c.post("/api/v1/locations", { name: "Restored live" })).body.id as string;
     const open = (name: string) =>
       new ShapeStream<Row>({ url: `${svc.url}/api/v1/sync/shape/${name}`, headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
@@ -284,7 +229,7 @@ describe("restoring an export", () => {
     const c = await svc.signedIn("Mona Missing");
     const from = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const made = await richLocation(svc, c, from);
-    const files = await entries(await exportedWith(svc, c, from, {}));
+    const files = await entries(await exportedZip(svc, c, from, {}));
     // What the export writes when a photo's blob is gone: the record, no files/ entry, counted in the manifest.
     const photo = [...files.keys()].find((n) => n.startsWith("files/"))!;
     files.delete(photo);

@@ -9,14 +9,14 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
 import yauzl from "yauzl";
 import { describe, expect } from "vitest";
 import { EXPORT_MAX_ACTIVE, exportSchema } from "../../shared/exports.js";
 import { authSessions, exports } from "../../server/db/schema/index.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
-import { exportDirOf, startExportWorker, type ExportWorkerDeps } from "../../server/modules/exports/worker.js";
+import { exportDirOf } from "../../server/modules/exports/worker.js";
+import { exportWorker } from "../support/export-zip.js";
 import { apiTest } from "../support/fixtures.js";
 import type { Client } from "../support/members.js";
 import type { TestService } from "../support/app.js";
@@ -33,19 +33,6 @@ function pdfText(pdf: Buffer): string {
 }
 
 const test = apiTest;
-
-const worker = (svc: TestService, extra: Partial<ExportWorkerDeps> = {}) =>
-  startExportWorker(
-    {
-      db: svc.database.db,
-      store: blobStoreOf(svc.config),
-      dir: exportDirOf(svc.config.dataDir),
-      logger: pino({ level: "silent" }),
-      origin: svc.config.publicUrl.origin,
-      ...extra,
-    },
-    { timer: false },
-  );
 
 /** The raw bytes of a download (the test client reads text). */
 async function download(svc: TestService, c: Client, id: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
@@ -102,7 +89,7 @@ describe("export routes", () => {
     expect(rec).toMatchObject({ scope: "location", locationId: loc, status: "queued", includesSecrets: false, progress: { done: 0 } });
     expect(rec.options).toMatchObject({ readable: true, pdf: false, locale: "en", digits: "western" });
     expect(rec.fileUrl).toBeUndefined();
-    expect(await worker(svc).drain()).toBe(1);
+    expect(await exportWorker(svc).drain()).toBe(1);
     const done = exportSchema.parse((await as.admin.get(`/api/v1/exports/${rec.id}`)).body);
     expect(done.status).toBe("succeeded");
     expect(done.progress.done).toBe(done.progress.total);
@@ -147,7 +134,7 @@ describe("export routes", () => {
     const fileId = ((await photo.json()) as { id: string }).id;
     const gone = await thing(as.member, loc, { name: "Old kettle" });
     expect((await as.member.delete(`/api/v1/things/${gone.id}`, { rowVersion: 1 })).status).toBe(200);
-    const w = worker(svc);
+    const w = exportWorker(svc);
     const plain = exportSchema.parse((await start(as.owner, { locationId: loc })).body);
     const all = exportSchema.parse((await start(as.owner, { locationId: loc, options: { history: true, trashed: true, ended: true, readable: false } })).body);
     await w.drain();
@@ -176,7 +163,7 @@ describe("export routes", () => {
     expect(up.status).toBe(201);
     const fileId = ((await up.json()) as { id: string }).id;
     await blobStoreOf(svc.config).remove(createHash("sha256").update(bytes).digest("hex"));
-    const w = worker(svc);
+    const w = exportWorker(svc);
     const made = exportSchema.parse((await start(c, { locationId: loc })).body);
     // Before, the zip waited forever on the entry whose bytes never came: bounded here, not by the test's timeout.
     const drained = await Promise.race([w.drain(), new Promise<"hung">((r) => setTimeout(() => r("hung"), 20_000))]);
@@ -201,7 +188,7 @@ describe("export routes", () => {
     const made = await c.post("/api/v1/exports", { scope: "account" });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body.locationId).toBeUndefined();
-    await worker(svc).drain();
+    await exportWorker(svc).drain();
     const files = await unzip((await download(svc, c, made.body.id)).bytes);
     expect(json(files, "records/locations.json").length).toBe(1);
     expectError(await as.admin.post("/api/v1/exports", { scope: "account", locationId: uuidv7() }), 400, "validation_failed");
@@ -221,7 +208,7 @@ describe("export routes", () => {
     await thing(as.owner, loc, { name: "Ladder" });
     const made = await start(as.owner, { locationId: loc, options: { pdf: true, readable: false }, locale: "ar", digits: "eastern" });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    await worker(svc).drain();
+    await exportWorker(svc).drain();
     const rec = (await as.owner.get(`/api/v1/exports/${made.body.id}`)).body;
     expect(rec.status).toBe("succeeded");
     expect(rec.progress.done).toBe(rec.progress.total);
@@ -235,7 +222,7 @@ describe("export routes", () => {
     }
     // Without the option there is no report.
     const plain = await start(as.owner, { locationId: loc, options: { readable: false } });
-    await worker(svc).drain();
+    await exportWorker(svc).drain();
     expect((await unzip((await download(svc, as.owner, plain.body.id)).bytes)).has("report.pdf")).toBe(false);
   });
 
@@ -247,7 +234,7 @@ describe("export routes", () => {
     const list = (await c.get("/api/v1/exports")).body.items as { createdAt: string }[];
     expect(list).toHaveLength(EXPORT_MAX_ACTIVE);
     expect([...list].sort((x, y) => y.createdAt.localeCompare(x.createdAt))).toEqual(list);
-    await worker(svc).drain();
+    await exportWorker(svc).drain();
     expect((await start(c, { locationId: own })).status).toBe(201);
     void loc;
   });
@@ -272,7 +259,7 @@ describe("secret values and tokens", () => {
     expect(made.status).toBe(201);
     expect(made.body.includesSecrets).toBe(true);
     const plain = await start(as.owner, { locationId: loc });
-    await worker(svc).drain();
+    await exportWorker(svc).drain();
     const withSecrets = await unzip((await download(svc, as.owner, made.body.id)).bytes);
     expect(json(withSecrets, "records/secret_values.json")).toContainEqual(expect.objectContaining({ thingId: t.id, value: "hunter2-secret" }));
     const without = await download(svc, as.owner, plain.body.id);
@@ -307,7 +294,7 @@ describe("cancel and expiry", () => {
     expect((await as.admin.post(`/api/v1/exports/${made.id}/cancel`)).body.status).toBe("cancelled");
     expect((await as.owner.post(`/api/v1/exports/${made.id}/cancel`)).status).toBe(404);
     const other = exportSchema.parse((await start(as.admin, { locationId: loc })).body);
-    await worker(svc).drain();
+    await exportWorker(svc).drain();
     expect((await as.admin.get(`/api/v1/exports/${made.id}`)).body.status).toBe("cancelled");
     expect((await as.admin.get(`/api/v1/exports/${other.id}`)).body.status).toBe("succeeded");
     expect(existsSync(`${exportDirOf(svc.config.dataDir)}/${made.id}.zip`)).toBe(false);
@@ -321,7 +308,7 @@ describe("cancel and expiry", () => {
     const dir = exportDirOf(svc.config.dataDir);
     let beats = 0;
     let sawPartial = false;
-    const w = worker(svc, {
+    const w = exportWorker(svc, {
       onBeat: async (id) => {
         beats += 1;
         if (beats === 3) {
@@ -342,7 +329,7 @@ describe("cancel and expiry", () => {
 
   test("after seven days the job deletes the file; the export says expired and the download is 410", async ({ svc, loc, as }) => {
     const made = exportSchema.parse((await start(as.admin, { locationId: loc })).body);
-    const w = worker(svc);
+    const w = exportWorker(svc);
     await w.drain();
     const file = `${exportDirOf(svc.config.dataDir)}/${made.id}.zip`;
     expect(existsSync(file)).toBe(true);

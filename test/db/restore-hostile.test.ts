@@ -7,15 +7,11 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import pino from "pino";
-import yauzl from "yauzl";
-import yazl from "yazl";
 import { afterAll, describe, expect } from "vitest";
 import { rows, sql } from "../../server/db/client.js";
 import { things as thingsTable } from "../../server/db/schema/index.js";
-import { blobStoreOf } from "../../server/modules/files/blob-store.js";
-import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
 import { MAX_INFLATE_RATIO, MAX_RECORD_FILE_BYTES, MAX_RECORDS_BYTES } from "../../server/modules/exports/zip-read.js";
+import { entries, exportedZip, zipOf } from "../support/export-zip.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { TestService } from "../support/app.js";
 import type { Client } from "../support/members.js";
@@ -30,54 +26,7 @@ afterAll(() => {
   );
 });
 
-function entries(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => {
-      if (err || !z) return reject(err ?? new Error("not a zip"));
-      const out = new Map<string, Buffer>();
-      z.on("entry", (e: yauzl.Entry) =>
-        z.openReadStream(e, (_e, s) => {
-          const chunks: Buffer[] = [];
-          s.on("data", (c: Buffer) => chunks.push(c));
-          s.on("end", () => {
-            out.set(e.fileName, Buffer.concat(chunks));
-            z.readEntry();
-          });
-        }),
-      );
-      z.on("end", () => resolve(out));
-      z.readEntry();
-    }),
-  );
-}
-
-function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
-  const z = new yazl.ZipFile();
-  for (const [name, bytes] of files) z.addBuffer(bytes, name);
-  z.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    z.outputStream.on("data", (c: Buffer) => chunks.push(c));
-    z.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on("error", reject);
-  });
-}
-
-async function exported(svc: TestService, c: Client, loc: string): Promise<Map<string, Buffer>> {
-  const made = await c.post("/api/v1/exports", { scope: "location", locationId: loc });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  await startExportWorker(
-    {
-      db: svc.database.db,
-      store: blobStoreOf(svc.config),
-      dir: exportDirOf(svc.config.dataDir),
-      logger: pino({ level: "silent" }),
-      origin: svc.config.publicUrl.origin,
-    },
-    { timer: false },
-  ).drain();
-  return entries((await raw(svc, c, "GET", `/api/v1/exports/${made.body.id}/file`)).bytes);
-}
+const exported = async (svc: TestService, c: Client, loc: string) => entries(await exportedZip(svc, c, loc));
 
 /** A thing with a photo as its cover and in its photos, in `loc`. */
 async function thingWithPhoto(svc: TestService, c: Client, loc: string, bytes: Buffer) {
