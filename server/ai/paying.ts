@@ -20,7 +20,7 @@ export interface Payer {
   guarded: boolean;
   /**
    * The settings row and the sealed key the call used (null for the instance): a refusal of the
-   * key is recorded on that row, and only while it still holds that key (payer.ts markKeyRefused).
+   * key is recorded on that row, and only while it still holds that key (payer.ts markKey).
    */
   key: { settingsId: string; sealed: string | null } | null;
 }
