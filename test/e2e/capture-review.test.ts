@@ -161,7 +161,9 @@ describe("capture review and refusals", () => {
     await goTo(page, "Settings");
     await page.getByRole("radio", { name: "العربية" }).check();
     await page.goto(`/l/${locationId}/capture`);
-    await page.getByLabel("ما ألتقطه بنفسي يُضاف مباشرة").waitFor();
-    await expect(page.getByLabel("ما ألتقطه بنفسي يُضاف مباشرة").isChecked()).resolves.toBe(true);
+    // The box renders before the device has read its kept value (unchecked and disabled until then).
+    const straightIn = page.getByLabel("ما ألتقطه بنفسي يُضاف مباشرة");
+    await straightIn.waitFor();
+    await expect.poll(() => straightIn.isChecked(), { timeout: 10_000 }).toBe(true);
   });
 });
