@@ -121,6 +121,14 @@ test("the check finds a missing file, a wrong anchor, a link out of the reposito
     'docs/a.md: link "pic.png" names docs/pic.png, which does not exist',
     `docs/long.md: ${PAGE_MAX_LINES + 1} lines, more than ${PAGE_MAX_LINES}`,
   ]);
+  const longReadme: Pages = new Map([["README.md", "line\n".repeat(README_MAX_LINES + 1)]]);
+  expect(
+    docsProblems(
+      longReadme,
+      () => "file",
+      () => "",
+    ),
+  ).toEqual([`README.md: ${README_MAX_LINES + 1} lines, more than ${README_MAX_LINES}`]);
 });
 
 test("anchors are GitHub's slugs", () => {
