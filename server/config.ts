@@ -1,6 +1,6 @@
 /**
  * Configuration from the environment, validated once at start-up. Every variable is listed in the
- * README's Configuration table; an invalid value stops the server with a message naming it.
+ * table in docs/admin/configuration.md; an invalid value stops the server with a message naming it.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -2,7 +2,7 @@
  * A short-lived, in-process memory of resolved sessions, so a signed-in request does not cost two
  * database round trips (session row, user row) plus the cookie's HMAC check every time. The
  * benchmarks found those lookups to be most of a small read's cost and of a live long-poll's
- * re-authentication (README "Performance").
+ * re-authentication (docs/develop/performance.md).
  *
  * When it may be stale, and why that is acceptable:
  * - Anything that changes sessions or users through this process (sign-out, revocation, second

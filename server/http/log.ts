@@ -1,5 +1,5 @@
 /**
- * What an error becomes in a log line. Logs never hold request data (README "Configuration":
+ * What an error becomes in a log line. Logs never hold request data (docs/admin/configuration.md:
  * SVC_LOG_LEVEL), but errors carry it: drizzle's DrizzleQueryError has the SQL text and every
  * parameter in its message and fields (thing names, email addresses, a token's lookup and HMAC),
  * PGlite adds them to its errors too, a PostgreSQL error's `detail` quotes the key that collided,

@@ -20,7 +20,7 @@ const fontDir = (pkg: string) => join(dirname(require.resolve(`@expo-google-font
 let compiler: NodeCompiler | undefined;
 function typst(): NodeCompiler {
   // Required with the first PDF, not at start: the native compiler costs resident memory in a
-  // process that may never render one (README "Performance", memory).
+  // process that may never render one (docs/develop/performance.md, memory).
   const typstModule = require("@myriaddreamin/typst-ts-node-compiler") as typeof import("@myriaddreamin/typst-ts-node-compiler");
   compiler ??= typstModule.NodeCompiler.create({ workspace: ROOT, fontArgs: [{ fontPaths: [fontDir("noto-sans"), fontDir("amiri")] }] });
   return compiler;

@@ -1,5 +1,5 @@
 /**
- * Two replicas (README "Running several servers"): two server processes on one fresh PostgreSQL
+ * Two replicas (docs/admin/several-servers.md): two server processes on one fresh PostgreSQL
  * database, the same SVC_SECRET, files in one S3-compatible bucket, behind a small proxy on
  * loopback that sends a request to the replica its `x-replica` header names, or else round-robin.
  * Needs PostgreSQL: an embedded PGlite belongs to one process.
