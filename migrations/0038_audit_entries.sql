@@ -4,9 +4,10 @@
 -- (server/commands/audit.ts) in the same transaction as the change. Never synced: no sync_log
 -- trigger, no shape. Append-only for app_role: no UPDATE or DELETE grant.
 -- `user_id` is the account the entry concerns (its owner reads it at /me/audit); `location_id` the
--- location (its owner and admins read it at /locations/{id}/audit). Neither is a foreign key to
--- locations: purging a location keeps its owner's record that it was deleted. `params` holds names
--- only, never a secret, token, key or URL.
+-- location (its owner and admins read it at /locations/{id}/audit). Purging a location removes its
+-- entries with its other rows (server/modules/locations/purge.ts), so a deletion and a restore are
+-- the owner's account entries only, naming the location, and outlive it. `params` holds names only,
+-- never a secret, token, key or URL.
 --> statement-breakpoint
 CREATE TABLE "audit_entries" (
 	"id" uuid PRIMARY KEY NOT NULL,

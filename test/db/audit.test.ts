@@ -135,9 +135,9 @@ describe("every action leaves exactly one entry", () => {
     const name = `Garden Shed ${++n}`;
     const loc = await sharedLocation(svc, as, name);
     const deleted = await oneEntry(svc, () => ok(as.owner.delete(`/api/v1/locations/${loc}`, { confirm: name })));
-    expect(deleted).toMatchObject({ action: "location.deleted", userId: as.owner.userId, locationId: loc, params: { location: name } });
+    expect(deleted).toMatchObject({ action: "location.deleted", userId: as.owner.userId, locationId: null, params: { location: name } });
     const restored = await oneEntry(svc, () => ok(as.owner.post(`/api/v1/locations/${loc}/restore`, {})));
-    expect(restored).toMatchObject({ action: "location.restored", userId: as.owner.userId, locationId: loc, params: { location: name } });
+    expect(restored).toMatchObject({ action: "location.restored", userId: as.owner.userId, locationId: null, params: { location: name } });
     const transferred = await oneEntry(svc, () => ok(as.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: as.admin.userId, confirm: name })));
     expect(transferred).toMatchObject({ action: "location.transferred", userId: as.owner.userId, locationId: loc, params: { location: name, to: "Admin Person" } });
   });

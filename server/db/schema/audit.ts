@@ -14,7 +14,7 @@ export const auditEntries = pgTable(
     id: idColumn(),
     /** The account the entry concerns (read at /me/audit). */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
-    /** The location it concerns (read by its owner and admins); no foreign key, so a purge keeps it. */
+    /** The location it concerns (read by its owner and admins); a purge removes the location's entries. */
     locationId: uuid("location_id"),
     actorType: text("actor_type", { enum: ["user", "token", "mcp", "system"] }).notNull(),
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),

@@ -64,7 +64,7 @@ export async function deleteLocation(db: Db, actor: Actor, id: string, confirm: 
       .update(shareLinks)
       .set({ revokedAt: now })
       .where(and(eq(shareLinks.locationId, id), isNull(shareLinks.revokedAt)));
-    await recordAudit(tx, actor, { action: "location.deleted", userId: actor.userId, locationId: id }, now);
+    await recordAudit(tx, actor, { action: "location.deleted", userId: actor.userId, params: { location: loc.name } }, now);
   });
   return { ok: true, purgeAfter: purgeAfterOf(now).toISOString() };
 }

@@ -84,6 +84,6 @@ export async function restoreLocation(db: Db, actor: Actor, id: string): Promise
       .update(locations)
       .set({ deletedAt: null, updatedAt: now, rowVersion: loc.rowVersion + 1, scopeVersion: sql`${locations.scopeVersion} + 1` })
       .where(eq(locations.id, id));
-    await recordAudit(tx, me, { action: "location.restored", userId: me.userId, locationId: id }, now);
+    await recordAudit(tx, me, { action: "location.restored", userId: me.userId, params: { location: loc.name } }, now);
   });
 }
