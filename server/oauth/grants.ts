@@ -49,7 +49,12 @@ export async function grantAndCode(
     });
     await tx.insert(oauthCodes).values({ codeHash: sha256(code), grantId: id, ...binding, expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000) });
     // Consent is given in the person's own session, on the consent page.
-    await recordAudit(tx, { type: "user", userId: grant.userId }, { action: "oauth_grant.created", userId: grant.userId, params: { client: grant.clientName } }, now);
+    await recordAudit(
+      tx,
+      { type: "user", userId: grant.userId },
+      { action: "oauth_grant.created", userId: grant.userId, params: { client: grant.clientName } },
+      now,
+    );
   });
   return code;
 }

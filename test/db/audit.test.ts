@@ -4,6 +4,7 @@
  * never holding a secret; a person reads their own account's entries, a location's owner and
  * admins its entries, and nobody else either; both lists page newest first.
  */
+import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { describe, expect } from "vitest";
@@ -13,7 +14,7 @@ import { tokenCreatedSchema } from "../../shared/tokens.js";
 import { recordAudit } from "../../server/commands/audit.js";
 import { asSystem } from "../../server/db/actor.js";
 import { auditEntries, memberships, oauthGrants } from "../../server/db/schema/index.js";
-import { grantAndCode } from "../../server/oauth/grants.js";
+import { grantAndCode, redeemCode } from "../../server/oauth/grants.js";
 import { expectError } from "../support/auth.js";
 import { apiTest as test } from "../support/fixtures.js";
 import type { TestService } from "../support/app.js";
@@ -43,7 +44,7 @@ async function noEntry(svc: TestService, change: () => Promise<unknown>): Promis
   expect(await since(svc, before)).toEqual([]);
 }
 
-const ok = async <T>(res: Promise<{ status: number; body: T }>, status = 200): Promise<T> => {
+const ok = async (res: Promise<{ status: number; body: unknown }>, status = 200): Promise<unknown> => {
   const r = await res;
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   return r.body;
@@ -81,7 +82,10 @@ describe("every action leaves exactly one entry", () => {
     let id = "";
     let secret = "";
     const made = await oneEntry(svc, async () => {
-      const body = await ok(as.admin.post(`/api/v1/locations/${loc}/webhooks`, { url: "https://hooks.example/t0ps3cret?key=abc123", events: ["thing.created"] }), 201);
+      const body = await ok(
+        as.admin.post(`/api/v1/locations/${loc}/webhooks`, { url: "https://hooks.example/t0ps3cret?key=abc123", events: ["thing.created"] }),
+        201,
+      );
       ({ id, secret } = body as { id: string; secret: string });
     });
     expect(made).toMatchObject({ action: "webhook.created", userId: null, locationId: loc, actorUserId: as.admin.userId });
@@ -108,7 +112,12 @@ describe("every action leaves exactly one entry", () => {
       grantAndCode(
         svc.database.db,
         { userId: as.viewer.userId, clientName: "Notes app", scopes: ["svc:read"], locationIds: [loc], mfaProven: false },
-        { clientId: "https://notes.example/app.json", redirectUri: "https://notes.example/cb", codeChallenge: "x".repeat(43), resource: "https://inv.example/mcp" },
+        {
+          clientId: "https://notes.example/app.json",
+          redirectUri: "https://notes.example/cb",
+          codeChallenge: "x".repeat(43),
+          resource: "https://inv.example/mcp",
+        },
       ),
     );
     expect(made).toMatchObject({ action: "oauth_grant.created", userId: as.viewer.userId, actorUserId: as.viewer.userId, params: { client: "Notes app" } });
@@ -118,6 +127,27 @@ describe("every action leaves exactly one entry", () => {
       .where(and(eq(oauthGrants.userId, as.viewer.userId), eq(oauthGrants.clientName, "Notes app")));
     const revoked = await oneEntry(svc, () => ok(as.viewer.delete(`/api/v1/oauth/grants/${grant!.id}`)));
     expect(revoked).toMatchObject({ action: "oauth_grant.revoked", userId: as.viewer.userId, params: { client: "Notes app" } });
+  });
+
+  test("OAuth grants: a code used twice revokes its grant, recorded as the service's own act", async ({ svc, loc, as }) => {
+    const binding = { clientId: "https://leaky.example/app.json", redirectUri: "https://leaky.example/cb", resource: "https://inv.example/mcp" };
+    const verifier = "v".repeat(43);
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const code = await grantAndCode(
+      svc.database.db,
+      { userId: as.member.userId, clientName: "Leaky app", scopes: ["svc:read"], locationIds: [loc], mfaProven: false },
+      { ...binding, codeChallenge: challenge },
+    );
+    expect(await redeemCode(svc.database.db, code, { ...binding, codeVerifier: verifier })).toMatchObject({ ok: true });
+    const revoked = await oneEntry(svc, () => redeemCode(svc.database.db, code, { ...binding, codeVerifier: verifier }));
+    expect(revoked).toMatchObject({
+      action: "oauth_grant.revoked",
+      userId: as.member.userId,
+      actorType: "system",
+      actorUserId: null,
+      params: { client: "Leaky app" },
+    });
+    await noEntry(svc, () => redeemCode(svc.database.db, code, { ...binding, codeVerifier: verifier }));
   });
 
   test("AI keys: set and cleared; a save that keeps the key records nothing; the key is nowhere", async ({ svc, as }) => {
@@ -139,15 +169,28 @@ describe("every action leaves exactly one entry", () => {
     const restored = await oneEntry(svc, () => ok(as.owner.post(`/api/v1/locations/${loc}/restore`, {})));
     expect(restored).toMatchObject({ action: "location.restored", userId: as.owner.userId, locationId: null, params: { location: name } });
     const transferred = await oneEntry(svc, () => ok(as.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: as.admin.userId, confirm: name })));
-    expect(transferred).toMatchObject({ action: "location.transferred", userId: as.owner.userId, locationId: loc, params: { location: name, to: "Admin Person" } });
+    expect(transferred).toMatchObject({
+      action: "location.transferred",
+      userId: as.owner.userId,
+      locationId: loc,
+      params: { location: name, to: "Admin Person" },
+    });
   });
 
   test("members: joining by invite and as a managed account", async ({ svc, loc, as }) => {
     const invite = (await ok(as.admin.post(`/api/v1/locations/${loc}/invites`, { role: "viewer" }), 201)) as { token: string };
     const hana = await svc.signedIn("Hana");
     const joined = await oneEntry(svc, () => ok(hana.post("/api/v1/invites/accept", { token: invite.token })));
-    expect(joined).toMatchObject({ action: "member.joined", userId: hana.userId, locationId: loc, actorUserId: hana.userId, params: { member: "Hana", role: "viewer" } });
-    const managed = await oneEntry(svc, () => ok(as.admin.post(`/api/v1/locations/${loc}/managed-accounts`, { username: `kid${++n}x`, displayName: "Kid" }), 201));
+    expect(joined).toMatchObject({
+      action: "member.joined",
+      userId: hana.userId,
+      locationId: loc,
+      actorUserId: hana.userId,
+      params: { member: "Hana", role: "viewer" },
+    });
+    const managed = await oneEntry(svc, () =>
+      ok(as.admin.post(`/api/v1/locations/${loc}/managed-accounts`, { username: `kid${++n}x`, displayName: "Kid" }), 201),
+    );
     expect(managed).toMatchObject({ action: "member.joined", locationId: loc, actorUserId: as.admin.userId, params: { member: "Kid", role: "member" } });
     // The managed account's own code is never in the entry.
     expect(Object.keys(managed.params).sort()).toEqual(["location", "member", "role"]);
@@ -156,20 +199,26 @@ describe("every action leaves exactly one entry", () => {
 
 describe("an entry exists exactly when the change committed", () => {
   test("refused changes leave none", async ({ svc, loc, as }) => {
-    await noEntry(svc, async () =>
-      expectError(await as.viewer.post("/api/v1/tokens", { name: "w", scope: "write", locationIds: [loc] }), 403, "forbidden"),
-    );
+    await noEntry(svc, async () => expectError(await as.viewer.post("/api/v1/tokens", { name: "w", scope: "write", locationIds: [loc] }), 403, "forbidden"));
     const name = `Barn ${++n}`;
     const barn = await sharedLocation(svc, as, name);
-    await noEntry(svc, async () => expectError(await as.owner.post(`/api/v1/locations/${barn}/transfer`, { userId: as.outsider.userId, confirm: name }), 404, "not_found"));
+    await noEntry(svc, async () =>
+      expectError(await as.owner.post(`/api/v1/locations/${barn}/transfer`, { userId: as.outsider.userId, confirm: name }), 404, "not_found"),
+    );
     await noEntry(svc, async () => expectError(await as.admin.delete(`/api/v1/locations/${barn}`, { confirm: name }), 403, "forbidden"));
-    await noEntry(svc, async () => expectError(await as.member.post(`/api/v1/locations/${loc}/webhooks`, { url: "https://hooks.example/x", events: ["thing.created"] }), 403, "forbidden"));
+    await noEntry(svc, async () =>
+      expectError(await as.member.post(`/api/v1/locations/${loc}/webhooks`, { url: "https://hooks.example/x", events: ["thing.created"] }), 403, "forbidden"),
+    );
   });
 
   test("an entry written in a transaction that then fails is rolled back with it", async ({ svc, as }) => {
     await noEntry(svc, () =>
       asSystem(svc.database.db, async (tx) => {
-        await recordAudit(tx, { type: "user", userId: as.owner.userId }, { action: "token.created" satisfies AuditAction, userId: as.owner.userId, params: { name: "x" } });
+        await recordAudit(
+          tx,
+          { type: "user", userId: as.owner.userId },
+          { action: "token.created" satisfies AuditAction, userId: as.owner.userId, params: { name: "x" } },
+        );
         throw new Error("the change failed after the entry");
       }).catch((err: Error) => expect(err.message).toBe("the change failed after the entry")),
     );
@@ -178,9 +227,17 @@ describe("an entry exists exactly when the change committed", () => {
 
 describe("who reads which entries", () => {
   test("a person reads their own account's entries in words, with themselves as 'you'; nobody else's", async ({ as }) => {
-    await ok(as.outsider.post("/api/v1/tokens", { name: "Outsider script", scope: "read", locationIds: [(await as.outsider.get("/api/v1/me")).body.locations[0].id] }), 201);
+    await ok(
+      as.outsider.post("/api/v1/tokens", { name: "Outsider script", scope: "read", locationIds: [(await as.outsider.get("/api/v1/me")).body.locations[0].id] }),
+      201,
+    );
     const mine = await list(as.outsider, "/api/v1/me/audit");
-    expect(mine[0]).toMatchObject({ action: "token.created", actor: { type: "user", name: "Otto Outsider", you: true }, params: { name: "Outsider script" }, locationId: null });
+    expect(mine[0]).toMatchObject({
+      action: "token.created",
+      actor: { type: "user", name: "Otto Outsider", you: true },
+      params: { name: "Outsider script" },
+      locationId: null,
+    });
     for (const c of [as.owner, as.admin, as.member, as.viewer]) expect(JSON.stringify(await list(c, "/api/v1/me/audit"))).not.toContain("Outsider script");
   });
 

@@ -77,7 +77,10 @@ describe("activity", () => {
     expect(await fits(page)).toBeLessThanOrEqual(0);
     await screenshot(page, "activity-arabic-phone");
     await page.goto(`/l/${loc}/settings`);
-    await page.getByRole("region", { name: "النشاط" }).getByText(/^أنشأتَ رابط مشاركة لـDrill في /).waitFor();
+    await page
+      .getByRole("region", { name: "النشاط" })
+      .getByText(/^أنشأتَ رابط مشاركة لـDrill في /)
+      .waitFor();
     expect(await fits(page)).toBeLessThanOrEqual(0);
   });
 });

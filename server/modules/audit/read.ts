@@ -32,15 +32,13 @@ export async function auditPage(tx: Tx, where: SQL, readerId: string, query: Pag
   const page = pageFrom(found, query.limit, (r) => [r.key, r.id]);
   return {
     next_cursor: page.next_cursor,
-    items: page.rows.map(
-      (r): AuditEntry => ({
-        id: r.id,
-        action: r.action,
-        at: r.at.toISOString(),
-        actor: { type: r.actorType, name: r.actorName, you: r.actorUserId === readerId },
-        params: r.params,
-        locationId: r.locationId,
-      }),
-    ),
+    items: page.rows.map((r): AuditEntry => ({
+      id: r.id,
+      action: r.action,
+      at: r.at.toISOString(),
+      actor: { type: r.actorType, name: r.actorName, you: r.actorUserId === readerId },
+      params: r.params,
+      locationId: r.locationId,
+    })),
   };
 }

@@ -28,7 +28,8 @@ export async function myAudit(db: Db, actor: Actor, query: PageQuery): Promise<A
 export async function locationAudit(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<AuditList> {
   return withActor(db, personOnly(actor), async (tx) => {
     const { role } = await locationAccess(tx, locationId);
-    if (!roleAtLeast(role, "admin")) throw new ForbiddenError(`Your role (${role}) cannot see this location's activity; ask an owner or admin.`, { role, needed: "admin" });
+    if (!roleAtLeast(role, "admin"))
+      throw new ForbiddenError(`Your role (${role}) cannot see this location's activity; ask an owner or admin.`, { role, needed: "admin" });
     return auditPage(tx, eq(auditEntries.locationId, locationId), actor.userId, query);
   });
 }

@@ -83,7 +83,12 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       summaryParams: { name: user?.name ?? "", role: invite.role },
       rowVersionAfter: rowVersion,
     });
-    await recordAudit(tx, { type: "user", userId }, { action: "member.joined", userId, locationId: invite.locationId, params: { member: user?.name ?? "", role: invite.role } }, now);
+    await recordAudit(
+      tx,
+      { type: "user", userId },
+      { action: "member.joined", userId, locationId: invite.locationId, params: { member: user?.name ?? "", role: invite.role } },
+      now,
+    );
     return invite.role;
   });
 }

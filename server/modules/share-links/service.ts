@@ -151,7 +151,13 @@ export async function listShareLinks(db: Db, actor: Actor, locationId: string, q
 export async function revokeShareLink(db: Db, actor: Actor, id: string, now = new Date()): Promise<void> {
   await withActor(db, actor, async (tx) => {
     const [link] = await tx
-      .select({ locationId: shareLinks.locationId, createdBy: shareLinks.createdBy, scope: shareLinks.scope, targetId: shareLinks.targetId, title: shareLinks.title })
+      .select({
+        locationId: shareLinks.locationId,
+        createdBy: shareLinks.createdBy,
+        scope: shareLinks.scope,
+        targetId: shareLinks.targetId,
+        title: shareLinks.title,
+      })
       .from(shareLinks)
       .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)));
     if (!link) throw new NotFoundError("share link");

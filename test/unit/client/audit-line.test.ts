@@ -9,7 +9,18 @@ import { formatting } from "../../../client/ui/i18n/i18n.js";
 
 const en = formatting("en", "latn");
 const ar = formatting("ar", "arab");
-const params = { name: "CI", scope: "user", host: "hooks.example", target: "Drill", client: "Notes", provider: "provider_a", location: "Garden Shed", to: "Sam", member: "Hana", role: "viewer" };
+const params = {
+  name: "CI",
+  scope: "user",
+  host: "hooks.example",
+  target: "Drill",
+  client: "Notes",
+  provider: "provider_a",
+  location: "Garden Shed",
+  to: "Sam",
+  member: "Hana",
+  role: "viewer",
+};
 const entry = (action: AuditEntry["action"], actor: Partial<AuditEntry["actor"]> = {}, extra: AuditEntry["params"] = {}): AuditEntry => ({
   id: "0190e4c6-0000-7000-8000-000000000000",
   action,
@@ -40,7 +51,9 @@ describe("an activity line", () => {
 
   test("a person no longer known reads as Someone; the service's own revocation has its own words", () => {
     expect(auditLine(en, entry("token.revoked", { name: null }))).toBe("Someone revoked the personal token “CI”");
-    expect(auditLine(en, entry("oauth_grant.revoked", { type: "system", name: null }))).toBe("The app “Notes” lost its access: its sign-in code was used twice");
+    expect(auditLine(en, entry("oauth_grant.revoked", { type: "system", name: null }))).toBe(
+      "The app “Notes” lost its access: its sign-in code was used twice",
+    );
     expect(auditLine(en, entry("share_link.created", {}, { target: "" }))).toBe("Sam made a share link of a list in Garden Shed");
   });
 });
