@@ -40,6 +40,7 @@ import { adminRoutes } from "./modules/admin/routes.js";
 import { hintRoutes } from "./modules/hints/routes.js";
 import { captureSettingRoutes } from "./modules/capture-settings/routes.js";
 import { exportRoutes } from "./modules/exports/routes.js";
+import { auditRoutes } from "./modules/audit/routes.js";
 
 export function apiRoutes(services: Services): RouteDef[] {
   const { database, config, auth } = services;
@@ -78,6 +79,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...adminRoutes({ ...deps, limits: services.limits, setup: services.setup }),
     ...hintRoutes(deps),
     ...captureSettingRoutes(deps),
+    ...auditRoutes(deps),
   ];
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));

@@ -9,6 +9,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { OAuthGrant, OAuthGrantList, OAuthScope } from "../../shared/oauth.js";
 import type { PageQuery } from "../../shared/paging.js";
 import type { Actor } from "../auth/actor.js";
+import { recordAudit, SYSTEM_AUDIT_ACTOR } from "../commands/audit.js";
 import { asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
@@ -47,6 +48,13 @@ export async function grantAndCode(
       createdAt: now,
     });
     await tx.insert(oauthCodes).values({ codeHash: sha256(code), grantId: id, ...binding, expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000) });
+    // Consent is given in the person's own session, on the consent page.
+    await recordAudit(
+      tx,
+      { type: "user", userId: grant.userId },
+      { action: "oauth_grant.created", userId: grant.userId, params: { client: grant.clientName } },
+      now,
+    );
   });
   return code;
 }
@@ -79,11 +87,15 @@ export async function redeemCode(
       .returning();
     if (!row) {
       const [spent] = await tx.select({ grantId: oauthCodes.grantId, usedAt: oauthCodes.usedAt }).from(oauthCodes).where(eq(oauthCodes.codeHash, hash));
-      if (spent?.usedAt)
-        await tx
+      if (spent?.usedAt) {
+        const revoked = await tx
           .update(oauthGrants)
           .set({ revokedAt: now })
-          .where(and(eq(oauthGrants.id, spent.grantId), isNull(oauthGrants.revokedAt)));
+          .where(and(eq(oauthGrants.id, spent.grantId), isNull(oauthGrants.revokedAt)))
+          .returning({ userId: oauthGrants.userId, client: oauthGrants.clientName });
+        for (const g of revoked)
+          await recordAudit(tx, SYSTEM_AUDIT_ACTOR, { action: "oauth_grant.revoked", userId: g.userId, params: { client: g.client } }, now);
+      }
       return { ok: false, reason: spent?.usedAt ? "The code was already used; its grant is revoked." : "The code is unknown or expired." };
     }
     if (row.clientId !== presented.clientId || row.redirectUri !== presented.redirectUri)
@@ -163,10 +175,12 @@ export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promis
 export async function revokeGrant(db: Db, actor: Actor, id: string, now = new Date()): Promise<OAuthGrant> {
   requireSession(actor);
   return withActor(db, actor, async (tx) => {
-    await tx
+    const revoked = await tx
       .update(oauthGrants)
       .set({ revokedAt: now })
-      .where(and(eq(oauthGrants.id, id), eq(oauthGrants.userId, actor.userId), isNull(oauthGrants.revokedAt)));
+      .where(and(eq(oauthGrants.id, id), eq(oauthGrants.userId, actor.userId), isNull(oauthGrants.revokedAt)))
+      .returning({ client: oauthGrants.clientName });
+    for (const g of revoked) await recordAudit(tx, actor, { action: "oauth_grant.revoked", userId: actor.userId, params: { client: g.client } }, now);
     const [row] = await tx
       .select()
       .from(oauthGrants)

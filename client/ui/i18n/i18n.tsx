@@ -15,6 +15,7 @@ import { notificationsAr, notificationsEn } from "./notifications.js";
 import { receiptsAr, receiptsEn } from "./receipts.js";
 import { movesAr, movesEn } from "./moves.js";
 import { webhooksAr, webhooksEn } from "./webhooks.js";
+import { auditAr, auditEn } from "./audit.js";
 import { reportAr, reportEn } from "./report.js";
 import { shareAr, shareEn } from "./share.js";
 import { exportAr, exportEn } from "./export.js";
@@ -43,6 +44,7 @@ export type MessageKey =
   | keyof typeof loansEn
   | keyof typeof movesEn
   | keyof typeof webhooksEn
+  | keyof typeof auditEn
   | keyof typeof reportEn
   | keyof typeof shareEn
   | keyof typeof exportEn
@@ -74,6 +76,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...loansEn,
     ...movesEn,
     ...webhooksEn,
+    ...auditEn,
     ...reportEn,
     ...shareEn,
     ...exportEn,
@@ -100,6 +103,7 @@ export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
     ...loansAr,
     ...movesAr,
     ...webhooksAr,
+    ...auditAr,
     ...reportAr,
     ...shareAr,
     ...exportAr,

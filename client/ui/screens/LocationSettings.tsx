@@ -1,7 +1,8 @@
 /**
  * A location's settings (owners and admins): its name and whether viewers see money; the owner
  * alone requires two-factor, sets who may reveal secret fields, transfers the location to another
- * member or deletes it (both with the name typed again; the server checks it too). Needs the network.
+ * member or deletes it (both with the name typed again; the server checks it too); owners and admins
+ * read its security activity. Needs the network.
  */
 import { useState } from "react";
 import type { Location } from "../../../shared/locations.js";
@@ -9,6 +10,7 @@ import type { Member, MemberList } from "../../../shared/members.js";
 import type { Role } from "../../../shared/roles.js";
 import { api } from "../../sync/api.js";
 import { useI18n } from "../i18n/i18n.js";
+import { AuditActivity } from "../parts/AuditActivity.js";
 import { Notice } from "../parts/Notice.js";
 import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
 import { Shell } from "../parts/Shell.js";
@@ -188,6 +190,9 @@ function LocationSettings({ locationId }: { locationId: string }) {
                 </button>
               </form>
             </>
+          ) : null}
+          {loc.role === "owner" || loc.role === "admin" ? (
+            <AuditActivity path={`/api/v1/locations/${locationId}/audit`} intro={t("audit.intro.location")} />
           ) : null}
         </>
       ) : null}

@@ -1,11 +1,12 @@
 /**
  * Security, reached from Settings: two-step verification (with backup codes and the recovery kit),
- * passkeys, the sign-in email and the password. Account settings live on the server, not in the
+ * passkeys, the sign-in email and the password, and the account's security activity. Account settings live on the server, not in the
  * synced data: the screen needs the network and says so when there is none.
  */
 import { useState, type ReactNode } from "react";
 import type { Me } from "../../../shared/locations.js";
 import { fetchMe } from "../../auth/auth-api.js";
+import { AuditActivity } from "../parts/AuditActivity.js";
 import { useI18n } from "../i18n/i18n.js";
 import { Notice } from "../parts/Notice.js";
 import { OnlineOnly, useOnlineLoad } from "../parts/OnlineOnly.js";
@@ -58,6 +59,7 @@ export function SecurityScreen() {
 }
 
 function Security() {
+  const { t } = useI18n();
   const [me, setMe] = useState<Me["user"] | null>(null);
   const { error, reload } = useOnlineLoad(() => fetchMe().then((m) => setMe(m.user)), []);
   return (
@@ -70,6 +72,7 @@ function Security() {
           <SignInDetails email={me.email} />
         </>
       ) : null}
+      <AuditActivity path="/api/v1/me/audit" intro={t("audit.intro.account")} />
     </>
   );
 }

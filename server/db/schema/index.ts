@@ -17,3 +17,4 @@ export * from "./share-links.js";
 export * from "./exports.js";
 export * from "./hints.js";
 export * from "./capture-settings.js";
+export * from "./audit.js";

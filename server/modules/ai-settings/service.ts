@@ -15,6 +15,7 @@ import { openApiKey, sealApiKey } from "../../ai/keys.js";
 import { accountSettings, userSettings, type SettingsRow } from "../../ai/payer.js";
 import { PRICE_TABLE } from "../../ai/prices.js";
 import type { Actor } from "../../auth/actor.js";
+import { recordAudit } from "../../commands/audit.js";
 import type { Config } from "../../config.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
@@ -111,6 +112,9 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
       await tx.execute(sql`INSERT INTO ai_settings (id, scope, user_id, account_id, provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled)
                            VALUES (${id}, ${scope}, ${owner.userId}, ${owner.accountId}, ${values})`);
     }
+    // A new key is recorded as set; a stored key gone (removed, or forgotten with its provider) as cleared.
+    const keyChange = typeof body.apiKey === "string" ? "ai_key.set" : existing?.api_key_sealed && !sealed ? "ai_key.cleared" : null;
+    if (keyChange) await recordAudit(tx, actor, { action: keyChange, userId: actor.userId, params: { scope, provider: body.providerKind } });
     return (await settingsOf(tx, scope, actor.userId))!;
   });
   return settingsView(db, saved, monthOf(new Date()));
@@ -151,8 +155,15 @@ async function checkKey(db: Db, guard: GuardOptions, userId: string, scope: Scop
 
 export async function deleteSettings(db: Db, actor: Actor, scope: Scope): Promise<void> {
   personOnly(actor);
-  if (scope === "user") await db.execute(sql`DELETE FROM ai_settings WHERE user_id = ${actor.userId}`);
-  else await db.execute(sql`DELETE FROM ai_settings WHERE account_id = ${await ownAccountId(db, actor.userId)}`);
+  await asSystem(db, async (tx) => {
+    const owner = scope === "user" ? sql`user_id = ${actor.userId}` : sql`account_id = ${await ownAccountId(tx, actor.userId)}`;
+    const gone = await rows<{ provider_kind: string; had_key: boolean }>(
+      tx,
+      sql`DELETE FROM ai_settings WHERE ${owner} RETURNING provider_kind, api_key_sealed IS NOT NULL AS had_key`,
+    );
+    for (const g of gone)
+      if (g.had_key) await recordAudit(tx, actor, { action: "ai_key.cleared", userId: actor.userId, params: { scope, provider: g.provider_kind } });
+  });
 }
 
 /** Owners and admins of the location; members and viewers 403; a location the actor cannot see 404. */

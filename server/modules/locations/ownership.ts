@@ -21,6 +21,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { Role } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
+import { recordAudit } from "../../commands/audit.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { historyEntries, invites, locations, memberships, shareLinks, users } from "../../db/schema/index.js";
@@ -63,6 +64,7 @@ export async function deleteLocation(db: Db, actor: Actor, id: string, confirm: 
       .update(shareLinks)
       .set({ revokedAt: now })
       .where(and(eq(shareLinks.locationId, id), isNull(shareLinks.revokedAt)));
+    await recordAudit(tx, actor, { action: "location.deleted", userId: actor.userId, params: { location: loc.name } }, now);
   });
   return { ok: true, purgeAfter: purgeAfterOf(now).toISOString() };
 }
@@ -109,5 +111,6 @@ export async function transferLocation(db: Db, actor: Actor, id: string, body: {
     const now = new Date();
     await changeRole(tx, actor.userId, from, "admin", now);
     await changeRole(tx, actor.userId, to, "owner", now);
+    await recordAudit(tx, actor, { action: "location.transferred", userId: actor.userId, locationId: id, people: { to: body.userId } }, now);
   });
 }

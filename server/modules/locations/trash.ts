@@ -12,6 +12,7 @@ import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/paging.js";
 import { TRASH_DAYS, type TrashedLocation } from "../../../shared/locations.js";
 import type { Actor } from "../../auth/actor.js";
+import { recordAudit } from "../../commands/audit.js";
 import { asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { locations, memberships } from "../../db/schema/index.js";
@@ -83,5 +84,6 @@ export async function restoreLocation(db: Db, actor: Actor, id: string): Promise
       .update(locations)
       .set({ deletedAt: null, updatedAt: now, rowVersion: loc.rowVersion + 1, scopeVersion: sql`${locations.scopeVersion} + 1` })
       .where(eq(locations.id, id));
+    await recordAudit(tx, me, { action: "location.restored", userId: me.userId, params: { location: loc.name } }, now);
   });
 }

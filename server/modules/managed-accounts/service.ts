@@ -10,6 +10,7 @@ import { v7 as uuidv7 } from "uuid";
 import { MAX_MANAGED_ACCOUNTS, type ManagedAccountCode } from "../../../shared/managed-accounts.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import type { Actor } from "../../auth/actor.js";
+import { recordAudit } from "../../commands/audit.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import { type Db, isUniqueViolation, type Tx } from "../../db/client.js";
 import { authAccounts, authSessions, historyEntries, locations, managedAccounts, memberships, users } from "../../db/schema/index.js";
@@ -88,6 +89,7 @@ export async function createManagedAccount(
         summaryParams: { name: body.displayName, role: "member" },
         rowVersionAfter: 1,
       });
+      await recordAudit(tx, actor, { action: "member.joined", userId: id, locationId, params: { member: body.displayName, role: "member" } }, now);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ConflictError("This username is taken; choose another.");

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import { recordAudit } from "../../commands/audit.js";
 import { asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { historyEntries, invites, memberships, users } from "../../db/schema/index.js";
@@ -82,6 +83,12 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       summaryParams: { name: user?.name ?? "", role: invite.role },
       rowVersionAfter: rowVersion,
     });
+    await recordAudit(
+      tx,
+      { type: "user", userId },
+      { action: "member.joined", userId, locationId: invite.locationId, params: { member: user?.name ?? "", role: invite.role } },
+      now,
+    );
     return invite.role;
   });
 }

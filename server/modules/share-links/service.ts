@@ -17,6 +17,7 @@ import {
 } from "../../../shared/share-links.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
+import { recordAudit } from "../../commands/audit.js";
 import { withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { places, shareLinks, things, users } from "../../db/schema/index.js";
@@ -44,6 +45,14 @@ async function targetLocation(tx: Tx, body: ShareLinkCreate): Promise<string> {
   if (body.locationId && body.locationId.toLowerCase() !== row.locationId)
     throw new ValidationError(`body.locationId: the ${body.scope} is not in this location`);
   return row.locationId;
+}
+
+/** What a link shows, in words for its audit entry: the thing's or place's name, or the view's title (may be empty). */
+async function targetName(tx: Tx, scope: ShareLink["scope"], targetId: string | null, title: string | null): Promise<string> {
+  if (scope === "view" || !targetId) return title ?? "";
+  const table = scope === "thing" ? things : places;
+  const [row] = await tx.select({ name: table.name }).from(table).where(eq(table.id, targetId));
+  return row?.name ?? "";
 }
 
 /** The view's filter names rows of its own location only. */
@@ -80,6 +89,8 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
       expiresAt,
       createdBy: actor.userId,
     });
+    const target = await targetName(tx, body.scope, body.scope === "view" ? null : body.targetId.toLowerCase(), body.title ?? null);
+    await recordAudit(tx, actor, { action: "share_link.created", locationId, params: { scope: body.scope, target } }, now);
     return { id, url: shareUrl(deps.publicUrl, id, token) };
   });
 }
@@ -140,7 +151,13 @@ export async function listShareLinks(db: Db, actor: Actor, locationId: string, q
 export async function revokeShareLink(db: Db, actor: Actor, id: string, now = new Date()): Promise<void> {
   await withActor(db, actor, async (tx) => {
     const [link] = await tx
-      .select({ locationId: shareLinks.locationId, createdBy: shareLinks.createdBy })
+      .select({
+        locationId: shareLinks.locationId,
+        createdBy: shareLinks.createdBy,
+        scope: shareLinks.scope,
+        targetId: shareLinks.targetId,
+        title: shareLinks.title,
+      })
       .from(shareLinks)
       .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)));
     if (!link) throw new NotFoundError("share link");
@@ -148,5 +165,7 @@ export async function revokeShareLink(db: Db, actor: Actor, id: string, now = ne
     const own = link.createdBy === actor.userId && roleAtLeast(role, "member");
     if (!actor.canWrite || !(own || roleAtLeast(role, "admin"))) throw new ForbiddenError("Only the link's maker or an admin can revoke it.");
     await tx.update(shareLinks).set({ revokedAt: now }).where(eq(shareLinks.id, id));
+    const target = await targetName(tx, link.scope, link.targetId, link.title);
+    await recordAudit(tx, actor, { action: "share_link.revoked", locationId: link.locationId, params: { scope: link.scope, target } }, now);
   });
 }

@@ -8,6 +8,7 @@ import { roleAtLeast } from "../../../shared/roles.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Token, TokenCreate, TokenCreated, TokenList } from "../../../shared/tokens.js";
 import { visibleRoles } from "../../access/visible.js";
+import { recordAudit } from "../../commands/audit.js";
 import type { Actor } from "../../auth/actor.js";
 import { asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
@@ -81,6 +82,7 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
         createdAt: now,
       })
       .returning(listed);
+    await recordAudit(tx, actor, { action: "token.created", userId: actor.userId, params: { name: input.name, scope: input.scope } }, now);
     return { ...tokenOut(row!), secret: token };
   });
 }
@@ -105,10 +107,13 @@ export async function listTokens(db: Db, actor: Actor, query: PageQuery): Promis
 export async function revokeToken(db: Db, actor: Actor, id: string, now = new Date()): Promise<Token> {
   requireSession(actor);
   return withActor(db, actor, async (tx) => {
-    await tx
+    const revoked = await tx
       .update(personalTokens)
       .set({ revokedAt: now })
-      .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId), isNull(personalTokens.revokedAt)));
+      .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId), isNull(personalTokens.revokedAt)))
+      .returning({ name: personalTokens.name });
+    // Revoking a revoked token changes nothing, and is not recorded again.
+    for (const r of revoked) await recordAudit(tx, actor, { action: "token.revoked", userId: actor.userId, params: { name: r.name } }, now);
     const [row] = await tx
       .select(listed)
       .from(personalTokens)

@@ -17,6 +17,7 @@ import {
 } from "../../../shared/webhooks.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../auth/actor.js";
+import { recordAudit } from "../../commands/audit.js";
 import { withActor } from "../../db/actor.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
 import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../errors/classes.js";
@@ -64,6 +65,9 @@ const toWebhook = (r: Row): Webhook => ({
   updatedAt: r.updated_at,
 });
 
+/** An audit entry names the receiver by its host only: the URL's path or query may carry a credential. */
+const hostOf = (url: string): string => new URL(url).host;
+
 function personOnly(actor: Actor): Actor {
   if (actor.type !== "user") throw new ForbiddenError("Webhooks are managed from a signed-in session only.");
   return actor;
@@ -102,6 +106,7 @@ export async function createWebhook({ db, guard }: WebhookDeps, actor: Actor, lo
                   ${sealSigningSecret(loc!.account_id, id, secret)}, ${actor.userId})
           RETURNING ${COLUMNS}`,
     );
+    await recordAudit(tx, actor, { action: "webhook.created", locationId, params: { host: hostOf(url) } });
     return { ...toWebhook(row!), secret };
   });
 }
@@ -156,6 +161,7 @@ export async function deleteWebhook({ db }: WebhookDeps, actor: Actor, id: strin
     const current = await findWebhook(tx, id);
     await requireAdmin(tx, actor, current.location_id);
     await tx.execute(sql`DELETE FROM webhooks WHERE id = ${id}`);
+    await recordAudit(tx, actor, { action: "webhook.deleted", locationId: current.location_id, params: { host: hostOf(current.url) } });
     return { id, deleted: true as const };
   });
 }
