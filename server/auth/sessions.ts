@@ -14,7 +14,7 @@ import { authSessions } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../errors/classes.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
 import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
-import type { Actor } from "./actor.js";
+import type { Actor } from "../db/actor.js";
 import type { Auth } from "./auth.js";
 
 /** How stale `last_seen_at` may get before a request writes it again (one write per few minutes). */

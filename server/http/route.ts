@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, Response, Router } from "express";
 import type { z } from "zod";
-import type { Actor } from "../auth/actor.js";
+import type { Actor } from "../db/actor.js";
 import { findIllFormedText } from "../../shared/text.js";
 import { UnauthenticatedError, ValidationError } from "../errors/classes.js";
 import { illFormedTextError, zodToValidationError } from "../errors/zod.js";

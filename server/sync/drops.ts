@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import { toWellFormed, wellFormedText } from "../../shared/text.js";
 import type { PushOp } from "../../sync/protocol.js";
-import type { Actor } from "../auth/actor.js";
+import type { Actor } from "../db/actor.js";
 import { bulkInsert, idIn } from "../commands/bulk.js";
 import type { Tx } from "../db/client.js";
 import { readableLocations } from "./shapes/visible.js";

@@ -6,11 +6,10 @@
 import { and, eq } from "drizzle-orm";
 import { isOpName } from "../../sync/ops.js";
 import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
-import type { Actor } from "../auth/actor.js";
+import { type Actor, withActor } from "../db/actor.js";
 import { loadContext } from "../commands/executor.js";
 import { bulkInsert } from "../commands/bulk.js";
 import { newId } from "../commands/ids.js";
-import { withActor } from "../db/actor.js";
 import { type Db, dbErrorOf, isUniqueViolation, sql, uuidArray } from "../db/client.js";
 import { syncOps } from "../db/schema/index.js";
 import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../errors/classes.js";

@@ -9,11 +9,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AdminSettings, AdminUserList, SetupBody } from "../../../shared/admin.js";
 import type { PageQuery } from "../../../shared/paging.js";
-import type { Actor } from "../../auth/actor.js";
+import { type Actor, asSystem } from "../../db/actor.js";
 import type { Auth } from "../../auth/auth.js";
 import type { SignInLimits } from "../../auth/limits.js";
 import type { Config } from "../../config.js";
-import { asSystem } from "../../db/actor.js";
 import { rows, type Db } from "../../db/client.js";
 import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";

@@ -11,8 +11,7 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/paging.js";
 import { TRASH_DAYS, type TrashedLocation } from "../../../shared/locations.js";
-import type { Actor } from "../../auth/actor.js";
-import { asSystem } from "../../db/actor.js";
+import { type Actor, asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { locations, memberships } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";

@@ -16,8 +16,7 @@ import {
   type WebhookPatchBody,
 } from "../../../shared/webhooks.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
 import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../errors/classes.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";

@@ -6,8 +6,7 @@
 import type { Response } from "express";
 import { z } from "zod";
 import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
