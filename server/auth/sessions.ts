@@ -13,7 +13,7 @@ import type { Db } from "../db/client.js";
 import { authSessions } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../errors/classes.js";
 import { defineRoute, type RouteDef } from "../http/route.js";
-import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../db/paging.js";
 import type { Actor } from "../db/actor.js";
 import type { Auth } from "./auth.js";
 

@@ -12,7 +12,7 @@ import { type Actor, asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../db/paging.js";
 
 export const CODE_SECONDS = 60;
 

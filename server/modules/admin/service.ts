@@ -16,7 +16,7 @@ import type { Config } from "../../config.js";
 import { rows, type Db } from "../../db/client.js";
 import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { forgetSetupCodes, isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
 
 export interface AdminDeps {

@@ -15,7 +15,7 @@ import { type Actor, asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { locations, memberships } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 
 const DAY_MS = 86_400_000;
 

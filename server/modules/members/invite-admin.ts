@@ -16,7 +16,7 @@ import type { Tx } from "../../db/client.js";
 import { invites, locations, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { INVITE_TTL_MS, newInviteToken } from "./invites.js";
 

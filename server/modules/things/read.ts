@@ -7,7 +7,7 @@ import { type Queryable, type Tx, namedRows, uuidArray } from "../../db/client.j
 import { THUMBNAIL_MIMES } from "../../../shared/files.js";
 import { brands, files, things } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
+import { decodeCursor, pageFrom, textIdKey } from "../../db/paging.js";
 import type { EffectiveField } from "../types/fields.js";
 import { seesMoney } from "../../access/money.js";
 import { visibleMembership } from "../../access/visible.js";

@@ -12,7 +12,7 @@ import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
 import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
 
 /** Everything but the HMAC, which app_role cannot read. */
