@@ -16,7 +16,7 @@ import { userActor } from "../../server/db/actor.js";
 import { AppError } from "../../server/errors/classes.js";
 import { importZip } from "../../server/modules/exports/import-zip.js";
 import { EXPORT_FORMAT_VERSION } from "../../server/modules/exports/build.js";
-import { useServerSecret } from "../../server/modules/secrets/crypto.js";
+import { useServerSecret } from "../../server/db/secret-box.js";
 import { ownerLocation } from "./owner-location.js";
 
 const BOMBS = Number(process.env.RESTORE_BENCH_BOMBS ?? 3);
