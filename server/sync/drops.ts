@@ -10,7 +10,7 @@ import type { PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../db/actor.js";
 import { bulkInsert, idIn } from "../commands/bulk.js";
 import type { Tx } from "../db/client.js";
-import { readableLocations } from "./shapes/visible.js";
+import { readableLocations } from "../access/readable.js";
 import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
 import type { AppError } from "../errors/classes.js";
 import { dropReason } from "../errors/drop-reason.js";

@@ -13,7 +13,7 @@ import type { Db } from "../../db/client.js";
 import { UnavailableError } from "../../errors/classes.js";
 import type { ShapeDef } from "./definitions.js";
 import { shapeScope } from "./scope.js";
-import { readableAccounts, readableLocations } from "./visible.js";
+import { readableAccounts, readableLocations } from "../../access/readable.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const inList = (ids: string[]) =>
