@@ -14,6 +14,8 @@ import { thingRoutes } from "./modules/things/routes.js";
 import { inboxRoutes } from "./modules/inbox/routes.js";
 import { fileRoutes } from "./modules/files/routes.js";
 import { pushRoutes } from "./sync/push.js";
+import { recordDrops } from "./modules/inbox/drops.js";
+import { executeInTx } from "./modules/registry.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
 import { managedAccountRoutes } from "./modules/managed-accounts/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
@@ -56,7 +58,7 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...managedAccountRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
     ...fileRoutes(deps),
-    ...pushRoutes(deps),
+    ...pushRoutes(deps, { executeInTx, recordDrops }),
     ...shapeRoutes(deps, services.notifier),
     ...tokenRoutes(deps, services.tokens.hasher),
     ...grantRoutes(deps),
