@@ -4,6 +4,7 @@
  */
 import type { Logger } from "pino";
 import { createAuth, type Auth } from "./auth/auth.js";
+import { bootstrapUser } from "./modules/locations/bootstrap.js";
 import { createSignInLimits, type SignInLimits } from "./auth/limits.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { Config } from "./config.js";
@@ -50,7 +51,7 @@ export function createServices(config: Config, database: Database, rootLogger: L
   return {
     config,
     database,
-    auth: createAuth(database.db, config, logger),
+    auth: createAuth(database.db, config, logger, { userCreated: (user) => bootstrapUser(database.db, user) }),
     limits: createSignInLimits(database),
     logger,
     notifier,
