@@ -13,7 +13,7 @@ import { bearerOf } from "../auth/bearer.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { isPending } from "../auth/second-factor.js";
-import { touchSession } from "../auth/sessions.js";
+import { touchSession } from "../auth/touch-session.js";
 import type { ResolvedSession, SessionCache } from "../auth/session-cache.js";
 import { AppError, ForbiddenError, PayloadTooLargeError, UnauthenticatedError, ValidationError } from "../errors/classes.js";
 

@@ -1,6 +1,6 @@
 /**
  * Instance setup and administration. Setup makes the first user of a fresh instance through the
- * sign-up path (the auth library's signUpEmail, as server/auth/signup.ts) and puts them on the
+ * sign-up path (the auth library's signUpEmail, as server/modules/account/signup.ts) and puts them on the
  * instance-admin list, once: as soon as any instance admin exists it refuses. Instance admins then
  * open or close sign-up (the `signup_open` instance setting, read by sign-up) and list the users.
  * instance_admins and instance_settings are not granted to app_role: these run with the service's
