@@ -13,7 +13,7 @@ import type { Tx } from "../../db/client.js";
 import { readableLocations } from "../../access/readable.js";
 import { accounts, inboxItems, locations, places, things } from "../../db/schema/index.js";
 import { dropReason } from "../../errors/drop-reason.js";
-import { newInboxItem } from "./new-item.js";
+import { newInboxItem } from "../../commands/inbox-item.js";
 import { withholdSecrets } from "../secrets/drops.js";
 import type { Drop } from "../../sync/push.js";
 
