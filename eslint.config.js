@@ -67,7 +67,7 @@ const serverFloors = [
   { names: ["auth", "commands"], says: "sign-in glue and the write core, which know no domain" },
   { names: ["http"], says: "the edge, which runs no command and knows no domain" },
   { names: ["oauth"], says: "the OAuth server and the guarded outbound fetch" },
-  { names: ["ai"], says: "AI providers, keys and budget, which know no domain" },
+  { names: ["ai"], says: "AI providers, keys, budget and the queue of runs, which know no domain" },
   { names: ["sync"], says: "push and shapes, which reach the domains only through what the route table hands them" },
   { names: ["modules"], says: "the domains" },
   { names: ["mcp"], says: "the MCP tools, over the domains' services" },

@@ -10,7 +10,7 @@ import { extractions, files } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
 import { findThing } from "../things/read.js";
-import { queueExtractions } from "./queue.js";
+import { queueExtractions } from "../../ai/extraction-queue.js";
 import { extractionOut, thingExtractions } from "./read.js";
 
 export function listExtractions({ db }: ServiceDeps, actor: Actor, thingId: string): Promise<{ items: ExtractionRecord[] }> {

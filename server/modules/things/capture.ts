@@ -12,7 +12,7 @@ import { files, inboxItems } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { thingCreate } from "./create.js";
 import { thingPaths } from "./paths.js";
-import { queueExtractions } from "../extractions/queue.js";
+import { queueExtractions } from "../../ai/extraction-queue.js";
 import { acceptStraightIn } from "./straight-in.js";
 
 /** A capture may start from a template and carry tags, as thing.create does (its rules apply). */
