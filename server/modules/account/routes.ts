@@ -24,7 +24,7 @@ export function accountRoutes(deps: AccountRouteDeps): RouteDef[] {
   return [
     magicLinkVerifyRoute(deps),
     emailChangeConfirmRoute(deps),
-    providersRoute(deps.config) as RouteDef,
+    providersRoute(deps.config),
     ...sessionRoutes(deps),
     ...meRoutes({ ...deps, mailer }),
   ];
