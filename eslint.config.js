@@ -6,61 +6,26 @@
  * tsconfig.test.json covers server/, shared/, sync/, test/ and the tool configs; tsconfig.client.json
  * covers client/ (DOM lib), tsconfig.sw.json the service worker (WebWorker lib). A few style rules that fight the codebase's conventions are relaxed.
  */
+import path from "node:path";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 /**
  * The import direction (DESIGN.md "Layout and dependency direction"): `shared <- sync <- {server,
- * client}`, and inside server/ `routes -> service -> commands/read -> db`, nothing upward. Each
- * entry is a folder and the imports it may not make, as regular expressions over the import's
- * source as written (relative paths; the tree uses no path aliases). ESLint's own
- * no-restricted-imports checks them, type-only imports and re-exports included.
+ * client}`; inside server/, the floors below (serverFloors). Each entry is a folder and the imports
+ * it may not make, as regular expressions over the import's source as written (relative paths; the
+ * tree uses no path aliases). ESLint's own no-restricted-imports checks them, type-only imports
+ * and re-exports included.
  * @type {{ folder: string, forbid: { regex: string, message: string }[] }[]}
  */
 const importDirection = [
   {
-    folder: "server/commands",
-    forbid: [
-      {
-        regex: "(^|/)modules(/|$)",
-        message: "server/commands/ is the write core and knows no domain: it takes the commands as a registry (server/modules/registry.ts).",
-      },
-      { regex: "(^|/)http(/|$)", message: "server/commands/ runs under the edge, not on it: take error classes and mappings from server/errors/." },
-    ],
-  },
-  {
-    // "My role in the locations I can see" and the money rule, asked by commands/, modules/,
-    // sync/, mcp/ and oauth/: it stands on the data layer, the error classes and the contract only.
-    folder: "server/access",
-    forbid: [
-      {
-        regex: "^\\.\\./(?!(db|errors)/|\\.\\./shared/)",
-        message: "server/access/ imports only server/db/, server/errors/ and shared/: the callers above it ask, it never asks them.",
-      },
-    ],
-  },
-  {
-    // The error classes and their mappings sit under everything else in server/: they import only
-    // shared/ (codes, text rules), sync/protocol.ts (the drop reasons) and zod.
+    // The error classes and their mappings sit under everything else in server/ (their floor in
+    // serverFloors below); besides shared/, sync/protocol.ts (the drop reasons) and zod they import no package.
     folder: "server/errors",
     forbid: [
       { regex: "^\\.\\./(?!\\.\\./(shared|sync)/)", message: "server/errors/ imports only shared/, sync/ and zod, nothing else in server/." },
       { regex: "^(?!\\.|zod$)", message: "server/errors/ imports no package but zod." },
-    ],
-  },
-  {
-    folder: "server/http",
-    forbid: [
-      { regex: "(^|/)commands(/|$)", message: "server/http/ is the edge and runs no command." },
-      { regex: "(^|/)modules(/|$)", message: "server/http/ is the edge and knows no domain: have app.ts pass in what it needs." },
-      { regex: "(^|/)access(/|$)", message: "server/http/ is the edge and knows no location: have app.ts pass in what it needs." },
-    ],
-  },
-  {
-    folder: "server/db",
-    forbid: [
-      { regex: "(^|/)modules(/|$)", message: "server/db/ is the data layer and knows no domain." },
-      { regex: "(^|/)access(/|$)", message: "server/db/ is the data layer: server/access/ stands on it, not under it." },
     ],
   },
   {
@@ -83,6 +48,94 @@ const importDirection = [
     forbid: [{ regex: "^(\\.\\./)+server(/|$)", message: "The web app never imports the server: share through shared/ and sync/." }],
   },
 ];
+
+/**
+ * The floors of server/, lowest first (DESIGN.md "Layout and dependency direction"; each module's
+ * own routes -> service -> commands/read order is moduleLayers below). Every folder of server/, and
+ * every file at its root, stands on one floor and imports only what stands on a lower floor: nothing
+ * above it, nor a neighbour on its own floor, so no two folders import each other. A lower folder
+ * that needs a domain's function takes it as a value from the composition root (server/services.ts,
+ * server/routes.ts), as auth's sign-up hook and push's executor do. A new folder or root file must
+ * be given a floor here: until it is, each of its files is an error.
+ * @type {{ names: string[], says: string }[]}
+ */
+const serverFloors = [
+  { names: ["errors"], says: "the error classes and their mappings" },
+  { names: ["config.ts", "pdf"], says: "the configuration and the PDF renderer" },
+  { names: ["db"], says: "the data layer: schema, transactions as an actor, paging, the secret box" },
+  { names: ["access", "jobs", "mail"], says: "the role questions, the queue library and the mailer" },
+  { names: ["auth", "commands"], says: "sign-in glue and the write core, which know no domain" },
+  { names: ["http"], says: "the edge, which runs no command and knows no domain" },
+  { names: ["oauth"], says: "the OAuth server and the guarded outbound fetch" },
+  { names: ["ai"], says: "AI providers, keys, budget and the queue of runs, which know no domain" },
+  { names: ["sync"], says: "push and shapes, which reach the domains only through what the route table hands them" },
+  { names: ["modules"], says: "the domains" },
+  { names: ["mcp"], says: "the MCP tools, over the domains' services" },
+  { names: ["services.ts"], says: "the composition root" },
+  { names: ["routes.ts", "schedule.ts"], says: "the route table and the job schedule" },
+  { names: ["app.ts"], says: "the express app" },
+  { names: ["main.ts"], says: "the process" },
+];
+
+/**
+ * Imports that break a floor and are known, file -> import as resolved, each with why it still
+ * stands. Keep this empty: an entry is a debt with a reason, not a way around the rule.
+ * @type {Record<string, string>}
+ */
+const floorExceptions = {
+  // Issue #32, part 1 rewrites the meter nudges so that they take what they need as values: until
+  // then this one domain file imports the composition root's type (Services).
+  "server/modules/meters/nudges.ts -> server/services.ts": "the nudges take the whole service bag",
+};
+
+const serverRoot = path.join(import.meta.dirname, "server");
+const floorOf = new Map(serverFloors.flatMap(({ names }, i) => names.map((name) => [name, i])));
+/** What a path under server/ stands on: its first segment (a folder, or a root file as its .ts), or null outside server/. */
+const placeOf = (/** @type {string} */ file) => {
+  const rel = path.relative(serverRoot, file);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return null;
+  const [first = ""] = rel.split(path.sep);
+  return first.replace(/\.js$/, ".ts");
+};
+const named = (/** @type {string} */ place) => `server/${place}${place.endsWith(".ts") ? "" : "/"}`;
+const floorWords = (/** @type {number} */ i) => `floor ${i + 1}, ${serverFloors[i]?.says}`;
+
+/** The floor rule: an import (type-only, re-export or import() too) of server/ that does not stand lower is an error. */
+const importFloorRule = {
+  meta: { type: "problem", schema: [] },
+  create(/** @type {import("eslint").Rule.RuleContext} */ context) {
+    const from = placeOf(context.filename);
+    if (from === null) return {};
+    const own = floorOf.get(from);
+    if (own === undefined) {
+      return {
+        Program(node) {
+          context.report({ node, message: `${named(from)} has no floor: give it one in serverFloors (eslint.config.js).` });
+        },
+      };
+    }
+    const check = (/** @type {import("estree").Node} */ node, /** @type {unknown} */ source) => {
+      if (typeof source !== "string" || !source.startsWith(".")) return;
+      const to = placeOf(path.resolve(path.dirname(context.filename), source));
+      if (to === null || to === from) return;
+      const floor = floorOf.get(to);
+      if (floor !== undefined && floor < own) return;
+      const edge = `${path.relative(import.meta.dirname, context.filename)} -> ${path.relative(import.meta.dirname, path.resolve(path.dirname(context.filename), source)).replace(/\.js$/, ".ts")}`;
+      if (edge.split(path.sep).join("/") in floorExceptions) return;
+      const where = floor === undefined ? "has no floor" : floor === own ? `stands beside it (${floorWords(floor)})` : `stands above it (${floorWords(floor)})`;
+      context.report({
+        node,
+        message: `${named(from)} (${floorWords(own)}) imports only lower floors, and ${named(to)} ${where}: move the code down, or have the composition root hand it in.`,
+      });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
+    };
+  },
+};
 
 /**
  * Inside a domain module (server/modules/<domain>/): routes -> service -> commands/read -> db.
@@ -189,6 +242,11 @@ export default tseslint.config(
     files: ["server/**/*.ts"],
     ignores: ["server/routes.ts", "server/modules/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [moduleRule.routesFromOutside] }] },
+  },
+  {
+    files: ["server/**/*.ts"],
+    plugins: { layers: { rules: { floor: importFloorRule } } },
+    rules: { "layers/floor": "error" },
   },
   ...importDirection.map(({ folder, forbid }) => ({
     files: [`${folder}/**/*.ts`, `${folder}/**/*.tsx`],

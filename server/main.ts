@@ -12,7 +12,7 @@ import { withSignInProviders } from "./auth/providers.js";
 import { loadConfig } from "./config.js";
 import { answerClientError } from "./http/client-error.js";
 import { migrate, openDatabase, sql, type Database } from "./db/client.js";
-import { startJobs } from "./jobs/index.js";
+import { startJobs } from "./schedule.js";
 import { needsSetup } from "./modules/admin/setup-code.js";
 import type { ChangeNotifier } from "./sync/shapes/notifier.js";
 

@@ -1,10 +1,10 @@
 /** Every API route, by domain. The OpenAPI document is generated from this same list. */
 import type { Services } from "./services.js";
-import { signUpRoute } from "./auth/signup.js";
+import { signUpRoute } from "./modules/account/signup.js";
 import type { RouteDef } from "./http/route.js";
 import { openApiRoute } from "./http/openapi.js";
 import { metaOperations } from "./http/meta.js";
-import { authLibraryOperations } from "./auth/openapi.js";
+import { authLibraryOperations } from "./http/openapi-auth.js";
 import { oauthOperations } from "./oauth/openapi.js";
 import { historyRoutes } from "./modules/history/routes.js";
 import { locationRoutes } from "./modules/locations/routes.js";
@@ -14,10 +14,12 @@ import { thingRoutes } from "./modules/things/routes.js";
 import { inboxRoutes } from "./modules/inbox/routes.js";
 import { fileRoutes } from "./modules/files/routes.js";
 import { pushRoutes } from "./sync/push.js";
+import { recordDrops } from "./modules/inbox/drops.js";
+import { executeInTx } from "./modules/registry.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
 import { managedAccountRoutes } from "./modules/managed-accounts/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
-import { authRoutes } from "./auth/routes.js";
+import { accountRoutes } from "./modules/account/routes.js";
 import { isTokenRoute } from "./modules/tokens/allow-list.js";
 import { tokenRoutes } from "./modules/tokens/routes.js";
 import { grantRoutes } from "./oauth/grant-routes.js";
@@ -53,11 +55,11 @@ export function apiRoutes(services: Services): RouteDef[] {
     ...thingRoutes(deps),
     ...historyRoutes(deps),
     ...memberRoutes({ ...deps, logger: services.logger, limits: services.limits }),
-    ...authRoutes({ ...deps, limits: services.limits, logger: services.logger }),
+    ...accountRoutes({ ...deps, limits: services.limits, logger: services.logger }),
     ...managedAccountRoutes({ ...deps, limits: services.limits }),
     ...inboxRoutes(deps),
     ...fileRoutes(deps),
-    ...pushRoutes(deps),
+    ...pushRoutes(deps, { executeInTx, recordDrops }),
     ...shapeRoutes(deps, services.notifier),
     ...tokenRoutes(deps, services.tokens.hasher),
     ...grantRoutes(deps),

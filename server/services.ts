@@ -4,6 +4,7 @@
  */
 import type { Logger } from "pino";
 import { createAuth, type Auth } from "./auth/auth.js";
+import { bootstrapUser } from "./modules/locations/bootstrap.js";
 import { createSignInLimits, type SignInLimits } from "./auth/limits.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { Config } from "./config.js";
@@ -11,7 +12,7 @@ import type { Database } from "./db/client.js";
 import { safeErrorLogger } from "./http/log.js";
 import { SetupCode } from "./modules/admin/setup-code.js";
 import { createTokenLimits, type TokenLimits } from "./modules/tokens/limits.js";
-import { useServerSecret } from "./modules/secrets/crypto.js";
+import { useServerSecret } from "./db/secret-box.js";
 import { TokenHasher } from "./modules/tokens/secret.js";
 import { oauthContext, type OAuthContext } from "./oauth/context.js";
 import { ChangeNotifier } from "./sync/shapes/notifier.js";
@@ -42,7 +43,7 @@ export function createServices(config: Config, database: Database, rootLogger: L
   notifier
     .start(database)
     .catch((err: unknown) => logger.error({ err }, "LISTEN sync_log failed: live shape requests will only answer when their 20 s wait ends"));
-  // Secret field values are sealed with keys derived from the server secret (server/modules/secrets/crypto.ts).
+  // Secret field values are sealed with keys derived from the server secret (server/db/secret-box.ts).
   useServerSecret(config.secret);
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
   const oauth = config.secure ? oauthContext(config, database) : null;
@@ -50,7 +51,7 @@ export function createServices(config: Config, database: Database, rootLogger: L
   return {
     config,
     database,
-    auth: createAuth(database.db, config, logger),
+    auth: createAuth(database.db, config, logger, { userCreated: (user) => bootstrapUser(database.db, user) }),
     limits: createSignInLimits(database),
     logger,
     notifier,

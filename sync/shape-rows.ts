@@ -35,7 +35,7 @@ export type FieldValues = Record<string, unknown>;
 /** The `syncDrop` of an inbox item, whose op is the pushed op as the device sent it. */
 export type SyncDropPayload = Omit<SyncDrop, "op"> & { op: PushOp };
 
-/** What an inbox item's payload holds, by kind (server/sync/drops.ts, server/modules/things/capture.ts). */
+/** What an inbox item's payload holds, by kind (server/modules/inbox/drops.ts, server/modules/things/capture.ts). */
 export type InboxPayload = {
   photos?: { fileId: string }[];
   placePath?: { id: string; name: string }[];

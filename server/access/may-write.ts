@@ -6,7 +6,7 @@
 import { roleAtLeast, type Role } from "../../shared/roles.js";
 import { ForbiddenError, ReadOnlyScopeError } from "../errors/classes.js";
 
-/** What of an actor (server/auth/actor.ts) the rule reads. */
+/** What of an actor (server/db/actor.ts) the rule reads. */
 interface Writer {
   type: string;
   canWrite: boolean;

@@ -1,6 +1,6 @@
 /**
  * API keys people and owners enter in AI settings, at rest in ai_settings.api_key_sealed: sealed by
- * the secret-field box (server/modules/secrets/crypto.ts), AES-256-GCM under the key of the owner
+ * the secret-field box (server/db/secret-box.ts), AES-256-GCM under the key of the owner
  * account the settings belong to (for a person's own settings, the account they own), derived from
  * the server secret. The AAD names the settings row, its provider kind and its base URL: a
  * ciphertext copied to another row does not open, and neither does one whose row was pointed at
@@ -8,7 +8,7 @@
  * Keys are never returned by a route and never logged: only `hasKey` leaves this module's callers.
  */
 import type { ProviderKind } from "../../shared/ai.js";
-import { secretBox, type SecretBox } from "../modules/secrets/crypto.js";
+import { secretBox, type SecretBox } from "../db/secret-box.js";
 
 /** The row a key is sealed for. */
 export interface KeyOwner {

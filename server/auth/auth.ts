@@ -10,7 +10,6 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { authAccounts, authRateLimits, authSessions, authTwoFactors, authVerifications, users } from "../db/schema/index.js";
-import { bootstrapUser } from "../modules/locations/bootstrap.js";
 import { createMailer, isSyntheticEmail } from "../mail/mailer.js";
 import { mailLinks, RESET_LINK_SECONDS } from "./mail-links.js";
 import { passkeyPlugin } from "./passkeys.js";
@@ -100,7 +99,16 @@ const stripTokenPlugin = {
 
 const NO_PROVIDER_TOKENS = { accessToken: null, refreshToken: null, idToken: null, accessTokenExpiresAt: null, refreshTokenExpiresAt: null };
 
-export function createAuth(db: Db, config: Config, logger: Logger) {
+/**
+ * What sign-in does for the domains, handed in by the composition root (server/services.ts), since
+ * auth is glue under them: sign-up step 2 makes the new user's own account and personal location
+ * (server/modules/locations/bootstrap.ts), right after the user row is committed.
+ */
+export interface AuthHooks {
+  userCreated: (user: { id: string; name: string }) => Promise<void>;
+}
+
+export function createAuth(db: Db, config: Config, logger: Logger, hooks: AuthHooks) {
   const https = config.secure;
   const links = mailLinks(db, config, createMailer(config, logger), logger);
   return betterAuth({
@@ -178,7 +186,7 @@ export function createAuth(db: Db, config: Config, logger: Logger) {
         create: {
           // Sign-up step 2, right after the user row is committed.
           after: async (user) => {
-            await bootstrapUser(db, { id: user.id, name: user.name });
+            await hooks.userCreated({ id: user.id, name: user.name });
           },
         },
       },

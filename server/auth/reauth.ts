@@ -8,7 +8,7 @@
  * failures of the account.
  */
 import { and, eq, isNotNull } from "drizzle-orm";
-import type { Actor } from "./actor.js";
+import type { Actor } from "../db/actor.js";
 import type { Auth } from "./auth.js";
 import type { Db } from "../db/client.js";
 import { authAccounts, authSessions } from "../db/schema/index.js";

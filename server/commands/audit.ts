@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { AuditAction, AuditParams } from "../../shared/audit.js";
-import type { Actor } from "../auth/actor.js";
+import type { Actor } from "../db/actor.js";
 import type { Tx } from "../db/client.js";
 import { auditEntries, locations, users } from "../db/schema/index.js";
 import { newId } from "./ids.js";

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { Role } from "../../shared/roles.js";
-import type { Actor } from "../auth/actor.js";
+import type { Actor } from "../db/actor.js";
 import type { Tx } from "../db/client.js";
 import type { AppError } from "../errors/classes.js";
 

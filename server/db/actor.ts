@@ -1,12 +1,42 @@
 /**
- * Transactions on behalf of an actor. Each one switches to app_role and sets the transaction-local
- * settings the row-level-security policies read (migrations/0002_rls_and_sync_log.sql), so a write
+ * Who makes a request, and transactions on its behalf. The Actor type lives here, under everything
+ * that takes one, because the data layer reads it (RLS settings, history); sign-in only makes one.
+ * Each transaction switches to app_role and sets the transaction-local settings the row-level-security policies read (migrations/0002_rls_and_sync_log.sql), so a write
  * the service should have refused is still refused by the database. The SQL function app_act_as
  * (migrations/0036_one_trip_reads.sql) makes the settings, here and in the one-statement reads.
  */
 import type { SQL } from "drizzle-orm";
-import type { Actor } from "../auth/actor.js";
 import { type Db, type Tx, namedRows, sql } from "./client.js";
+
+/**
+ * Who is making a request. The write path, RLS settings and history all take an Actor, whatever the
+ * way in (session cookie now; personal tokens and MCP grants reuse the same fields).
+ */
+export interface Actor {
+  type: "user" | "token" | "mcp" | "system";
+  userId: string;
+  displayName: string;
+  sessionId?: string;
+  tokenId?: string;
+  /** Whether the session proved a second factor; locations requiring two-factor stay hidden otherwise. */
+  mfaProven: boolean;
+  /** Narrows reachable locations (tokens, grants); null means all the user's memberships. */
+  locationScope: readonly string[] | null;
+  /** False for read-only actors (read tokens, svc:read grants). */
+  canWrite: boolean;
+}
+
+export function userActor(user: { id: string; name: string }, opts: { sessionId?: string; mfaProven: boolean }): Actor {
+  return {
+    type: "user",
+    userId: user.id,
+    displayName: user.name,
+    ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
+    mfaProven: opts.mfaProven,
+    locationScope: null,
+    canWrite: true,
+  };
+}
 
 /**
  * The actor as the first four arguments of app_act_as, and of the SQL read functions that call it

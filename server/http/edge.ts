@@ -8,12 +8,12 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import helmet from "helmet";
 import { fromNodeHeaders } from "better-auth/node";
 import type { Auth } from "../auth/auth.js";
-import { userActor } from "../auth/actor.js";
+import { userActor } from "../db/actor.js";
 import { bearerOf } from "../auth/bearer.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { isPending } from "../auth/second-factor.js";
-import { touchSession } from "../auth/sessions.js";
+import { touchSession } from "../auth/touch-session.js";
 import type { ResolvedSession, SessionCache } from "../auth/session-cache.js";
 import { AppError, ForbiddenError, PayloadTooLargeError, UnauthenticatedError, ValidationError } from "../errors/classes.js";
 

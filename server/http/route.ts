@@ -5,11 +5,21 @@
  */
 import type { NextFunction, Request, Response, Router } from "express";
 import type { z } from "zod";
-import type { Actor } from "../auth/actor.js";
+import type { Auth } from "../auth/auth.js";
+import type { Config } from "../config.js";
+import type { Actor } from "../db/actor.js";
+import type { Db } from "../db/client.js";
 import { findIllFormedText } from "../../shared/text.js";
 import { UnauthenticatedError, ValidationError } from "../errors/classes.js";
 import { illFormedTextError, zodToValidationError } from "../errors/zod.js";
 import { answerEtag, foldIfMatch } from "./etag.js";
+
+/** What route factories need from the running service, handed in by the route table (server/routes.ts). */
+export interface RouteDeps {
+  db: Db;
+  config: Config;
+  auth: Auth;
+}
 
 /** Spec "Route authentication modes": required (default), optional or none. */
 export type AuthMode = "required" | "optional" | "none";

@@ -5,7 +5,7 @@
  * SKIP LOCKED, so replicas never take the same row; a row whose worker died (still claimed, lease in
  * the past) is claimed again. Each claim counts an attempt, so a job that keeps killing its worker
  * can be given up instead of looping. pg-boss was the design's first choice; why it was not used:
- * ../modules/extractions/queue.ts.
+ * server/ai/extraction-queue.ts.
  *
  * The table, its statuses and the fragments below are the calling module's own constants, never
  * input: the table goes in as an identifier, statuses as parameters. Fragments read the table's row

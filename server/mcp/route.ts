@@ -9,7 +9,7 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { Router, type Request } from "express";
-import type { Actor } from "../auth/actor.js";
+import type { Actor } from "../db/actor.js";
 import { checkJsonBytes } from "../http/edge.js";
 import type { OAuthContext } from "../oauth/context.js";
 import { liveGrant } from "../oauth/grants.js";

@@ -3,10 +3,9 @@
  * row's location, usually), runs the command with the executor's runOne and reads the answer back,
  * so a REST write or MCP tool call costs one BEGIN/COMMIT and answers what it committed.
  */
-import type { Actor } from "../auth/actor.js";
+import { type Actor, withActor } from "../db/actor.js";
 import type { Applied } from "../commands/executor.js";
 import type { CommandInput } from "../commands/types.js";
-import { withActor } from "../db/actor.js";
 import type { Tx } from "../db/client.js";
 import type { WriteResult } from "../../shared/writes.js";
 import type { Written } from "../http/route.js";

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { oauthGrantListSchema, oauthGrantSchema } from "../../shared/oauth.js";
 import { pageQuerySchema } from "../../shared/paging.js";
-import { defineRoute, type RouteDef } from "../http/route.js";
-import type { RouteDeps } from "../modules/deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../http/route.js";
 import { listGrants, revokeGrant } from "./grants.js";
 
 export function grantRoutes({ db }: RouteDeps): RouteDef[] {

@@ -8,13 +8,12 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { OAuthGrant, OAuthGrantList, OAuthScope } from "../../shared/oauth.js";
 import type { PageQuery } from "../../shared/paging.js";
-import type { Actor } from "../auth/actor.js";
 import { recordAudit, SYSTEM_AUDIT_ACTOR } from "../commands/audit.js";
-import { asSystem, withActor } from "../db/actor.js";
+import { type Actor, asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../db/paging.js";
 
 export const CODE_SECONDS = 60;
 

@@ -6,19 +6,15 @@
 import { and, eq } from "drizzle-orm";
 import { isOpName } from "../../sync/ops.js";
 import { MAX_BODY_BYTES, MAX_OPS, MIN_PROTOCOL, pushRequestSchema, pushResponseSchema, type OpResult, type PushOp } from "../../sync/protocol.js";
-import type { Actor } from "../auth/actor.js";
-import { loadContext } from "../commands/executor.js";
+import { type Actor, withActor } from "../db/actor.js";
+import { loadContext, type Executor } from "../commands/executor.js";
 import { bulkInsert } from "../commands/bulk.js";
 import { newId } from "../commands/ids.js";
-import { withActor } from "../db/actor.js";
-import { type Db, dbErrorOf, isUniqueViolation, sql, uuidArray } from "../db/client.js";
+import { type Db, type Tx, dbErrorOf, isUniqueViolation, sql, uuidArray } from "../db/client.js";
 import { syncOps } from "../db/schema/index.js";
-import { ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../errors/classes.js";
-import { defineRoute, type RouteDef } from "../http/route.js";
-import type { RouteDeps } from "../modules/deps.js";
-import { executeInTx } from "../modules/registry.js";
+import { type AppError, ClientTooOldError, PayloadTooLargeError, UnavailableError } from "../errors/classes.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../http/route.js";
 import { dropReason } from "../errors/drop-reason.js";
-import { recordDrops, type Drop } from "./drops.js";
 
 /** Pushes in flight in this process; beyond it the answer is 503 + Retry-After (PU3). */
 const MAX_CONCURRENT_PUSHES = 4;
@@ -26,7 +22,31 @@ let inFlight = 0;
 
 type Stored = Exclude<OpResult, { status: "duplicate" }>;
 
-export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: PushOp[], undoWindowMs: number): Promise<OpResult[]> {
+/** A dropped op, on its way to becoming a sync_drop inbox item under the id its verdict names. */
+export interface Drop {
+  op: PushOp;
+  error: AppError;
+  inboxItemId: string;
+}
+
+/**
+ * What push takes from the domains, handed in by the route table (server/routes.ts): the write core
+ * bound to the command registry (server/modules/registry.ts), and the writer of sync_drop items
+ * (server/modules/inbox/drops.ts). Push itself knows no domain.
+ */
+export interface PushWriters {
+  executeInTx: Executor["executeInTx"];
+  recordDrops: (tx: Tx, actor: Actor, drops: Drop[], now: Date) => Promise<void>;
+}
+
+export async function pushBatch(
+  db: Db,
+  { executeInTx, recordDrops }: PushWriters,
+  actor: Actor,
+  clientId: string,
+  ops: PushOp[],
+  undoWindowMs: number,
+): Promise<OpResult[]> {
   return withActor(db, actor, async (tx) => {
     const now = new Date();
     // Asked for ahead of the op-id lookup, so the two queries go out back to back.
@@ -102,7 +122,7 @@ export async function pushBatch(db: Db, actor: Actor, clientId: string, ops: Pus
 /** Deadlock or serialization failure: nothing was applied, and the same batch will go through when pushed again. */
 const isRetryableConflict = (err: unknown) => ["40P01", "40001"].includes(dbErrorOf(err).code ?? "");
 
-export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
+export function pushRoutes({ db, config }: RouteDeps, writers: PushWriters): RouteDef[] {
   return [
     defineRoute({
       method: "post",
@@ -120,14 +140,14 @@ export function pushRoutes({ db, config }: RouteDeps): RouteDef[] {
         inFlight++;
         try {
           try {
-            return { results: await pushBatch(db, actor, body.clientId, body.ops, config.undoWindowMs) };
+            return { results: await pushBatch(db, writers, actor, body.clientId, body.ops, config.undoWindowMs) };
           } catch (err) {
             // PU9: the same ops pushed twice at once. The other transaction recorded them first and
             // has committed (a unique insert waits for it), so running the batch again answers
             // `duplicate` with the stored verdicts.
             if (isRetryableConflict(err)) throw new UnavailableError(1, "Another push touched the same rows at the same moment; push again.");
             if (!isUniqueViolation(err, "sync_ops_user_id_op_id_pk")) throw err;
-            return { results: await pushBatch(db, actor, body.clientId, body.ops, config.undoWindowMs) };
+            return { results: await pushBatch(db, writers, actor, body.clientId, body.ops, config.undoWindowMs) };
           }
         } finally {
           inFlight--;

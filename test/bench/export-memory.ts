@@ -12,7 +12,7 @@ import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
 import { rows, sql } from "../../server/db/client.js";
 import { exportDirOf, startExportWorker } from "../../server/modules/exports/worker.js";
-import { useServerSecret } from "../../server/modules/secrets/crypto.js";
+import { useServerSecret } from "../../server/db/secret-box.js";
 import { ownerLocation } from "./owner-location.js";
 
 const THINGS = Number(process.env.EXPORT_BENCH_THINGS ?? 10_000);

@@ -12,11 +12,11 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { v7 as uuidv7 } from "uuid";
 import yazl from "yazl";
-import { userActor } from "../../server/auth/actor.js";
+import { userActor } from "../../server/db/actor.js";
 import { AppError } from "../../server/errors/classes.js";
 import { importZip } from "../../server/modules/exports/import-zip.js";
 import { EXPORT_FORMAT_VERSION } from "../../server/modules/exports/build.js";
-import { useServerSecret } from "../../server/modules/secrets/crypto.js";
+import { useServerSecret } from "../../server/db/secret-box.js";
 import { ownerLocation } from "./owner-location.js";
 
 const BOMBS = Number(process.env.RESTORE_BENCH_BOMBS ?? 3);

@@ -12,7 +12,7 @@ import { errorBodySchema } from "../../shared/errors.js";
 import { extractionRecordSchema } from "../../shared/extractions.js";
 import { inboxItemSchema } from "../../shared/inbox.js";
 import { startExtractionWorker, type Worker } from "../../server/modules/extractions/worker.js";
-import { claimDue } from "../../server/modules/extractions/queue.js";
+import { claimDue } from "../../server/ai/extraction-queue.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { sql } from "../../server/db/client.js";
 import { startService, type TestService } from "../support/app.js";

@@ -13,7 +13,7 @@ import { extractionRecordSchema } from "../../shared/extractions.js";
 import { inboxItemSchema } from "../../shared/inbox.js";
 import { historyEntrySchema } from "../../shared/history.js";
 import { startExtractionWorker, type Worker } from "../../server/modules/extractions/worker.js";
-import { claimDue } from "../../server/modules/extractions/queue.js";
+import { claimDue } from "../../server/ai/extraction-queue.js";
 import { runExtraction } from "../../server/modules/extractions/run.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { costLaterCalls } from "../../server/ai/later-costs.js";

@@ -6,8 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect } from "vitest";
-import { userActor } from "../../server/auth/actor.js";
-import { withActor } from "../../server/db/actor.js";
+import { userActor, withActor } from "../../server/db/actor.js";
 import { rows, sql } from "../../server/db/client.js";
 import { memberships, things, users } from "../../server/db/schema/index.js";
 import { v7 as uuidv7 } from "uuid";

@@ -8,7 +8,7 @@ import { METHODS } from "node:http";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { Express } from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { libraryRoutes } from "../../server/auth/openapi.js";
+import { libraryRoutes } from "../../server/http/openapi-auth.js";
 import { AUTH_BASE_PATH } from "../../server/auth/auth.js";
 import { NotFoundError } from "../../server/errors/classes.js";
 import { startService, type TestService } from "../support/app.js";

@@ -6,8 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { userActor, type Actor } from "../../server/auth/actor.js";
-import { withActor } from "../../server/db/actor.js";
+import { type Actor, userActor, withActor } from "../../server/db/actor.js";
 import { rows, sql, type Db } from "../../server/db/client.js";
 import { locations, memberships, places, syncLog, things, users } from "../../server/db/schema/index.js";
 import { startService, type TestService } from "../support/app.js";

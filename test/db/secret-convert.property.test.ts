@@ -12,7 +12,7 @@ import { v7 as uuidv7 } from "uuid";
 import { rows, sql } from "../../server/db/client.js";
 import { secretValues } from "../../server/db/schema/index.js";
 import { notesLine } from "../../server/modules/secrets/conversion.js";
-import { SecretBox } from "../../server/modules/secrets/crypto.js";
+import { SecretBox } from "../../server/db/secret-box.js";
 import { apiTest as test } from "../support/fixtures.js";
 import { typeWithFields, type FieldSpec } from "../support/secrets.js";
 

@@ -12,7 +12,7 @@ import { errorBodySchema } from "../../shared/errors.js";
 import { locationSchema } from "../../shared/locations.js";
 import { thingDetailSchema } from "../../shared/things.js";
 import { migrate, openDatabase, rows, sql } from "../../server/db/client.js";
-import { SecretBox } from "../../server/modules/secrets/crypto.js";
+import { SecretBox } from "../../server/db/secret-box.js";
 import { tokenMayReach } from "../../server/modules/tokens/allow-list.js";
 import { startService, type HttpResponse, type TestService } from "../support/app.js";
 import { locationWithRoles, type Client } from "../support/members.js";

@@ -6,7 +6,7 @@
 import { v7 as uuidv7 } from "uuid";
 import { expect } from "vitest";
 import { z } from "zod";
-import { userActor } from "../../server/auth/actor.js";
+import { userActor } from "../../server/db/actor.js";
 import { createExecutor, SEGMENT_MAX_OPS } from "../../server/commands/executor.js";
 import { commandRegistryOf, defineCommand } from "../../server/commands/types.js";
 import { apiTest as test } from "../support/fixtures.js";

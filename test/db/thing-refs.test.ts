@@ -6,8 +6,7 @@
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { expect } from "vitest";
-import { userActor } from "../../server/auth/actor.js";
-import { asSystem, withActor } from "../../server/db/actor.js";
+import { asSystem, userActor, withActor } from "../../server/db/actor.js";
 import { locations, places, typeFields, types } from "../../server/db/schema/index.js";
 import { loadRefs } from "../../server/modules/things/refs.js";
 import { apiTest as test } from "../support/fixtures.js";

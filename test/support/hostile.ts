@@ -88,7 +88,7 @@ const LIMIT_TABLES = new Set(["rate_limits", "auth_rate_limits"]);
  */
 const BACKGROUND_TABLES = new Set(["push_pending"]);
 /**
- * Columns a request writes whatever its answer: a session's last sighting (server/auth/sessions.ts)
+ * Columns a request writes whatever its answer: a session's last sighting (server/auth/touch-session.ts)
  * and its re-authentication stamp, set once the password is proven even when the change that came
  * with it is then refused (server/auth/reauth.ts).
  */

@@ -4,7 +4,7 @@ import { estimateCost, IMAGE_TOKENS, laterOrUnknown, monthOf, nextMonthStart, PR
 import { openApiKey, sealApiKey, type KeyOwner } from "../../server/ai/keys.js";
 import { priceFromTable } from "../../server/ai/prices.js";
 import { loadConfig } from "../../server/config.js";
-import { SecretBox } from "../../server/modules/secrets/crypto.js";
+import { SecretBox } from "../../server/db/secret-box.js";
 import type { AiCallRecord } from "../../shared/ai.js";
 
 const box = new SecretBox("s".repeat(40));

@@ -24,7 +24,7 @@ export const aiSettings = pgTable(
     model: text("model").notNull(),
     /** A person's base URL: checked against internal addresses when stored and on every call. */
     baseUrl: text("base_url"),
-    /** AES-256-GCM under the owner account's key (server/modules/secrets/crypto.ts); never returned or logged. */
+    /** AES-256-GCM under the owner account's key (server/db/secret-box.ts); never returned or logged. */
     apiKeySealed: text("api_key_sealed"),
     budgetAmount: numeric("budget_amount", { precision: 15, scale: 6 }),
     budgetCurrency: text("budget_currency"),

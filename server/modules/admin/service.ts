@@ -1,6 +1,6 @@
 /**
  * Instance setup and administration. Setup makes the first user of a fresh instance through the
- * sign-up path (the auth library's signUpEmail, as server/auth/signup.ts) and puts them on the
+ * sign-up path (the auth library's signUpEmail, as server/modules/account/signup.ts) and puts them on the
  * instance-admin list, once: as soon as any instance admin exists it refuses. Instance admins then
  * open or close sign-up (the `signup_open` instance setting, read by sign-up) and list the users.
  * instance_admins and instance_settings are not granted to app_role: these run with the service's
@@ -9,15 +9,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AdminSettings, AdminUserList, SetupBody } from "../../../shared/admin.js";
 import type { PageQuery } from "../../../shared/paging.js";
-import type { Actor } from "../../auth/actor.js";
+import { type Actor, asSystem } from "../../db/actor.js";
 import type { Auth } from "../../auth/auth.js";
 import type { SignInLimits } from "../../auth/limits.js";
 import type { Config } from "../../config.js";
-import { asSystem } from "../../db/actor.js";
 import { rows, type Db } from "../../db/client.js";
 import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { forgetSetupCodes, isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
 
 export interface AdminDeps {

@@ -7,8 +7,7 @@ import { z } from "zod";
 import { aiCostQuerySchema, aiCostSummarySchema, aiSettingsBody, aiSettingsOverviewSchema, aiSettingsViewSchema } from "../../../shared/ai-settings.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { aiGuard } from "../../ai/guard-policy.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { deleteSettings, locationCosts, overview, saveSettings, type Scope } from "./service.js";
 
 const KEY_RULE =

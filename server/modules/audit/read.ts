@@ -8,7 +8,7 @@ import type { AuditEntry, AuditList } from "../../../shared/audit.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Tx } from "../../db/client.js";
 import { auditEntries, users } from "../../db/schema/index.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 
 /** `where` picks the account's or the location's entries; `readerId` is who reads, for "you". */
 export async function auditPage(tx: Tx, where: SQL, readerId: string, query: PageQuery): Promise<AuditList> {

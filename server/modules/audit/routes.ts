@@ -4,7 +4,7 @@ import { auditListSchema } from "../../../shared/audit.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import type { RouteDeps } from "../../http/route.js";
 import { locationAudit, myAudit } from "./service.js";
 
 export function auditRoutes({ db }: RouteDeps): RouteDef[] {

@@ -9,7 +9,7 @@ import type { AuditList } from "../../../shared/audit.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "../../db/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { auditEntries } from "../../db/schema/index.js";

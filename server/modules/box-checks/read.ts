@@ -4,7 +4,7 @@ import type { BoxCheck } from "../../../shared/box-checks.js";
 import type { Tx } from "../../db/client.js";
 import { boxChecks, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 
 type Row = typeof boxChecks.$inferSelect;
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { boxCheckCreateBody, boxCheckQuerySchema, boxCheckSchema } from "../../../shared/box-checks.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { listBoxChecks, recordBoxCheck } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

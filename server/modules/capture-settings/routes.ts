@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { captureSettingsSchema } from "../../../shared/capture-settings.js";
 import { uuidSchema } from "../../../shared/ids.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { getCaptureSettings, putCaptureSettings } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

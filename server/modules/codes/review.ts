@@ -5,7 +5,7 @@
  */
 import { inboxClaimSchema, type InboxClaim } from "../../../shared/codes.js";
 import { NotFoundError } from "../../errors/classes.js";
-import type { KindReview } from "../inbox/kind-review.js";
+import type { KindReview } from "../../commands/inbox-review.js";
 import { give, holderOf, loadHolders, type Holders } from "./holders.js";
 
 const claimOf = (payload: unknown): InboxClaim | null => {

@@ -11,8 +11,8 @@ import {
 } from "../../../shared/codes.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { claim, createSheet, listSheets, lookup, scan, sheetPdf } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

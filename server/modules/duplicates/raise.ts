@@ -10,7 +10,7 @@ import type { CommandContext } from "../../commands/types.js";
 import { bulkInsert } from "../../commands/bulk.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { inboxItems } from "../../db/schema/index.js";
-import { newInboxItem } from "../inbox/new-item.js";
+import { newInboxItem } from "../../commands/inbox-item.js";
 import type { DuplicateReason } from "../../../shared/inbox.js";
 
 interface Pair {

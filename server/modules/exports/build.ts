@@ -16,7 +16,7 @@ import yazl from "yazl";
 import { rows, sql, uuidArray, type Db } from "../../db/client.js";
 import { asSystem } from "../../db/actor.js";
 import type { BlobStore } from "../files/storage.js";
-import { secretBox } from "../secrets/crypto.js";
+import { secretBox } from "../../db/secret-box.js";
 import { countRows, pageOf, tablesOf, tombstoned, type Scope } from "./tables.js";
 import { csvLine, placePaths } from "./csv.js";
 

@@ -23,9 +23,8 @@
 import { createHash } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import { roleAtLeast } from "../../../shared/roles.js";
-import type { Actor } from "../../auth/actor.js";
+import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import { rows, sql, type Tx } from "../../db/client.js";
-import { asSystem, withActor } from "../../db/actor.js";
 import { locationAccess } from "../../access/location.js";
 import { ConflictError, ForbiddenError, ValidationError } from "../../errors/classes.js";
 import type { FileDeps } from "../files/service.js";

@@ -5,7 +5,7 @@
  */
 import { rows, sql, type Tx } from "../../db/client.js";
 import { ValidationError } from "../../errors/classes.js";
-import { secretBox } from "../secrets/crypto.js";
+import { secretBox } from "../../db/secret-box.js";
 import type { Scope } from "./restore-rows.js";
 import { v7 as uuidv7 } from "uuid";
 

@@ -16,8 +16,8 @@ import {
 import { uuidSchema } from "../../../shared/ids.js";
 import type { SignInLimits } from "../../auth/limits.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { importCsv } from "./import-csv.js";
 import { importZip } from "./import-zip.js";
 import { blobStoreOf } from "../files/blob-store.js";

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { extractionRecordSchema, extractionStartBody } from "../../../shared/extractions.js";
 import { uuidSchema } from "../../../shared/ids.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { listExtractions, startExtraction } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

@@ -32,7 +32,7 @@ import { loadRefs } from "../things/refs.js";
 import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "./answer.js";
 import { applyAnswer } from "./apply.js";
 import { EXTRACT_TASK, recordCall, type StoredCall } from "./calls.js";
-import type { Claimed } from "./queue.js";
+import type { Claimed } from "../../ai/extraction-queue.js";
 import { RECEIPT_SYSTEM, readReceipt, receiptAnswerSchema, receiptPrompt, type ReceiptAnswer } from "../receipts/answer.js";
 import { applyReceipt } from "../receipts/apply.js";
 

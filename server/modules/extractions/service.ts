@@ -4,14 +4,13 @@ import type { z } from "zod";
 import type { ExtractionRecord, extractionStartBody } from "../../../shared/extractions.js";
 import { locationAccess } from "../../access/location.js";
 import { writeRefusal } from "../../access/may-write.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import { sql } from "../../db/client.js";
 import { extractions, files } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
 import { findThing } from "../things/read.js";
-import { queueExtractions } from "./queue.js";
+import { queueExtractions } from "../../ai/extraction-queue.js";
 import { extractionOut, thingExtractions } from "./read.js";
 
 export function listExtractions({ db }: ServiceDeps, actor: Actor, thingId: string): Promise<{ items: ExtractionRecord[] }> {

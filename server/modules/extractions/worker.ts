@@ -9,7 +9,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import type { BlobStore } from "../files/storage.js";
 import { startPollLoop, type PollLoop } from "../../jobs/poll-loop.js";
-import { claimDue, releaseClaims } from "./queue.js";
+import { claimDue, releaseClaims } from "../../ai/extraction-queue.js";
 import { runExtraction } from "./run.js";
 
 export interface WorkerDeps {

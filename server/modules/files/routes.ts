@@ -9,8 +9,8 @@ import { z } from "zod";
 import { fileSchema, fileUploadQuery, MAX_FILE_BYTES, THUMB_MAX_PX } from "../../../shared/files.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { blobStoreOf } from "./blob-store.js";
 import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps, type Served } from "./service.js";
 

@@ -1,8 +1,7 @@
 /** PUT /api/v1/me/hints/{key} and GET /api/v1/me/hints: a person's first-use hints (never a token's: /me is off the allow-list). */
 import { z } from "zod";
 import { hintKeySchema, hintListSchema, hintPutBody, hintSchema } from "../../../shared/hints.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { listHints, putHint } from "./service.js";
 
 export function hintRoutes({ db }: Pick<RouteDeps, "db">): RouteDef[] {

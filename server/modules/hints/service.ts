@@ -5,8 +5,7 @@
  */
 import { and, count, eq } from "drizzle-orm";
 import { MAX_HINTS_PER_USER, type Hint, type HintPutBody } from "../../../shared/hints.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { userHints } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";

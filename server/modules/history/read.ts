@@ -8,7 +8,7 @@ import { locationAccess } from "../../access/location.js";
 import { rows, uuidArray, type Tx } from "../../db/client.js";
 import { historyEntries, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { liveCalls, storedCallOut, type LiveCalls } from "../extractions/calls.js";
 import { eventsStillCurrent } from "./current.js";
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { historyEntrySchema, historyQuerySchema } from "../../../shared/history.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { thingHistory, undo } from "./service.js";
 
 export function historyRoutes(deps: RouteDeps): RouteDef[] {

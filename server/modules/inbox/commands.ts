@@ -16,7 +16,7 @@ import { ConflictError, NotFoundError, ValidationError, type AppError } from "..
 import { raiseDuplicates } from "../duplicates/raise.js";
 import { changeThing } from "../things/changes.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "../things/values.js";
-import { ITEM_KEYS, type Item, type KindReview } from "./kind-review.js";
+import { ITEM_KEYS, type Item, type KindReview } from "../../commands/inbox-review.js";
 import { KIND_REVIEWS } from "./kinds.js";
 
 /** Attributes a merge copies from the draft where the target has none. */

@@ -10,7 +10,7 @@ import { labelClaimReview } from "../codes/review.js";
 import { readingReview } from "../meters/review.js";
 import { currencyReview, receiptReview } from "../receipts/review.js";
 import type { InboxKind } from "../../../shared/inbox.js";
-import type { KindReview } from "./kind-review.js";
+import type { KindReview } from "../../commands/inbox-review.js";
 
 /** Filled by the modules (one line each); a kind with no entry is only resolved. */
 export const KIND_REVIEWS: Partial<Record<InboxKind, KindReview<never>>> = {

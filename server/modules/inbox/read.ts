@@ -6,7 +6,7 @@ import { rows, type Tx } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
 import { historyEntries, inboxItems, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { summaries } from "../things/read.js";
 import { visibleLocations } from "../../access/visible.js";
 import type { InboxCurrency, ReceiptPayload } from "../../../shared/receipts.js";

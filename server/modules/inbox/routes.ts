@@ -4,8 +4,8 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { inboxItemSchema, inboxQuerySchema } from "../../../shared/inbox.js";
 import { inboxAcceptArgs } from "../../../shared/inbox-actions.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { openItems, reviewItem } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

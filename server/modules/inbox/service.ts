@@ -5,8 +5,7 @@
 import type { InboxItem } from "../../../shared/inbox.js";
 import type { InboxAcceptArgs } from "../../../shared/inbox-actions.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";

@@ -5,7 +5,7 @@ import { isOverdue, utcDay, type ContactList, type Loan, type LoanList, type Loa
 import type { Tx } from "../../db/client.js";
 import { contacts, loans, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, decodeCursor, exactTime, pageFrom, textIdKey } from "../paging.js";
+import { afterTimeId, decodeCursor, exactTime, pageFrom, textIdKey } from "../../db/paging.js";
 import { summaries, summaryColumns } from "../things/read.js";
 import { placeRefs, refKey } from "./places.js";
 

@@ -11,8 +11,8 @@ import {
   loanReturnBody,
   loanSchema,
 } from "../../../shared/loans.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

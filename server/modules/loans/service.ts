@@ -5,8 +5,7 @@
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import type { contactQuery, Loan, LoanList, LoanQuery, loanCreateBody, loanPatchBody, loanReturnBody } from "../../../shared/loans.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { findThing } from "../things/read.js";

@@ -13,8 +13,8 @@ import {
   trashedLocationSchema,
 } from "../../../shared/locations.js";
 import { pageOf, pageQuerySchema } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { deleteLocation, transferLocation } from "./ownership.js";
 import { listTrash, restoreLocation } from "./trash.js";
 import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";

@@ -5,8 +5,7 @@
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import type { Location, LocationCreateArgs, Me, locationPatchBody } from "../../../shared/locations.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import { NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";

@@ -11,13 +11,12 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/paging.js";
 import { TRASH_DAYS, type TrashedLocation } from "../../../shared/locations.js";
-import type { Actor } from "../../auth/actor.js";
 import { recordAudit } from "../../commands/audit.js";
-import { asSystem } from "../../db/actor.js";
+import { type Actor, asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { locations, memberships } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 
 const DAY_MS = 86_400_000;
 

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { managedAccountCodeSchema, managedAccountCreateBody, resetCodeBody, resetCodeDoneSchema } from "../../../shared/managed-accounts.js";
 import type { SignInLimits } from "../../auth/limits.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { redeemCode } from "./redeem.js";
 import { createManagedAccount, resetManagedAccount } from "./service.js";
 

@@ -11,13 +11,12 @@ import type { Invite, InviteList, InviteResent } from "../../../shared/members.j
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { invites, locations, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { INVITE_TTL_MS, newInviteToken } from "./invites.js";
 

@@ -5,7 +5,7 @@ import type { PageQuery } from "../../../shared/paging.js";
 import type { Tx } from "../../db/client.js";
 import { memberships, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 
 export async function selectMembers(tx: Tx, locationId: string, only: { userId: string } | PageQuery): Promise<{ rows: Member[]; next_cursor: string | null }> {
   const limit = "limit" in only ? only.limit : 1;

@@ -19,11 +19,11 @@ import {
   memberSchema,
 } from "../../../shared/members.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import type { Logger } from "pino";
 import type { SignInLimits } from "../../auth/limits.js";
 import { createMailer } from "../../mail/mailer.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { serviceDeps } from "../deps.js";
 import { listInvites, resendInvite, revokeInvite } from "./invite-admin.js";
 import type { InviteMailDeps } from "./invite-mail.js";
 import { previewInvite } from "./invite-preview.js";

@@ -11,8 +11,7 @@ import type { InviteAccepted, InviteCreateBody, InviteCreated, Member, MemberLis
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { invites, locations, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";

@@ -8,7 +8,7 @@ import type { Meter, Proof, Reading } from "../../../shared/meters.js";
 import { rows, sql, uuidArray, type Tx } from "../../db/client.js";
 import { meters, readings, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { ESTIMATE_PERIOD_DAYS, decimalOut, estimate } from "./estimate.js";
 
 export type MeterRow = typeof meters.$inferSelect;

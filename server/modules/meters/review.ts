@@ -10,7 +10,7 @@ import type { SegmentChanges } from "../../commands/segment.js";
 import type { CommandContext } from "../../commands/types.js";
 import { readings } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import type { Item, KindReview } from "../inbox/kind-review.js";
+import type { Item, KindReview } from "../../commands/inbox-review.js";
 
 type Locked = Pick<typeof readings.$inferSelect, "id" | "locationId" | "status" | "rowVersion" | "deletedAt">;
 

@@ -4,8 +4,8 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { meterCreateBody, meterPageQuery, meterPatchBody, meterSchema, proofSchema, readingCreateBody, readingSchema } from "../../../shared/meters.js";
 import { pageOf } from "../../../shared/paging.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { captureReading, createMeter, deleteMeter, getMeter, getProofs, getReadings, listMeters, updateMeter } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

@@ -1,10 +1,9 @@
 /** A move's printed pages: box labels and packing lists (PDF), for any reader of the move. */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { type Actor, withActor } from "../../db/actor.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { boxLabelsPdf, packingListPdf, PRINT_LOCALES, type PrintLocale } from "./print.js";
 import { printedMove } from "./print-data.js";
 

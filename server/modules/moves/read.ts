@@ -9,7 +9,7 @@ import { locationAccess } from "../../access/location.js";
 import { rows, sql, uuidArray, type Tx } from "../../db/client.js";
 import { moveBoxes, moves } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { thingPaths } from "../things/paths.js";
 
 type MoveRow = typeof moves.$inferSelect;

@@ -4,8 +4,8 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { boxAddBody, boxPatchBody, boxSchema, moveCreateBody, moveListQuery, movePatchBody, moveSchema } from "../../../shared/moves.js";
 import { pageOf } from "../../../shared/paging.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { addBox, createMove, getMove, locationMoves, removeBox, updateBox, updateMove } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

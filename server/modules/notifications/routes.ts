@@ -6,8 +6,7 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pushRemovedSchema, pushSubscribedSchema, pushSubscriptionBody, vapidKeySchema } from "../../../shared/push.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { pushGuard } from "./guard.js";
 import { subscribe, unsubscribe } from "./service.js";
 

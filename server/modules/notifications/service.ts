@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { PushSubscribed, PushSubscriptionBody } from "../../../shared/push.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";

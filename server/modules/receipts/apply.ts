@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import type { ReceiptPayload } from "../../../shared/receipts.js";
 import { rows, type Tx } from "../../db/client.js";
 import { inboxItems, purchases, type PurchaseLine } from "../../db/schema/index.js";
-import { newInboxItem } from "../inbox/new-item.js";
+import { newInboxItem } from "../../commands/inbox-item.js";
 import type { ReadReceipt } from "./answer.js";
 import { likeliestFirst, readCurrency } from "./currency.js";
 

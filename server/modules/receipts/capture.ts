@@ -9,8 +9,8 @@ import { bulkInsert } from "../../commands/bulk.js";
 import { applied, defineCommand, rejected, type Verdict } from "../../commands/types.js";
 import { files, inboxItems, places, purchases } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError } from "../../errors/classes.js";
-import { queueExtractions } from "../extractions/queue.js";
-import { newInboxItem } from "../inbox/new-item.js";
+import { queueExtractions } from "../../ai/extraction-queue.js";
+import { newInboxItem } from "../../commands/inbox-item.js";
 import { receiptPayload } from "./apply.js";
 
 export const receiptCapture = defineCommand<ReceiptCaptureArgs>({

@@ -21,7 +21,7 @@ import { lockRows } from "../../commands/bulk.js";
 import type { CommandContext } from "../../commands/types.js";
 import { places, purchases, things, type PurchaseLine } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
-import type { Item, KindReview } from "../inbox/kind-review.js";
+import type { Item, KindReview } from "../../commands/inbox-review.js";
 import { thingCreate } from "../things/create.js";
 import { mirrorReceipt } from "./apply.js";
 

@@ -21,8 +21,8 @@ import {
   typePatchBody,
   typeSchema,
 } from "../../../shared/registries.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import {
   archiveField,
   createBrand,

@@ -21,8 +21,7 @@ import type {
   TypeField,
   typePatchBody,
 } from "../../../shared/registries.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";

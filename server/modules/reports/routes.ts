@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { reportJobSchema, reportRequestBody, reportStateSchema } from "../../../shared/reports.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { getReport, reportFile, requestReport } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

@@ -5,8 +5,7 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { REPORT_TTL_MS, reportFilePath, type ReportJob, type ReportParams, type ReportRequest, type ReportState } from "../../../shared/reports.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import { type Tx, rows, sql, uuidArray } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
 import { ConflictError, GoneError, NotFoundError } from "../../errors/classes.js";

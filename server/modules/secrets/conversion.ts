@@ -14,7 +14,7 @@ import type { typeFields } from "../../db/schema/index.js";
 import { ConflictError } from "../../errors/classes.js";
 import { loadRefs } from "../things/refs.js";
 import { fieldValueProblem } from "../types/fields.js";
-import { secretBox } from "./crypto.js";
+import { secretBox } from "../../db/secret-box.js";
 
 export type FieldRow = typeof typeFields.$inferSelect;
 

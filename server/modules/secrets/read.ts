@@ -11,7 +11,7 @@ import { NotFoundError } from "../../errors/classes.js";
 import { loadRefs } from "../things/refs.js";
 import type { EffectiveField } from "../types/fields.js";
 import type { ConvertedThing, FieldRow } from "./conversion.js";
-import { secretBox } from "./crypto.js";
+import { secretBox } from "../../db/secret-box.js";
 
 /**
  * The secret fields of the thing's account, each with whether this thing holds a value for it:

@@ -7,8 +7,8 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { conversionPreviewSchema, conversionSchema, convertBody, revealedSecretSchema } from "../../../shared/secrets.js";
 import type { SignInLimits } from "../../auth/limits.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { convertField, previewConversion, revealSecret } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

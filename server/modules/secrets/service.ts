@@ -5,9 +5,8 @@
  */
 import { fieldKeySchema, type Conversion, type ConversionPreview, type RevealedSecret } from "../../../shared/secrets.js";
 import { visibleLocations } from "../../access/visible.js";
-import type { Actor } from "../../auth/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import { requireFreshAuth, type ReauthDeps } from "../../auth/reauth.js";
-import { withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";

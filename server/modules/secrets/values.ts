@@ -13,7 +13,7 @@ import { ForbiddenError } from "../../errors/classes.js";
 import { rows, sql } from "../../db/client.js";
 import { newId } from "../../commands/ids.js";
 import type { EffectiveField } from "../types/fields.js";
-import { secretBox } from "./crypto.js";
+import { secretBox } from "../../db/secret-box.js";
 
 /** A secret value to store: `value` null clears it. */
 export interface SecretWrite {

@@ -21,8 +21,7 @@ import {
 } from "../../../shared/share-links.js";
 import type { ShareLimits } from "./limits.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { blobStoreOf } from "../files/blob-store.js";
 import type { StoredBlob } from "../files/storage.js";
 import { thumbnailOf } from "../files/thumbs.js";

@@ -16,13 +16,12 @@ import {
   type ShareLinkList,
 } from "../../../shared/share-links.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
 import { recordAudit } from "../../commands/audit.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { places, shareLinks, things, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { newShareToken, type ShareDeps } from "./token.js";
 
 export type { ShareDeps };

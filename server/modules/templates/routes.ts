@@ -4,8 +4,8 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { saveAsTemplateBody, templateListQuery, templatePatchBody, templateSchema } from "../../../shared/templates.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { deleteTemplate, listTemplates, saveAsTemplate, updateTemplate } from "./service.js";
 
 const byId = z.object({ id: uuidSchema });

@@ -3,7 +3,7 @@
  * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself. A
  * person may have their own captures go straight in (straight-in.ts): then the item is accepted at once.
  */
-import { newInboxItem } from "../inbox/new-item.js";
+import { newInboxItem } from "../../commands/inbox-item.js";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { thingCaptureArgs, type ThingCaptureArgs } from "../../../shared/things.js";
 import { bulkInsert } from "../../commands/bulk.js";
@@ -12,7 +12,7 @@ import { files, inboxItems } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { thingCreate } from "./create.js";
 import { thingPaths } from "./paths.js";
-import { queueExtractions } from "../extractions/queue.js";
+import { queueExtractions } from "../../ai/extraction-queue.js";
 import { acceptStraightIn } from "./straight-in.js";
 
 /** A capture may start from a template and carry tags, as thing.create does (its rules apply). */

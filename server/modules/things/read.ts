@@ -2,13 +2,12 @@
 import { fileUrl, thumbUrl } from "../files/read.js";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { ThingDetail, ThingSummary } from "../../../shared/things.js";
-import type { Actor } from "../../auth/actor.js";
-import { actorArgs } from "../../db/actor.js";
+import { type Actor, actorArgs } from "../../db/actor.js";
 import { type Queryable, type Tx, namedRows, uuidArray } from "../../db/client.js";
 import { THUMBNAIL_MIMES } from "../../../shared/files.js";
 import { brands, files, things } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { decodeCursor, pageFrom, textIdKey } from "../paging.js";
+import { decodeCursor, pageFrom, textIdKey } from "../../db/paging.js";
 import type { EffectiveField } from "../types/fields.js";
 import { seesMoney } from "../../access/money.js";
 import { visibleMembership } from "../../access/visible.js";

@@ -4,8 +4,8 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { thingCreateBody, thingDetailSchema, thingListQuerySchema, thingPatchBody, thingSummarySchema } from "../../../shared/things.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
-import { serviceDeps, type RouteDeps } from "../deps.js";
+import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { serviceDeps } from "../deps.js";
 import { thingCoverBody, thingPhotoAddBody } from "../../../shared/thing-photos.js";
 import { changePhotos, createThing, deleteThing, getThing, listThingsIn, moveThing, updateThing } from "./service.js";
 

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { tokenCreatedSchema, tokenCreateSchema, tokenListSchema, tokenSchema } from "../../../shared/tokens.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import type { TokenHasher } from "./secret.js";
 import { createToken, listTokens, revokeToken } from "./service.js";
 

@@ -9,12 +9,11 @@ import type { PageQuery } from "../../../shared/paging.js";
 import type { Token, TokenCreate, TokenCreated, TokenList } from "../../../shared/tokens.js";
 import { visibleRoles } from "../../access/visible.js";
 import { recordAudit } from "../../commands/audit.js";
-import type { Actor } from "../../auth/actor.js";
-import { asSystem, withActor } from "../../db/actor.js";
+import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
 import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../paging.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
 import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
 
 /** Everything but the HMAC, which app_role cannot read. */

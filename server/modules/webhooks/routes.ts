@@ -3,8 +3,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf, pageQuerySchema } from "../../../shared/paging.js";
 import { deliverySchema, webhookCreateBody, webhookCreatedSchema, webhookPatchBody, webhookSchema } from "../../../shared/webhooks.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookDeps } from "./service.js";
 import { webhookGuard } from "./url.js";
 

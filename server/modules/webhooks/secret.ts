@@ -2,11 +2,11 @@
  * A webhook's signing secret: `whsec_` and 32 random bytes in base64 (the Standard Webhooks form),
  * shown once when the webhook is made. The service must sign with it later, so it is kept sealed
  * by the secret-field box (AES-256-GCM under the location's account key, derived from the server
- * secret; server/modules/secrets/crypto.ts), bound to its webhook row: a ciphertext copied to
+ * secret; server/db/secret-box.ts), bound to its webhook row: a ciphertext copied to
  * another webhook does not open.
  */
 import { randomBytes } from "node:crypto";
-import { secretBox } from "../secrets/crypto.js";
+import { secretBox } from "../../db/secret-box.js";
 
 const owner = (accountId: string, webhookId: string) => ({ accountId, entity: "webhook" as const, entityId: webhookId, fieldId: "signing_secret" });
 

@@ -16,13 +16,12 @@ import {
   type WebhookPatchBody,
 } from "../../../shared/webhooks.js";
 import { locationAccess } from "../../access/location.js";
-import type { Actor } from "../../auth/actor.js";
 import { recordAudit } from "../../commands/audit.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
 import { ConflictError, ForbiddenError, NotFoundError, VersionConflictError } from "../../errors/classes.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";
-import { decodeCursor, encodeCursor, pageFrom } from "../paging.js";
+import { decodeCursor, encodeCursor, pageFrom } from "../../db/paging.js";
 import { z } from "zod";
 import { newSigningSecret, sealSigningSecret } from "./secret.js";
 import { checkWebhookUrl } from "./url.js";

@@ -16,8 +16,7 @@
  *   (plus the session cache's few seconds, server/auth/session-cache.ts), as a long-poll did.
  */
 import type { Response } from "express";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import type { ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";

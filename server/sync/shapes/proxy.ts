@@ -7,14 +7,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
 import { PROTOCOL_PARAMS } from "../../../sync/shapes.js";
-import type { Actor } from "../../auth/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Config } from "../../config.js";
-import { withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { UnavailableError } from "../../errors/classes.js";
 import type { ShapeDef } from "./definitions.js";
 import { shapeScope } from "./scope.js";
-import { readableAccounts, readableLocations } from "./visible.js";
+import { readableAccounts, readableLocations } from "../../access/readable.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const inList = (ids: string[]) =>

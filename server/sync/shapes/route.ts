@@ -6,12 +6,10 @@
 import type { Response } from "express";
 import { z } from "zod";
 import { FORBIDDEN_PARAMS, isShapeName } from "../../../sync/shapes.js";
-import type { Actor } from "../../auth/actor.js";
-import { withActor } from "../../db/actor.js";
+import { type Actor, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import type { RouteDeps } from "../../modules/deps.js";
+import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { SHAPES, type ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { proxyShape } from "./proxy.js";

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { visibleLocations } from "../../access/visible.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "../../db/actor.js";
 import { type Tx, rows, sql } from "../../db/client.js";
 import type { ShapeDef } from "./definitions.js";
 

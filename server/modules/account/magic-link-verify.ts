@@ -6,11 +6,11 @@
  */
 import { fromNodeHeaders } from "better-auth/node";
 import { z } from "zod";
-import type { Db } from "../db/client.js";
-import { ValidationError } from "../errors/classes.js";
-import { defineRoute } from "../http/route.js";
-import type { Auth } from "./auth.js";
-import { stripTokens } from "./auth.js";
+import type { Db } from "../../db/client.js";
+import { ValidationError } from "../../errors/classes.js";
+import { defineRoute } from "../../http/route.js";
+import type { Auth } from "../../auth/auth.js";
+import { stripTokens } from "../../auth/auth.js";
 
 export const magicLinkVerifyBody = z.object({ token: z.string().min(1).max(200) }).strict();
 

@@ -6,27 +6,16 @@
  */
 import { and, desc, eq, gt, ne } from "drizzle-orm";
 import { z } from "zod";
-import { uuidSchema } from "../../shared/ids.js";
-import { pageQuerySchema } from "../../shared/paging.js";
-import { okSchema, sessionListSchema, signedOutOthersSchema } from "../../shared/sessions.js";
-import type { Db } from "../db/client.js";
-import { authSessions } from "../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../errors/classes.js";
-import { defineRoute, type RouteDef } from "../http/route.js";
-import { afterTimeId, exactTime, pageFrom } from "../modules/paging.js";
-import type { Actor } from "./actor.js";
-import type { Auth } from "./auth.js";
-
-/** How stale `last_seen_at` may get before a request writes it again (one write per few minutes). */
-const TOUCH_EVERY_MS = 5 * 60_000;
-
-export async function touchSession(db: Db, session: { id: string; lastSeenAt?: Date | null | undefined }, now = new Date()): Promise<void> {
-  const seen = session.lastSeenAt ? new Date(session.lastSeenAt).getTime() : 0;
-  if (now.getTime() - seen < TOUCH_EVERY_MS) return;
-  await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, session.id));
-  // The object may be the session cache's copy: keep it in step so the next request skips the write.
-  session.lastSeenAt = now;
-}
+import { uuidSchema } from "../../../shared/ids.js";
+import { pageQuerySchema } from "../../../shared/paging.js";
+import { okSchema, sessionListSchema, signedOutOthersSchema } from "../../../shared/sessions.js";
+import type { Db } from "../../db/client.js";
+import { authSessions } from "../../db/schema/index.js";
+import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import type { Actor } from "../../db/actor.js";
+import type { Auth } from "../../auth/auth.js";
 
 function sessionOwner(actor: Actor): Actor & { sessionId: string } {
   if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Sessions are managed from a signed-in session only.");

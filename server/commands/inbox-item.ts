@@ -1,10 +1,11 @@
 /**
  * A new, open inbox item as every producer writes it (captures, implausible readings and nudges,
  * label claims that met another claim, sync drops): the producer says what it is about, the rest
- * starts the same for all of them.
+ * starts the same for all of them. It is the write core's, not the inbox module's, so that the
+ * producers (things, meters, codes, receipts, duplicates) stand beside the inbox, not under it.
  */
 import { v7 as uuidv7 } from "uuid";
-import type { inboxItems } from "../../db/schema/index.js";
+import type { inboxItems } from "../db/schema/index.js";
 
 type ItemRow = typeof inboxItems.$inferInsert & { id: string };
 

@@ -9,13 +9,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, like, lt } from "drizzle-orm";
 import { z } from "zod";
-import { emailChangedSchema } from "../../shared/reauth.js";
-import type { Config } from "../config.js";
-import { isUniqueViolation, type Db } from "../db/client.js";
-import { authVerifications, users } from "../db/schema/index.js";
-import { ConflictError, ValidationError } from "../errors/classes.js";
-import { defineRoute } from "../http/route.js";
-import { isSyntheticEmail, type Mailer } from "../mail/mailer.js";
+import { emailChangedSchema } from "../../../shared/reauth.js";
+import type { Config } from "../../config.js";
+import { isUniqueViolation, type Db } from "../../db/client.js";
+import { authVerifications, users } from "../../db/schema/index.js";
+import { ConflictError, ValidationError } from "../../errors/classes.js";
+import { defineRoute } from "../../http/route.js";
+import { isSyntheticEmail, type Mailer } from "../../mail/mailer.js";
 
 export const EMAIL_CHANGE_SECONDS = 60 * 60;
 const PREFIX = "email-change:";

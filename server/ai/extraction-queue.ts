@@ -6,12 +6,13 @@
  * claimed again. pg-boss was the design's first choice; it was not used because its current
  * releases need Node 22, and because a job sent from inside a command's transaction on the
  * embedded database would need its own way into that transaction, while the run's row already
- * is the job (see the issue note).
+ * is the job (see the issue note). The queue stands with the AI infrastructure, under the domains
+ * that queue runs as they capture (things, receipts) and the extractions module that works them off.
  */
 import { v7 as uuidv7 } from "uuid";
-import type { ExtractionMode } from "../../../shared/extractions.js";
-import { sql, uuidArray, type Db, type Queryable } from "../../db/client.js";
-import { claimLeased, releaseLeased, type LeasedQueue } from "../../jobs/leased-queue.js";
+import type { ExtractionMode } from "../../shared/extractions.js";
+import { sql, uuidArray, type Db, type Queryable } from "../db/client.js";
+import { claimLeased, releaseLeased, type LeasedQueue } from "../jobs/leased-queue.js";
 
 export interface NewExtraction {
   id?: string;

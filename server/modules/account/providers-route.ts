@@ -1,7 +1,7 @@
 /** GET /api/v1/auth/providers: the external sign-in providers this server offers right now. */
 import { z } from "zod";
-import type { Config } from "../config.js";
-import { defineRoute } from "../http/route.js";
+import type { Config } from "../../config.js";
+import { defineRoute } from "../../http/route.js";
 
 export const providersSchema = z.object({ items: z.array(z.object({ id: z.enum(["oidc", "social"]), host: z.string() })) }).meta({ id: "SignInProviders" });
 

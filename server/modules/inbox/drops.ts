@@ -4,24 +4,18 @@
  */
 import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { UUID_PATTERN } from "../../shared/ids.js";
-import { toWellFormed, wellFormedText } from "../../shared/text.js";
-import type { PushOp } from "../../sync/protocol.js";
-import type { Actor } from "../auth/actor.js";
-import { bulkInsert, idIn } from "../commands/bulk.js";
-import type { Tx } from "../db/client.js";
-import { readableLocations } from "./shapes/visible.js";
-import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
-import type { AppError } from "../errors/classes.js";
-import { dropReason } from "../errors/drop-reason.js";
-import { newInboxItem } from "../modules/inbox/new-item.js";
-import { withholdSecrets } from "../modules/secrets/drops.js";
-
-export interface Drop {
-  op: PushOp;
-  error: AppError;
-  inboxItemId: string;
-}
+import { UUID_PATTERN } from "../../../shared/ids.js";
+import { toWellFormed, wellFormedText } from "../../../shared/text.js";
+import type { PushOp } from "../../../sync/protocol.js";
+import type { Actor } from "../../db/actor.js";
+import { bulkInsert, idIn } from "../../commands/bulk.js";
+import type { Tx } from "../../db/client.js";
+import { readableLocations } from "../../access/readable.js";
+import { accounts, inboxItems, locations, places, things } from "../../db/schema/index.js";
+import { dropReason } from "../../errors/drop-reason.js";
+import { newInboxItem } from "../../commands/inbox-item.js";
+import { withholdSecrets } from "../secrets/drops.js";
+import type { Drop } from "../../sync/push.js";
 
 /** The row a dropped op names: its args were never parsed (they may be what made it drop), so the id is read here as uuidSchema would. */
 const targetId = (op: PushOp): string | null => {
@@ -40,7 +34,10 @@ async function entityNames(tx: Tx, ops: PushOp[]): Promise<Map<string, string>> 
   return new Map([...t, ...p].map((r) => [r.id, r.name ?? ""]));
 }
 
-/** Writes one sync_drop item per drop, in the op's location when readable, else the personal one. */
+/**
+ * Writes one sync_drop item per drop, in the op's location when readable, else the personal one.
+ * Push (server/sync/push.ts) knows no domain: the route table hands it this writer.
+ */
 export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date): Promise<void> {
   if (!drops.length) return;
   const visible = new Set(await readableLocations(tx));

@@ -1,9 +1,13 @@
-/** What a kind review is (kinds.ts holds the registry; the modules implement it without importing the registry). */
-import type { InboxAcceptArgs } from "../../../shared/inbox-actions.js";
-import type { SegmentChanges } from "../../commands/segment.js";
-import type { CommandContext } from "../../commands/types.js";
-import type { inboxItems } from "../../db/schema/index.js";
-import type { AppError } from "../../errors/classes.js";
+/**
+ * What a kind review is: what accepting or dismissing an inbox item of a kind does beyond resolving
+ * it. The inbox's registry (server/modules/inbox/kinds.ts) lists them; the modules that own the
+ * rows (meters, codes, receipts) implement it here, in the write core, without importing the inbox.
+ */
+import type { InboxAcceptArgs } from "../../shared/inbox-actions.js";
+import type { SegmentChanges } from "./segment.js";
+import type { CommandContext } from "./types.js";
+import type { inboxItems } from "../db/schema/index.js";
+import type { AppError } from "../errors/classes.js";
 
 export const ITEM_KEYS = ["locationId", "kind", "status", "thingId", "payload", "rowVersion", "deletedAt"] as const;
 export type Item = Pick<typeof inboxItems.$inferSelect, (typeof ITEM_KEYS)[number] | "id">;

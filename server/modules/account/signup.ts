@@ -6,14 +6,14 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Config } from "../config.js";
-import type { Db } from "../db/client.js";
-import { instanceSettings, users } from "../db/schema/index.js";
-import { SignupClosedError } from "../errors/classes.js";
-import { defineRoute } from "../http/route.js";
-import { acceptInviteForUser, findLiveInvite } from "../modules/members/invites.js";
-import type { Auth } from "./auth.js";
-import { displayNameSchema } from "./input.js";
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { instanceSettings, users } from "../../db/schema/index.js";
+import { SignupClosedError } from "../../errors/classes.js";
+import { defineRoute } from "../../http/route.js";
+import { acceptInviteForUser, findLiveInvite } from "../members/invites.js";
+import type { Auth } from "../../auth/auth.js";
+import { displayNameSchema } from "../../auth/input.js";
 
 export const signUpBody = z
   .object({

@@ -1,18 +1,22 @@
-/** In-process periodic jobs. Each is idempotent, so several replicas running it is harmless. */
-import type { Services } from "../services.js";
-import { costLaterCalls } from "../ai/later-costs.js";
-import { repairBootstraps } from "../modules/locations/bootstrap.js";
-import { purgeDueLocations } from "../modules/locations/purge.js";
-import { startNudges } from "../modules/meters/nudges.js";
-import { startPushDispatcher } from "../modules/notifications/dispatcher.js";
-import { startOverdueNotices } from "../modules/loans/overdue.js";
-import { startWebhookWorker } from "../modules/webhooks/worker.js";
-import { startExtractionWorker } from "../modules/extractions/worker.js";
-import { blobStoreOf } from "../modules/files/blob-store.js";
-import { startReportWorker } from "../modules/reports/worker.js";
-import { createMailer } from "../mail/mailer.js";
-import { exportDirOf, startExportWorker } from "../modules/exports/worker.js";
-import { compactSyncLog } from "../sync/compaction.js";
+/**
+ * The job schedule: the in-process periodic jobs and the queue workers, started by server/main.ts.
+ * It composes the domains, as the route table does, so it stands beside it and not in the queue
+ * library (server/jobs/). Each job is idempotent, so several replicas running it is harmless.
+ */
+import type { Services } from "./services.js";
+import { costLaterCalls } from "./ai/later-costs.js";
+import { repairBootstraps } from "./modules/locations/bootstrap.js";
+import { purgeDueLocations } from "./modules/locations/purge.js";
+import { startNudges } from "./modules/meters/nudges.js";
+import { startPushDispatcher } from "./modules/notifications/dispatcher.js";
+import { startOverdueNotices } from "./modules/loans/overdue.js";
+import { startWebhookWorker } from "./modules/webhooks/worker.js";
+import { startExtractionWorker } from "./modules/extractions/worker.js";
+import { blobStoreOf } from "./modules/files/blob-store.js";
+import { startReportWorker } from "./modules/reports/worker.js";
+import { createMailer } from "./mail/mailer.js";
+import { exportDirOf, startExportWorker } from "./modules/exports/worker.js";
+import { compactSyncLog } from "./sync/compaction.js";
 
 const HOUR = 3600_000;
 /** The change log grows by at most this much writing between two compactions. */

@@ -7,11 +7,11 @@
  */
 import { sensitiveSessionMiddleware, sessionMiddleware } from "better-auth/api";
 import { z } from "zod";
-import { errorResponses, openApiPath, type DescribedOperations, type HttpMethod, type OpenApiOperation, type OpenApiPaths } from "../http/openapi.js";
-import type { JsonSchema } from "../http/openapi-schemas.js";
-import { AUTH_BASE_PATH, DISABLED_PATHS, type Auth } from "./auth.js";
-import { isBlockedLibraryRoute, LIBRARY_INPUT } from "./mount.js";
-import { FACTOR_PROOF_PATHS } from "./second-factor.js";
+import { errorResponses, openApiPath, type DescribedOperations, type HttpMethod, type OpenApiOperation, type OpenApiPaths } from "./openapi.js";
+import type { JsonSchema } from "./openapi-schemas.js";
+import { AUTH_BASE_PATH, DISABLED_PATHS, type Auth } from "../auth/auth.js";
+import { isBlockedLibraryRoute, LIBRARY_INPUT } from "../auth/mount.js";
+import { FACTOR_PROOF_PATHS } from "../auth/second-factor.js";
 
 interface LibraryEndpoint {
   path?: string;

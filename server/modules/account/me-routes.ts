@@ -3,14 +3,14 @@
  * POST /api/v1/me/reauthenticate, POST /api/v1/me/email, GET /api/v1/me/recovery-kit.
  */
 import { eq } from "drizzle-orm";
-import { emailChangeBody, reauthenticateBody, reauthenticatedSchema, recoveryKitSchema } from "../../shared/reauth.js";
-import type { Config } from "../config.js";
-import { users } from "../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors/classes.js";
-import { defineRoute, type RouteDef } from "../http/route.js";
-import { isSyntheticEmail, type Mailer } from "../mail/mailer.js";
+import { emailChangeBody, reauthenticateBody, reauthenticatedSchema, recoveryKitSchema } from "../../../shared/reauth.js";
+import type { Config } from "../../config.js";
+import { users } from "../../db/schema/index.js";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { defineRoute, type RouteDef } from "../../http/route.js";
+import { isSyntheticEmail, type Mailer } from "../../mail/mailer.js";
 import { emailChangePendingSchema, requestEmailChange } from "./email-change.js";
-import { reauthenticate, requireFreshAuth, type ReauthDeps } from "./reauth.js";
+import { reauthenticate, requireFreshAuth, type ReauthDeps } from "../../auth/reauth.js";
 
 export function meRoutes(deps: ReauthDeps & { config: Config; mailer: Mailer }): RouteDef[] {
   const { db, auth, config } = deps;

@@ -1,4 +1,9 @@
-import { type Tx, rows, sql } from "../../db/client.js";
+/**
+ * The locations and owner accounts the actor can read, as app_readable_locations() and
+ * app_readable_accounts() answer inside its transaction: what shapes proxy and where a dropped op's
+ * inbox item may land.
+ */
+import { type Tx, rows, sql } from "../db/client.js";
 
 /** Locations the actor can read in this transaction (membership, two-factor gate, token scope). */
 export async function readableLocations(tx: Tx): Promise<string[]> {
