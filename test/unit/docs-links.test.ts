@@ -1,7 +1,7 @@
 /**
  * The documentation holds together: every relative link and image in README.md and docs/**.md
  * names a file of the repository that exists, every #anchor names a heading of its target (GitHub's
- * slugs), no link leaves the repository, the README stays a front page (150 lines at most) and no
+ * slugs), no link leaves the repository, every code fence is closed, the README stays a front page (150 lines at most) and no
  * docs page grows past 250 lines (split it by task instead).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -63,6 +63,8 @@ function docsProblems(pages: Pages, exists: (rel: string) => "file" | "dir" | nu
     const lines = text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
     const max = file === "README.md" ? README_MAX_LINES : PAGE_MAX_LINES;
     if (lines > max) problems.push(`${file}: ${lines} lines, more than ${max}`);
+    // An unclosed fence turns the rest of the page into code (and hides its links from this check).
+    if ((text.match(/^\s*```/gm) ?? []).length % 2) problems.push(`${file}: a code fence (\`\`\`) is never closed`);
     for (const match of withoutCode(text).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) {
       const link = match[1]!;
       if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue; // https:, mailto: and the like: not ours to check
@@ -112,6 +114,7 @@ test("the check finds a missing file, a wrong anchor, a link out of the reposito
     ["README.md", "# Top\n\n## Quick start\n\n[ok](docs/a.md#the-b-c) [self](#quick-start) `[code](nowhere.md)`\n"],
     ["docs/a.md", "# A\n\n## The `b` c\n\n[gone](b.md) [bad](../README.md#nope) [out](../../x.md) ![img](pic.png)\n"],
     ["docs/long.md", "line\n".repeat(PAGE_MAX_LINES + 1)],
+    ["docs/fence.md", "# F\n\n```\ncode\n```\n\n```\n[hidden](gone.md)\n"],
   ]);
   const exists = (rel: string) => (pages.has(rel) ? "file" : rel === "docs" ? "dir" : null);
   expect(docsProblems(pages, exists, (rel) => pages.get(rel) ?? "")).toEqual([
@@ -120,6 +123,8 @@ test("the check finds a missing file, a wrong anchor, a link out of the reposito
     'docs/a.md: link "../../x.md" points outside the repository',
     'docs/a.md: link "pic.png" names docs/pic.png, which does not exist',
     `docs/long.md: ${PAGE_MAX_LINES + 1} lines, more than ${PAGE_MAX_LINES}`,
+    "docs/fence.md: a code fence (```) is never closed",
+    'docs/fence.md: link "gone.md" names docs/gone.md, which does not exist',
   ]);
   const longReadme: Pages = new Map([["README.md", "line\n".repeat(README_MAX_LINES + 1)]]);
   expect(
