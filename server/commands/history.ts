@@ -69,7 +69,8 @@ export function historyRow(ctx: HistoryContext, d: HistoryDraft): HistoryRow & {
     entityName: d.entityName,
     action: d.action,
     actorType: ctx.actor.type,
-    actorUserId: ctx.actor.userId,
+    // The system actor (a job) is no one.
+    actorUserId: ctx.actor.type === "system" ? null : ctx.actor.userId,
     actorTokenId: ctx.actor.tokenId ?? null,
     at: ctx.now,
     diff,

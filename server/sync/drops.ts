@@ -8,13 +8,13 @@ import { UUID_PATTERN } from "../../shared/ids.js";
 import { toWellFormed, wellFormedText } from "../../shared/text.js";
 import type { PushOp } from "../../sync/protocol.js";
 import type { Actor } from "../auth/actor.js";
-import { bulkInsert, idIn } from "../commands/bulk.js";
+import { idIn } from "../commands/bulk.js";
 import type { Tx } from "../db/client.js";
 import { readableLocations } from "./shapes/visible.js";
-import { accounts, inboxItems, locations, places, things } from "../db/schema/index.js";
+import { accounts, locations, places, things } from "../db/schema/index.js";
 import type { AppError } from "../errors/classes.js";
 import { dropReason } from "../errors/drop-reason.js";
-import { newInboxItem } from "../modules/inbox/new-item.js";
+import { insertInboxItems, newInboxItem } from "../commands/inbox-items.js";
 import { withholdSecrets } from "../modules/secrets/drops.js";
 
 export interface Drop {
@@ -100,5 +100,5 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
       ),
     );
   }
-  await bulkInsert(tx, inboxItems, items);
+  await insertInboxItems(tx, items);
 }

@@ -22,6 +22,7 @@ import { refusedKeyStatus } from "../../ai/key-refusal.js";
 import { markKey, resolvePayer } from "../../ai/payer.js";
 import type { Payer } from "../../ai/paying.js";
 import type { Config } from "../../config.js";
+import { mirrorInboxPayload } from "../../commands/inbox-items.js";
 import { asSystem } from "../../db/actor.js";
 import type { z } from "zod";
 import { rows, type Db, type Tx } from "../../db/client.js";
@@ -124,12 +125,11 @@ async function settle(
     ...(to.pausedUntil ? { pausedUntil: to.pausedUntil.toISOString() } : {}),
     ...(to.call ? { call: { ...withoutOwner(to.call) } } : {}),
   };
-  // Not a person's change: the item's rowVersion stays, so a reviewer's offline accept still applies.
-  await tx.execute(
-    sql`UPDATE inbox_items SET payload = payload || jsonb_build_object('extraction', ${JSON.stringify(shown)}::jsonb), updated_at = ${now.toISOString()}::timestamptz
-        WHERE ((thing_id = ${run.thing_id}::uuid AND kind = 'draft') OR (id = ${run.purchase_id}::uuid AND kind = 'receipt'))
-          AND status = 'open' AND deleted_at IS NULL`,
-  );
+  // The thing's open draft, or the purchase's open receipt item (its id is the purchase's).
+  const match = run.thing_id
+    ? { by: "thing" as const, ids: [run.thing_id], kinds: ["draft" as const], open: true }
+    : { by: "id" as const, ids: [run.purchase_id!], kinds: ["receipt" as const], open: true };
+  await mirrorInboxPayload(tx, "extraction", match, shown, now);
   return true;
 }
 

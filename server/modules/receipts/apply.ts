@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import type { ReceiptPayload } from "../../../shared/receipts.js";
 import { rows, type Tx } from "../../db/client.js";
 import { inboxItems, purchases, type PurchaseLine } from "../../db/schema/index.js";
-import { newInboxItem } from "../inbox/new-item.js";
+import { mirrorInboxPayload, newInboxItem } from "../../commands/inbox-items.js";
 import type { ReadReceipt } from "./answer.js";
 import { likeliestFirst, readCurrency } from "./currency.js";
 
@@ -46,10 +46,7 @@ export function receiptPayload(p: PurchaseRow): ReceiptPayload {
 
 /** Writes the purchase's mirror into its receipt item (the same id), open or not. */
 export async function mirrorReceipt(tx: Tx, p: PurchaseRow, now: Date): Promise<void> {
-  await tx.execute(
-    sql`UPDATE inbox_items SET payload = payload || jsonb_build_object('receipt', ${JSON.stringify(receiptPayload(p))}::jsonb), updated_at = ${now.toISOString()}::timestamptz
-        WHERE id = ${p.id} AND kind = 'receipt'`,
-  );
+  await mirrorInboxPayload(tx, "receipt", { by: "id", ids: [p.id], kinds: ["receipt"], open: false }, receiptPayload(p), now);
 }
 
 export async function applyReceipt(tx: Tx, purchaseId: string, read: ReadReceipt, now: Date): Promise<{ applied: string[] } | { failed: string }> {

@@ -10,7 +10,7 @@ import { applied, defineCommand, rejected, type Verdict } from "../../commands/t
 import { files, inboxItems, places, purchases } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError } from "../../errors/classes.js";
 import { queueExtractions } from "../extractions/queue.js";
-import { newInboxItem } from "../inbox/new-item.js";
+import { newInboxItem } from "../../commands/inbox-items.js";
 import { receiptPayload } from "./apply.js";
 
 export const receiptCapture = defineCommand<ReceiptCaptureArgs>({
