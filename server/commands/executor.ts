@@ -172,17 +172,12 @@ export const SYSTEM_ACTOR: Actor = { type: "system", userId: "", displayName: ""
  * ops (in a transaction with the service's authority) reach only system commands and skip the
  * role check: their caller holds the authority (CommandDef.system).
  */
-async function executeInTx(
-  registry: CommandRegistry,
-  tx: Tx,
-  actor: Actor,
-  inputs: CommandInput[],
-  opts: ExecuteOptions,
-  system = false,
-): Promise<Verdict[]> {
+async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions, system = false): Promise<Verdict[]> {
   const savepoints = opts.savepoints ?? true;
   if (!savepoints && inputs.length > 1) throw new Error("a batch of more than one op needs savepoints");
-  const { txid, roles, accounts } = system ? { txid: await currentTxid(tx), roles: new Map<string, Role>(), accounts: new Map<string, string>() } : await (opts.context ?? loadContext(tx));
+  const { txid, roles, accounts } = system
+    ? { txid: await currentTxid(tx), roles: new Map<string, Role>(), accounts: new Map<string, string>() }
+    : await (opts.context ?? loadContext(tx));
   const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, accounts, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];

@@ -56,10 +56,16 @@ export async function queueExtractions(q: Queryable, runs: NewExtraction[], now:
   // An open draft item shows its thing's latest run (capture writes it into the new item itself, as
   // receipt.capture does into its receipt item).
   const runOf = new Map(made.flatMap((r) => (r.thingId ? [[r.thingId, r.id] as const] : [])));
-  await mirrorInboxPayload(q, "extraction", { by: "thing", ids: [...runOf.keys()], kinds: ["draft", "receipt"], open: true }, (thingId: string) => ({
-    id: runOf.get(thingId),
-    status: "queued",
-  }), null);
+  await mirrorInboxPayload(
+    q,
+    "extraction",
+    { by: "thing", ids: [...runOf.keys()], kinds: ["draft", "receipt"], open: true },
+    (thingId: string) => ({
+      id: runOf.get(thingId),
+      status: "queued",
+    }),
+    null,
+  );
   return made.map((r) => r.id);
 }
 
