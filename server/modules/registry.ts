@@ -12,7 +12,9 @@ import { fileCreate } from "./files/commands.js";
 import { historyUndo } from "./history/undo.js";
 import { inboxAccept, inboxDismiss, inboxMerge } from "./inbox/commands.js";
 import { locationCreate, locationUpdate } from "./locations/commands.js";
+import { locationDelete, locationRestore, locationTransfer } from "./locations/lifecycle.js";
 import { memberRemove, memberUpdate } from "./members/commands.js";
+import { memberJoin } from "./members/join.js";
 import { placeCreate, placeDelete, placeUpdate } from "./places/commands.js";
 import { typeFieldArchive, typeFieldCreate, typeFieldUpdate } from "./registries/field-commands.js";
 import { brandCreate, placeKindCreate, placeKindUpdate, tagCreate } from "./registries/kind-commands.js";
@@ -38,6 +40,9 @@ import { boxAdd } from "./moves/add.js";
 export const commandRegistry = commandRegistryOf([
   locationCreate,
   locationUpdate,
+  locationDelete,
+  locationRestore,
+  locationTransfer,
   placeCreate,
   placeUpdate,
   placeDelete,
@@ -54,6 +59,7 @@ export const commandRegistry = commandRegistryOf([
   historyUndo,
   memberUpdate,
   memberRemove,
+  memberJoin,
   inboxAccept,
   inboxDismiss,
   inboxMerge,
@@ -102,4 +108,4 @@ for (const name of OP_NAMES) {
     throw new Error(`${name}: the command's minRole (${def?.minRole}) is not sync/op-rules.ts's (${OP_MIN_ROLE[name]})`);
 }
 
-export const { executeInTx, executeBatch, runOne } = createExecutor(commandRegistry);
+export const { executeInTx, executeBatch, runOne, executeSystem, runSystem } = createExecutor(commandRegistry);
