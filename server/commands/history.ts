@@ -41,7 +41,7 @@ export type HistoryRow = typeof historyEntries.$inferInsert;
 /** Values as JSON sees them: equal primitives at once, objects (custom fields) compared deeply. */
 const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && isDeepStrictEqual(a, b));
 
-/** What a history row needs of its context (a job writes history without running a command). */
+/** What a history row needs of its context. */
 export type HistoryContext = Pick<CommandContext, "actor" | "now" | "undoWindowMs">;
 
 /** End of the undo window of the batch's events (one Date for all of them). */

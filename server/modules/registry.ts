@@ -11,6 +11,7 @@ import { commandRegistryOf } from "../commands/types.js";
 import { fileCreate } from "./files/commands.js";
 import { historyUndo } from "./history/undo.js";
 import { inboxAccept, inboxDismiss, inboxMerge } from "./inbox/commands.js";
+import { inboxRaise } from "./inbox/raise.js";
 import { locationCreate, locationUpdate } from "./locations/commands.js";
 import { locationDelete, locationRestore, locationTransfer } from "./locations/lifecycle.js";
 import { memberRemove, memberUpdate } from "./members/commands.js";
@@ -21,6 +22,7 @@ import { brandCreate, placeKindCreate, placeKindUpdate, tagCreate } from "./regi
 import { typeCreate, typeUpdate } from "./registries/type-commands.js";
 import { thingCapture } from "./things/capture.js";
 import { fieldConfirm, suggestionAccept } from "./extractions/commands.js";
+import { thingExtract } from "./extractions/apply.js";
 import { thingDelete, thingMove, thingUpdate } from "./things/commands.js";
 import { thingCreate } from "./things/create.js";
 import { thingPhotoAdd, thingPhotoCover, thingPhotoRemove } from "./things/photos.js";
@@ -30,9 +32,11 @@ import { boxCheckRecord } from "./box-checks/commands.js";
 import { codeClaim } from "./codes/claim.js";
 import { labelSheetCreate } from "./codes/sheets.js";
 import { meterCreate, meterDelete, meterUpdate, readingCapture } from "./meters/index.js";
+import { meterNudge } from "./meters/nudge.js";
 import { receiptCapture } from "./receipts/capture.js";
 import { loanCreate } from "./loans/commands.js";
 import { loanReturn, loanUpdate } from "./loans/return.js";
+import { loanOverdueNoted } from "./loans/overdue-noted.js";
 import { moveCreate, moveUpdate } from "./moves/commands.js";
 import { boxLoad, boxRemove, boxUnload, boxUnpack, boxUpdate } from "./moves/boxes.js";
 import { boxAdd } from "./moves/add.js";
@@ -56,6 +60,7 @@ export const commandRegistry = commandRegistryOf([
   thingPhotoCover,
   suggestionAccept,
   fieldConfirm,
+  thingExtract,
   historyUndo,
   memberUpdate,
   memberRemove,
@@ -63,6 +68,7 @@ export const commandRegistry = commandRegistryOf([
   inboxAccept,
   inboxDismiss,
   inboxMerge,
+  inboxRaise,
   fileCreate,
   typeCreate,
   typeUpdate,
@@ -85,10 +91,12 @@ export const commandRegistry = commandRegistryOf([
   meterUpdate,
   meterDelete,
   readingCapture,
+  meterNudge,
   receiptCapture,
   loanCreate,
   loanReturn,
   loanUpdate,
+  loanOverdueNoted,
   moveCreate,
   moveUpdate,
   boxAdd,

@@ -7,29 +7,31 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { getTableColumns, getTableName, is } from "drizzle-orm";
+import { getTableName, is } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../server/db/schema/index.js";
+import { SHAPES } from "../../server/sync/shapes/definitions.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SERVER = join(ROOT, "server");
 
 /** Files that write those tables outside any command, and why they may. */
-export const EXCEPTIONS: Record<string, string> = {
-  "server/modules/locations/seed.ts": "seeds a new account's first rows at sign-up, before anyone can act in it",
-  "server/modules/locations/purge.ts": "the trash purge job hard-deletes a location's rows after its days in the trash",
+const EXCEPTIONS: Record<string, string> = {
+  "server/modules/locations/seed.ts": "seeds a new location's first rows (its Unplaced, its registries) inside location.create and at sign-up",
+  "server/modules/locations/purge.ts": "the trash purge job hard-deletes a location's rows after its days in the trash; nobody sees them any more",
   "server/modules/exports/restore-rows.ts": "a restore writes an exported location's rows back as they were, versions and history included",
+  "server/modules/secrets/conversion.ts": "takes a field turned secret out of past history, inside the type.field.convert command",
 };
 
-/** Synced tables (those with a rowVersion, DESIGN.md "Data conventions") plus history and inbox items, by export name. */
+/** Writes to a table named at run time (sql.identifier): only the restore writes synced tables so, and it is listed. */
+const RUNTIME_TABLE_WRITE = /\b(insert\s+into|update|delete\s+from)\s+\$\{sql\.identifier\(/i;
+
+/** The tables of the sync shapes (server/sync/shapes/definitions.ts) plus history, by schema export name. */
 function watchedTables(): Map<string, string> {
+  const watched = new Set([...Object.values(SHAPES).map((s) => s.table), "history_entries"]);
   const out = new Map<string, string>();
-  for (const [name, value] of Object.entries(schema)) {
-    if (!is(value, PgTable)) continue;
-    const columns = getTableColumns(value);
-    if ("rowVersion" in columns || name === "historyEntries" || name === "inboxItems") out.set(name, getTableName(value));
-  }
+  for (const [name, value] of Object.entries(schema)) if (is(value, PgTable) && watched.has(getTableName(value))) out.set(name, getTableName(value));
   return out;
 }
 
@@ -90,6 +92,9 @@ describe("writes to synced tables, history and inbox items", () => {
   });
 
   it("lists only files that exist and still write", () => {
-    for (const path of Object.keys(EXCEPTIONS)) expect(rawWrites(readFileSync(join(ROOT, path), "utf8"), tables), path).not.toEqual([]);
+    for (const path of Object.keys(EXCEPTIONS)) {
+      const text = readFileSync(join(ROOT, path), "utf8");
+      expect(rawWrites(text, tables).length > 0 || RUNTIME_TABLE_WRITE.test(text), path).toBe(true);
+    }
   });
 });

@@ -22,7 +22,9 @@ import { refusedKeyStatus } from "../../ai/key-refusal.js";
 import { markKey, resolvePayer } from "../../ai/payer.js";
 import type { Payer } from "../../ai/paying.js";
 import type { Config } from "../../config.js";
+import { SYSTEM_ACTOR } from "../../commands/executor.js";
 import { mirrorInboxPayload } from "../../commands/inbox-items.js";
+import { runSystem } from "../registry.js";
 import { asSystem } from "../../db/actor.js";
 import type { z } from "zod";
 import { rows, type Db, type Tx } from "../../db/client.js";
@@ -31,7 +33,7 @@ import { loadSharp } from "../files/sharp.js";
 import type { BlobStore } from "../files/storage.js";
 import { loadRefs } from "../things/refs.js";
 import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "./answer.js";
-import { applyAnswer } from "./apply.js";
+import { planAnswer, planClasses } from "./apply.js";
 import { EXTRACT_TASK, recordCall, type StoredCall } from "./calls.js";
 import type { Claimed } from "./queue.js";
 import { RECEIPT_SYSTEM, readReceipt, receiptAnswerSchema, receiptPrompt, type ReceiptAnswer } from "../receipts/answer.js";
@@ -160,7 +162,10 @@ async function thingAsk(db: Db, run: Claimed, loaded: Loaded, thing: typeof thin
       const [current] = await tx.select().from(things).where(eq(things.id, thing.id)).for("update");
       if (!current || current.deletedAt) return { failed: "thing_deleted" };
       const found = readAnswer(fields, object, loaded.photos.length);
-      return applyAnswer(tx, current, refs, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) }, call, now);
+      const plan = planAnswer(current, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) });
+      const args = { id: current.id, fill: plan.fill, fieldStatus: plan.fieldStatus, classes: planClasses(refs, current, plan), call };
+      await runSystem(tx, SYSTEM_ACTOR, { name: "thing.extract", locationId: current.locationId, args }, { undoWindowMs: 0 });
+      return { applied: plan.applied };
     },
   };
 }

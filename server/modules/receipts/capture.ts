@@ -11,7 +11,7 @@ import { files, inboxItems, places, purchases } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError } from "../../errors/classes.js";
 import { queueExtractions } from "../extractions/queue.js";
 import { newInboxItem } from "../../commands/inbox-items.js";
-import { receiptPayload } from "./apply.js";
+import { receiptPayload } from "./mirror.js";
 
 export const receiptCapture = defineCommand<ReceiptCaptureArgs>({
   name: "receipt.capture",
