@@ -2,7 +2,9 @@
  * Every command the write path knows, by name, and the write core bound to them. Sync ops and REST
  * routes both resolve here; push narrows it to the ops of sync/ops.ts (its `accepts`). The list
  * lives with the modules so that server/commands/ knows no domain (DESIGN.md "Layout and
- * dependency direction"); a new domain module adds its commands here.
+ * dependency direction"); a new domain module adds its commands here. System commands (the
+ * server's own writes: jobs, and acts whose authority the caller checked) run only through
+ * executeSystem/runSystem, from a transaction with the service's authority.
  */
 import { OP_NAMES } from "../../sync/ops.js";
 import { OP_MIN_ROLE } from "../../sync/op-rules.js";
@@ -110,10 +112,13 @@ export const commandRegistry = commandRegistryOf([
 // Devices refuse an op their role cannot do before queueing it, by the table in sync/op-rules.ts:
 // a command of a pushable op that asked for another role would make them refuse wrongly (or let
 // through what is then dropped), so the server does not start with the two apart.
+// A system command is the server's own write: it is never a device's op (the executor refuses it
+// on the request path anyway; this says so at start, not at the first push).
 for (const name of OP_NAMES) {
   const def = commandRegistry.get(name);
   if (!def || def.minRole !== OP_MIN_ROLE[name])
     throw new Error(`${name}: the command's minRole (${def?.minRole}) is not sync/op-rules.ts's (${OP_MIN_ROLE[name]})`);
+  if (def.system) throw new Error(`${name}: a system command cannot be a sync op`);
 }
 
 export const { executeInTx, executeBatch, runOne, executeSystem, runSystem } = createExecutor(commandRegistry);
