@@ -158,7 +158,7 @@ async function thingAsk(db: Db, run: Claimed, loaded: Loaded, thing: typeof thin
     schema: answerSchema(fields),
     system: SYSTEM_PROMPT,
     prompt: promptFor(loaded.typeName, loaded.photos.length),
-    async apply(tx, object, call, now) {
+    async apply(tx, object, call) {
       const [current] = await tx.select().from(things).where(eq(things.id, thing.id)).for("update");
       if (!current || current.deletedAt) return { failed: "thing_deleted" };
       const found = readAnswer(fields, object, loaded.photos.length);

@@ -35,12 +35,12 @@ export async function applyReceipt(tx: Tx, purchaseId: string, read: ReadReceipt
   const [next] = await tx.update(purchases).set(values).where(eq(purchases.id, p.id)).returning();
   await mirrorReceipt(tx, next!, now);
   // A decided receipt asks nothing more; an open one asks which currency a shared symbol meant.
-  if (seen && "options" in seen && p.status === "reading" && !p.currency) await raiseCurrencyItem(tx, next!, read.currencySeen!, seen.options, now);
+  if (seen && "options" in seen && p.status === "reading" && !p.currency) await raiseCurrencyItem(tx, next!, read.currencySeen!, seen.options);
   const applied = (["vendorSeen", "purchasedOn", "currency", "total", "tax"] as const).filter((k) => values[k] !== null);
   return { applied: read.lines.length ? [...applied, "lines"] : applied };
 }
 
-async function raiseCurrencyItem(tx: Tx, p: PurchaseRow, seen: string, options: string[], now: Date): Promise<void> {
+async function raiseCurrencyItem(tx: Tx, p: PurchaseRow, seen: string, options: string[]): Promise<void> {
   const used = await rows<{ currency: string; n: number }>(
     tx,
     sql`SELECT currency, count(*)::int AS n FROM purchases WHERE location_id = ${p.locationId} AND currency IS NOT NULL AND deleted_at IS NULL
