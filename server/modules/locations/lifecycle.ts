@@ -5,100 +5,75 @@
  * authority, only from ownership.ts and trash.ts, after those checked the owner and the typed
  * confirmation; the history names the owner. Each leaves a history entry in words.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Role } from "../../../shared/roles.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { SegmentChanges } from "../../commands/segment.js";
-import { defineCommand, type CommandContext } from "../../commands/types.js";
+import { defineCommand } from "../../commands/types.js";
 import { invites, locations, memberships, shareLinks, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 
 const idArgs = z.object({ id: uuidSchema });
 type IdArgs = z.infer<typeof idArgs>;
 
-/** The location, locked; deleted or live as `deleted` asks. */
-async function lockLocation(ctx: CommandContext, id: string, deleted: boolean) {
-  const [loc] = await ctx.tx
-    .select()
-    .from(locations)
-    .where(and(eq(locations.id, id), deleted ? sql`${locations.deletedAt} IS NOT NULL` : isNull(locations.deletedAt)))
-    .for("update");
-  return loc;
+/**
+ * Into the trash (`toTrash`) or out of it: the location, locked, deleted or live as the act needs,
+ * gets or loses its deletedAt and a new version and scope version (members' shapes start again).
+ * Deleting also stops its pending invites and share links; restoring does not bring them back
+ * (links that stopped working should not start again without someone making them anew).
+ */
+function trashCommand(name: "location.delete" | "location.restore", toTrash: boolean) {
+  return defineCommand<IdArgs>({
+    name,
+    system: true,
+    args: idArgs,
+    minRole: "owner",
+    target: (a) => a.id,
+    async run(ctx, ops) {
+      const changes = new SegmentChanges(ctx);
+      for (const { args } of ops) {
+        const [loc] = await ctx.tx
+          .select()
+          .from(locations)
+          .where(and(eq(locations.id, args.id), toTrash ? isNull(locations.deletedAt) : isNotNull(locations.deletedAt)))
+          .for("update");
+        if (!loc) {
+          changes.refuse(new NotFoundError("location"));
+          continue;
+        }
+        const deletedAt = toTrash ? ctx.now : null;
+        const next = { ...loc, deletedAt, updatedAt: ctx.now, rowVersion: loc.rowVersion + 1, scopeVersion: loc.scopeVersion + 1 };
+        changes.changed(locations, next, ["deletedAt", "updatedAt", "rowVersion", "scopeVersion"], {
+          locationId: loc.id,
+          entityType: "location",
+          entityId: loc.id,
+          entityName: loc.name,
+          action: toTrash ? "location.deleted" : "location.restored",
+          before: { deletedAt: loc.deletedAt?.toISOString() ?? null },
+          after: { deletedAt: deletedAt?.toISOString() ?? null },
+          summaryParams: { name: loc.name },
+          undoable: false,
+        });
+        if (!toTrash) continue;
+        await ctx.tx
+          .update(invites)
+          .set({ revokedAt: ctx.now })
+          .where(and(eq(invites.locationId, loc.id), isNull(invites.revokedAt), isNull(invites.acceptedAt)));
+        await ctx.tx
+          .update(shareLinks)
+          .set({ revokedAt: ctx.now })
+          .where(and(eq(shareLinks.locationId, loc.id), isNull(shareLinks.revokedAt)));
+      }
+      return changes.write();
+    },
+  });
 }
 
-/** To the trash: gone from every member's lists and shapes; its pending invites and share links stop working. */
-export const locationDelete = defineCommand<IdArgs>({
-  name: "location.delete",
-  system: true,
-  args: idArgs,
-  minRole: "owner",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args } of ops) {
-      const loc = await lockLocation(ctx, args.id, false);
-      if (!loc) {
-        changes.refuse(new NotFoundError("location"));
-        continue;
-      }
-      const now = ctx.now;
-      const next = { ...loc, deletedAt: now, updatedAt: now, rowVersion: loc.rowVersion + 1, scopeVersion: loc.scopeVersion + 1 };
-      changes.changed(locations, next, ["deletedAt", "updatedAt", "rowVersion", "scopeVersion"], {
-        locationId: loc.id,
-        entityType: "location",
-        entityId: loc.id,
-        entityName: loc.name,
-        action: "location.deleted",
-        before: { deletedAt: null },
-        after: { deletedAt: now.toISOString() },
-        summaryParams: { name: loc.name },
-        undoable: false,
-      });
-      await ctx.tx
-        .update(invites)
-        .set({ revokedAt: now })
-        .where(and(eq(invites.locationId, loc.id), isNull(invites.revokedAt), isNull(invites.acceptedAt)));
-      await ctx.tx
-        .update(shareLinks)
-        .set({ revokedAt: now })
-        .where(and(eq(shareLinks.locationId, loc.id), isNull(shareLinks.revokedAt)));
-    }
-    return changes.write();
-  },
-});
-
-/** Out of the trash, as it was (the invites and share links the delete revoked stay revoked). */
-export const locationRestore = defineCommand<IdArgs>({
-  name: "location.restore",
-  system: true,
-  args: idArgs,
-  minRole: "owner",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args } of ops) {
-      const loc = await lockLocation(ctx, args.id, true);
-      if (!loc) {
-        changes.refuse(new NotFoundError("location"));
-        continue;
-      }
-      const next = { ...loc, deletedAt: null, updatedAt: ctx.now, rowVersion: loc.rowVersion + 1, scopeVersion: loc.scopeVersion + 1 };
-      changes.changed(locations, next, ["deletedAt", "updatedAt", "rowVersion", "scopeVersion"], {
-        locationId: loc.id,
-        entityType: "location",
-        entityId: loc.id,
-        entityName: loc.name,
-        action: "location.restored",
-        before: { deletedAt: loc.deletedAt?.toISOString() ?? null },
-        after: { deletedAt: null },
-        summaryParams: { name: loc.name },
-        undoable: false,
-      });
-    }
-    return changes.write();
-  },
-});
+/** To the trash: gone from every member's lists and shapes. */
+export const locationDelete = trashCommand("location.delete", true);
+/** Out of the trash, as it was. */
+export const locationRestore = trashCommand("location.restore", false);
 
 const transferArgs = z.object({ id: uuidSchema, userId: uuidSchema });
 type TransferArgs = z.infer<typeof transferArgs>;
