@@ -82,11 +82,7 @@ const serverFloors = [
  * stands. Keep this empty: an entry is a debt with a reason, not a way around the rule.
  * @type {Record<string, string>}
  */
-const floorExceptions = {
-  // Issue #32, part 1 rewrites the meter nudges so that they take what they need as values: until
-  // then this one domain file imports the composition root's type (Services).
-  "server/modules/meters/nudges.ts -> server/services.ts": "the nudges take the whole service bag",
-};
+const floorExceptions = {};
 
 const serverRoot = path.join(import.meta.dirname, "server");
 const floorOf = new Map(serverFloors.flatMap(({ names }, i) => names.map((name) => [name, i])));

@@ -71,7 +71,7 @@ export function startJobs(services: Services): () => Promise<void> {
     void purge();
   }, HOUR);
   timer.unref();
-  const stopNudges = startNudges(services);
+  const stopNudges = startNudges({ db: database.db, logger });
   const stopPush = startPushDispatcher({ db: database.db, config: services.config, logger });
   const stopOverdue = startOverdueNotices({ db: database.db, config: services.config, logger });
   const webhooks = startWebhookWorker({ db: database.db, config: services.config, logger });

@@ -13,6 +13,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { ExtractionMode } from "../../shared/extractions.js";
 import { sql, uuidArray, type Db, type Queryable } from "../db/client.js";
 import { claimLeased, releaseLeased, type LeasedQueue } from "../jobs/leased-queue.js";
+import { mirrorInboxPayload } from "../commands/inbox-items.js";
 
 export interface NewExtraction {
   id?: string;
@@ -55,11 +56,16 @@ export async function queueExtractions(q: Queryable, runs: NewExtraction[], now:
   );
   // An open draft item shows its thing's latest run (capture writes it into the new item itself, as
   // receipt.capture does into its receipt item).
-  const shown = made.flatMap((r) => (r.thingId ? [{ t: r.thingId, x: { id: r.id, status: "queued" } }] : []));
-  await q.execute(
-    sql`UPDATE inbox_items i SET payload = i.payload || jsonb_build_object('extraction', v.x)
-        FROM jsonb_to_recordset(${JSON.stringify(shown)}::jsonb) AS v(t uuid, x jsonb)
-        WHERE i.thing_id = v.t AND i.kind IN ('draft', 'receipt') AND i.status = 'open' AND i.deleted_at IS NULL`,
+  const runOf = new Map(made.flatMap((r) => (r.thingId ? [[r.thingId, r.id] as const] : [])));
+  await mirrorInboxPayload(
+    q,
+    "extraction",
+    { by: "thing", ids: [...runOf.keys()], kinds: ["draft", "receipt"], open: true },
+    (thingId: string) => ({
+      id: runOf.get(thingId),
+      status: "queued",
+    }),
+    null,
   );
   return made.map((r) => r.id);
 }

@@ -45,6 +45,12 @@ export interface BatchContext {
  * one round trip. A caller with a query of its own to make first may start this one ahead of it
  * (ExecuteOptions.context).
  */
+async function currentTxid(tx: Tx): Promise<string> {
+  const [row] = await namedRows<{ txid: string }>(tx, "system_txid", sql`SELECT pg_current_xact_id()::xid::text AS txid`);
+  if (!row) throw new Error("no transaction id");
+  return row.txid;
+}
+
 export async function loadContext(tx: Tx): Promise<BatchContext> {
   const [row] = await namedRows<{ txid: string; roles: Record<string, Role> | null; accounts: Record<string, string> | null }>(
     tx,
@@ -116,8 +122,9 @@ function releaseOpen(ctx: CommandContext, sp: Savepoints): void {
  * Runs one segment, under a savepoint unless `sp` is null (a batch of one: no savepoint at all).
  * SAVEPOINT goes out ahead of the segment's first query without a round trip of its own.
  */
-async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints | null): Promise<Verdict[]> {
+async function runSegment(batch: CommandContext, seg: Prepared[], sp: Savepoints | null): Promise<Verdict[]> {
   const def = seg[0]!.def;
+  const ctx = def.bumpsVersion === false ? { ...batch, bumpsVersion: false } : batch;
   if (!sp) {
     try {
       return await def.run(
@@ -155,11 +162,21 @@ async function runSegment(ctx: CommandContext, seg: Prepared[], sp: Savepoints |
   return verdicts;
 }
 
-/** Runs `inputs` inside an already-open actor transaction, resolving their names in `registry`. */
-async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions): Promise<Verdict[]> {
+/** The actor of a system command no person asked for (a job): its history names no one. */
+export const SYSTEM_ACTOR: Actor = { type: "system", userId: "", displayName: "", mfaProven: false, locationScope: null, canWrite: true };
+
+/**
+ * Runs `inputs` inside an already-open transaction, resolving their names in `registry`. A
+ * request's ops (`system` false, in an actor transaction) never reach a system command; system
+ * ops (in a transaction with the service's authority) reach only system commands and skip the
+ * role check: their caller holds the authority (CommandDef.system).
+ */
+async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions, system = false): Promise<Verdict[]> {
   const savepoints = opts.savepoints ?? true;
   if (!savepoints && inputs.length > 1) throw new Error("a batch of more than one op needs savepoints");
-  const { txid, roles, accounts } = await (opts.context ?? loadContext(tx));
+  const { txid, roles, accounts } = system
+    ? { txid: await currentTxid(tx), roles: new Map<string, Role>(), accounts: new Map<string, string>() }
+    : await (opts.context ?? loadContext(tx));
   const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, accounts, undoWindowMs: opts.undoWindowMs };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];
@@ -172,13 +189,15 @@ async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inpu
     if (def?.creates && typeof id === "string") droppedCreates.set(id.toLowerCase(), input.opId);
   };
   inputs.forEach((input, index) => {
-    const def = opts.accepts && !opts.accepts(input.name) ? undefined : registry.get(input.name);
+    const found = opts.accepts && !opts.accepts(input.name) ? undefined : registry.get(input.name);
+    const def = found && !found.system === !system ? found : undefined;
     if (!def) return refuse(index, def, input, new UnknownCommandError(input.name));
     const parsed = def.args.safeParse(input.args);
     if (!parsed.success) return refuse(index, def, input, zodToValidationError(parsed.error));
     // Text the database cannot keep is refused whichever schema let it through (shared/text.ts).
     const bad = findIllFormedText(parsed.data);
     if (bad) return refuse(index, def, input, illFormedTextError(bad, "args"));
+    if (system) return void prepared.push({ index, def, op: { input, args: parsed.data } });
     if (def.createsLocation) {
       if (actor.type !== "user") refuse(index, def, input, new ForbiddenError("Only a signed-in person can create a location."));
       else if (!actor.canWrite) refuse(index, def, input, readOnlyRefusal(actor, "create a location")!);
@@ -234,6 +253,20 @@ export interface Executor {
    * rejection is thrown as its error and aborts the transaction, nothing half-done can commit.
    */
   runOne: (tx: Tx, actor: Actor, input: CommandInput, opts: ExecuteOptions) => Promise<Applied>;
+  /**
+   * System commands (CommandDef.system) inside a transaction with the service's authority
+   * (asSystem), as `actor`: the person the caller has authorised (an invite's user, a location's
+   * confirmed owner), or SYSTEM_ACTOR for a job. One verdict per input, as executeInTx.
+   */
+  executeSystem: (tx: Tx, actor: Actor, inputs: CommandInput[], opts: ExecuteOptions) => Promise<Verdict[]>;
+  /** One system command; a rejection is thrown as its error, as runOne. */
+  runSystem: (tx: Tx, actor: Actor, input: CommandInput, opts: ExecuteOptions) => Promise<Applied>;
+}
+
+function appliedOrThrow(verdict: Verdict | undefined): Applied {
+  if (!verdict) throw new Error("executor returned no verdict");
+  if (verdict.status === "rejected") throw verdict.error;
+  return verdict;
 }
 
 export function createExecutor(registry: CommandRegistry): Executor {
@@ -241,11 +274,8 @@ export function createExecutor(registry: CommandRegistry): Executor {
   return {
     executeInTx: inTx,
     executeBatch: (db, actor, inputs, opts) => withActor(db, actor, (tx) => inTx(tx, actor, inputs, opts)),
-    async runOne(tx, actor, input, opts) {
-      const [verdict] = await inTx(tx, actor, [input], { ...opts, savepoints: false });
-      if (!verdict) throw new Error("executor returned no verdict");
-      if (verdict.status === "rejected") throw verdict.error;
-      return verdict;
-    },
+    runOne: async (tx, actor, input, opts) => appliedOrThrow((await inTx(tx, actor, [input], { ...opts, savepoints: false }))[0]),
+    executeSystem: (tx, actor, inputs, opts) => executeInTx(registry, tx, actor, inputs, opts, true),
+    runSystem: async (tx, actor, input, opts) => appliedOrThrow((await executeInTx(registry, tx, actor, [input], { ...opts, savepoints: false }, true))[0]),
   };
 }

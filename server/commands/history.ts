@@ -41,7 +41,7 @@ export type HistoryRow = typeof historyEntries.$inferInsert;
 /** Values as JSON sees them: equal primitives at once, objects (custom fields) compared deeply. */
 const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && isDeepStrictEqual(a, b));
 
-/** What a history row needs of its context (a job writes history without running a command). */
+/** What a history row needs of its context. */
 export type HistoryContext = Pick<CommandContext, "actor" | "now" | "undoWindowMs">;
 
 /** End of the undo window of the batch's events (one Date for all of them). */
@@ -69,7 +69,8 @@ export function historyRow(ctx: HistoryContext, d: HistoryDraft): HistoryRow & {
     entityName: d.entityName,
     action: d.action,
     actorType: ctx.actor.type,
-    actorUserId: ctx.actor.userId,
+    // The system actor (a job) is no one.
+    actorUserId: ctx.actor.type === "system" ? null : ctx.actor.userId,
     actorTokenId: ctx.actor.tokenId ?? null,
     at: ctx.now,
     diff,

@@ -55,7 +55,8 @@ export class SegmentChanges {
     let u = this.updates.get(table);
     if (!u) this.updates.set(table, (u = { rows: new Map(), columns: new Set() }));
     u.rows.set(row.id, row);
-    for (const c of columns) u.columns.add(c);
+    // A command that must not bump versions (CommandDef.bumpsVersion) never writes one.
+    for (const c of columns) if (this.ctx.bumpsVersion !== false || c !== "rowVersion") u.columns.add(c);
   }
 
   /** Adds the history entry of a change; answers its id, the verdict's eventId. */

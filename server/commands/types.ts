@@ -38,6 +38,11 @@ export interface CommandContext {
   /** The owner account of each visible location: registry ops write to the account of theirs. */
   accounts: Map<string, string>;
   undoWindowMs: number;
+  /**
+   * False while a command with `bumpsVersion: false` runs (absent means true): SegmentChanges
+   * then writes its rows without their rowVersion, whatever the handler put there.
+   */
+  bumpsVersion?: boolean;
 }
 
 export interface Op<A> {
@@ -61,6 +66,20 @@ export interface CommandDef<A = unknown> {
   refs?(args: A): (string | null | undefined)[];
   /** The op creates its target: if it is dropped, later ops on that row are dropped too (DR4). */
   creates?: boolean;
+  /**
+   * A system command: the server's own write, with the service's authority (a job applying an AI
+   * reading or raising a nudge, or an act whose authority the caller checked first, as an invite
+   * or the owner's confirmed delete). Only Executor.runSystem runs one; push, REST and MCP, which
+   * run ops a request sent, refuse it as unknown. Its minRole is not checked.
+   */
+  system?: boolean;
+  /**
+   * False where the write must not bump the rows' rowVersion: the server's proposal (an AI
+   * reading, a nudge's bookkeeping), not a person's edit, so a device's pending op made against
+   * the older version still applies instead of meeting a conflict with a machine. The core
+   * honours it (CommandContext.bumpsVersion, SegmentChanges).
+   */
+  bumpsVersion?: boolean;
   run(ctx: CommandContext, ops: Op<A>[]): Promise<Verdict[]>;
 }
 

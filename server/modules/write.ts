@@ -12,6 +12,13 @@ import type { Written } from "../http/route.js";
 import type { ServiceDeps } from "./deps.js";
 import { runOne } from "./registry.js";
 
+/**
+ * How a service runs commands beyond writeOne: a batch (executeInTx, the CSV import) or a system
+ * command after its own check (runSystem, executeSystem: location delete, invites, jobs). Services
+ * reach the registry-bound executor here, never registry.ts itself, which imports their commands.
+ */
+export { executeInTx, executeSystem, runSystem } from "./registry.js";
+
 /** The answer of a write whose row is gone from reads (a tombstone): the verdict itself. */
 export const writeResult = async (_tx: Tx, v: Applied): Promise<WriteResult> => ({
   id: v.entityId,

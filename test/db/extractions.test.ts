@@ -102,6 +102,7 @@ describe("a capture with a photo", () => {
     standin.next({ do: "ok", object: DRILL });
     ({ thingId, fileId } = await capture("Drill"));
     expect((await draftOf(thingId)).extraction).toMatchObject({ status: "queued" });
+    const versionBefore = (await as.member.get(`/api/v1/things/${thingId}`)).body.rowVersion as number;
     const before = standin.received.length;
     expect(await worker.drain()).toBe(1);
     // The request carried the photo and a JSON schema naming the thing's fields; the key went in its header only.
@@ -115,6 +116,8 @@ describe("a capture with a photo", () => {
     const thing = (await as.member.get(`/api/v1/things/${thingId}`)).body;
     expect(thing.name).toBe("Drill");
     expect(thing.model).toBe("GSR 12V-15");
+    // The server's reading, not a person's edit: the version devices hold stays current.
+    expect(thing.rowVersion).toBe(versionBefore);
     const [run] = await extractionsOf(as.viewer, thingId);
     expect(run).toMatchObject({ status: "succeeded", attempt: 1, mode: "thing", model: "gpt-4o-mini", applied: ["model", "colour"] });
     // gpt-4o-mini at 1200 in + 80 out from the shipped price table.

@@ -255,4 +255,15 @@ describe("the collector", () => {
     await expect(written).rejects.toThrow(/lacks the column/);
     expect(await thingRow(b)).toMatchObject({ name: "Spade", colour: null, rowVersion: 1 });
   });
+
+  test("a command that bumps no version (CommandDef.bumpsVersion false) never writes one, whatever its rows say", async ({ loc, as, thingRow, asOwner }) => {
+    const id = (await as.member.post(`/api/v1/locations/${loc}/things`, { name: "Trowel" })).body.id as string;
+    const row = await thingRow(id);
+    await asOwner(async (ctx) => {
+      const changes = new SegmentChanges({ ...ctx, bumpsVersion: false });
+      changes.update(things, { ...row, colour: "grey", rowVersion: 2 }, ["colour", "rowVersion"]);
+      return changes.write();
+    });
+    expect(await thingRow(id)).toMatchObject({ colour: "grey", rowVersion: 1 });
+  });
 });

@@ -3,7 +3,7 @@
  * a label someone else claimed first (two phones offline, one sheet) is never lost nor dropped:
  * the op is applied as a `label_claim` inbox item for a person to decide (review.ts).
  */
-import { newInboxItem } from "../../commands/inbox-item.js";
+import { newInboxItem } from "../../commands/inbox-items.js";
 import { codeClaimArgs, normalizeCode, type CodeClaimArgs } from "../../../shared/codes.js";
 import { newId } from "../../commands/ids.js";
 import { SegmentChanges } from "../../commands/segment.js";

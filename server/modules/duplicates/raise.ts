@@ -7,10 +7,8 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { CommandContext } from "../../commands/types.js";
-import { bulkInsert } from "../../commands/bulk.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
-import { inboxItems } from "../../db/schema/index.js";
-import { newInboxItem } from "../../commands/inbox-item.js";
+import { insertInboxItems, newInboxItem } from "../../commands/inbox-items.js";
 import type { DuplicateReason } from "../../../shared/inbox.js";
 
 interface Pair {
@@ -75,9 +73,8 @@ export async function raiseDuplicates(ctx: CommandContext, thingIds: readonly st
     return true;
   });
   if (!pairs.length) return;
-  await bulkInsert(
+  await insertInboxItems(
     ctx.tx,
-    inboxItems,
     pairs.map((p) =>
       newInboxItem(
         {

@@ -22,7 +22,7 @@ import { rows, sql, type Tx } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
 import { DependsOnDroppedError, ForbiddenError, ValidationError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
-import { executeInTx } from "../registry.js";
+import { executeInTx } from "../write.js";
 import { loadRefs } from "../things/refs.js";
 import { CsvReadProblem, decodeCsv, parseCsv, type CsvRow } from "./csv-read.js";
 import { norm, planRow, type ImportContext, type PlannedRow } from "./csv-rows.js";

@@ -1,5 +1,6 @@
 /**
- * What a succeeded extraction does to its thing. A field the thing has no value for takes the
+ * What a succeeded extraction does to its thing (planned by planAnswer, written by the system
+ * command thing.extract). A field the thing has no value for takes the
  * model's value (state `extracted`, with its confidence; the field is in the run's `applied`); a
  * field that already holds a value keeps it, and the model's differing value waits beside it as
  * a suggestion a person may take. Nothing a person wrote is ever overwritten.
@@ -10,15 +11,18 @@
  * through the change log, and the history entry says which call filled what.
  */
 import { isDeepStrictEqual } from "node:util";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
 import type { FieldStatus, Suggestion } from "../../../shared/extractions.js";
-import { historyRow, type HistoryContext } from "../../commands/history.js";
-import { sql, type Tx } from "../../db/client.js";
-import { historyEntries, type things } from "../../db/schema/index.js";
+import { uuidSchema } from "../../../shared/ids.js";
+import { SegmentChanges } from "../../commands/segment.js";
+import { defineCommand } from "../../commands/types.js";
+import { things } from "../../db/schema/index.js";
+import { GoneError, NotFoundError } from "../../errors/classes.js";
 import { fieldClasses } from "../things/custom-fields.js";
 import type { Refs } from "../things/refs.js";
 import { readValues, writeValues } from "../things/values.js";
 import type { ReadValue } from "./answer.js";
-import type { StoredCall } from "./calls.js";
 
 type ThingRow = typeof things.$inferSelect;
 
@@ -31,20 +35,15 @@ function same(key: string, a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(a, b);
 }
 
-export interface Applied {
+/** What an answer does to `thing`: the values it fills, the field status after, and which fields it filled or suggested. */
+export interface AnswerPlan {
+  fill: Record<string, unknown>;
+  fieldStatus: FieldStatus;
   applied: string[];
   suggested: string[];
 }
 
-export async function applyAnswer(
-  tx: Tx,
-  thing: ThingRow,
-  refs: Refs,
-  found: ReadValue[],
-  run: { id: string; fileIds: string[] },
-  call: StoredCall,
-  now: Date,
-): Promise<Applied> {
+export function planAnswer(thing: ThingRow, found: ReadValue[], run: { id: string; fileIds: string[] }): AnswerPlan {
   const status: FieldStatus = structuredClone(thing.fieldStatus ?? {});
   const current = readValues(
     thing,
@@ -71,37 +70,64 @@ export async function applyAnswer(
     status[f.key] = { ...(entry ?? { state: "manual" }), suggestions: [suggestion] };
     suggested.push(f.key);
   }
-  const applied = Object.keys(fill);
-  const next = writeValues(thing, fill);
-  await tx.execute(
-    sql`UPDATE things SET name = ${next.name}, description = ${next.description}, model = ${next.model}, serial = ${next.serial},
-          colour = ${next.colour}, quantity = ${next.quantity}, fields = ${JSON.stringify(next.fields)}::jsonb,
-          field_status = ${JSON.stringify(status)}::jsonb, updated_at = ${now.toISOString()}::timestamptz
-        WHERE id = ${thing.id}`,
-  );
-  if (applied.length) {
-    const ctx: HistoryContext = { actor: SYSTEM_ACTOR, now, undoWindowMs: 0 };
-    const row = historyRow(ctx, {
-      locationId: thing.locationId,
-      entityType: "thing",
-      entityId: thing.id,
-      entityName: next.name,
-      action: "thing.extracted",
-      before: current,
-      after: readValues(next, applied),
-      classes: fieldClasses(refs, thing.typeId, applied),
-      summaryKey: "thing.extracted",
-      summaryParams: { name: next.name ?? "", fields: applied.join(", ") },
-      rowVersionAfter: thing.rowVersion,
-      undoable: false,
-      aiCall: call,
-    });
-    // `before` holds only the filled fields; readValues above read every answered one.
-    row.before = Object.fromEntries(applied.map((k) => [k, current[k] ?? null]));
-    await tx.insert(historyEntries).values({ ...row, actorUserId: null });
-  }
-  return { applied, suggested };
+  return { fill, fieldStatus: status, applied: Object.keys(fill), suggested };
 }
 
-/** The pipeline acts for no one; its history entries name no person. */
-const SYSTEM_ACTOR = { type: "system", userId: "", displayName: "AI", mfaProven: false, locationScope: null, canWrite: true } as const;
+const extractArgs = z.object({
+  id: uuidSchema,
+  /** Values by readValues key ("name", "fields.<key>"), as the answer read them. */
+  fill: z.record(z.string(), z.unknown()),
+  fieldStatus: z.record(z.string(), z.unknown()),
+  classes: z.record(z.string(), z.enum(["plain", "money", "secret"])),
+  /** The AI call whose answer this is (calls.ts, StoredCall), kept on the history entry. */
+  call: z.unknown(),
+});
+type ExtractArgs = z.infer<typeof extractArgs>;
+
+/**
+ * The job's write of a planned answer (planAnswer) into its thing: a system command that bumps no
+ * version (see above), run by the extraction worker (run.ts) as the system actor.
+ */
+export const thingExtract = defineCommand<ExtractArgs>({
+  name: "thing.extract",
+  system: true,
+  bumpsVersion: false,
+  args: extractArgs,
+  minRole: "member",
+  target: (a) => a.id,
+  async run(ctx, ops) {
+    const changes = new SegmentChanges(ctx);
+    for (const { args, input } of ops) {
+      const [thing] = await ctx.tx.select().from(things).where(eq(things.id, args.id)).for("update");
+      if (!thing || thing.locationId !== input.locationId || thing.deletedAt) {
+        changes.refuse(thing?.deletedAt ? new GoneError("thing") : new NotFoundError("thing"));
+        continue;
+      }
+      const applied = Object.keys(args.fill);
+      const next = { ...writeValues(thing, args.fill), fieldStatus: args.fieldStatus as FieldStatus, updatedAt: ctx.now };
+      changes.update(things, next, ["name", "description", "model", "serial", "colour", "quantity", "fields", "fieldStatus", "updatedAt"]);
+      const eventId = applied.length
+        ? changes.record({
+            locationId: thing.locationId,
+            entityType: "thing",
+            entityId: thing.id,
+            entityName: next.name,
+            action: "thing.extracted",
+            before: readValues(thing, applied),
+            after: readValues(next, applied),
+            classes: args.classes,
+            summaryKey: "thing.extracted",
+            summaryParams: { name: next.name ?? "", fields: applied.join(", ") },
+            rowVersionAfter: thing.rowVersion,
+            undoable: false,
+            aiCall: args.call,
+          })
+        : null;
+      changes.applied(thing.id, thing.rowVersion, eventId);
+    }
+    return changes.write();
+  },
+});
+
+/** The history classes of the fields a plan fills (money fields are shown only to those who may see money). */
+export const planClasses = (refs: Refs, thing: ThingRow, plan: AnswerPlan) => fieldClasses(refs, thing.typeId, plan.applied);

@@ -22,6 +22,9 @@ import { refusedKeyStatus } from "../../ai/key-refusal.js";
 import { markKey, resolvePayer } from "../../ai/payer.js";
 import type { Payer } from "../../ai/paying.js";
 import type { Config } from "../../config.js";
+import { SYSTEM_ACTOR } from "../../commands/executor.js";
+import { mirrorInboxPayload } from "../../commands/inbox-items.js";
+import { runSystem } from "../write.js";
 import { asSystem } from "../../db/actor.js";
 import type { z } from "zod";
 import { rows, type Db, type Tx } from "../../db/client.js";
@@ -30,7 +33,7 @@ import { loadSharp } from "../files/sharp.js";
 import type { BlobStore } from "../files/storage.js";
 import { loadRefs } from "../things/refs.js";
 import { answerSchema, askedFields, promptFor, readAnswer, SYSTEM_PROMPT } from "./answer.js";
-import { applyAnswer } from "./apply.js";
+import { planAnswer, planClasses } from "./apply.js";
 import { EXTRACT_TASK, recordCall, type StoredCall } from "./calls.js";
 import type { Claimed } from "../../ai/extraction-queue.js";
 import { RECEIPT_SYSTEM, readReceipt, receiptAnswerSchema, receiptPrompt, type ReceiptAnswer } from "../receipts/answer.js";
@@ -124,12 +127,11 @@ async function settle(
     ...(to.pausedUntil ? { pausedUntil: to.pausedUntil.toISOString() } : {}),
     ...(to.call ? { call: { ...withoutOwner(to.call) } } : {}),
   };
-  // Not a person's change: the item's rowVersion stays, so a reviewer's offline accept still applies.
-  await tx.execute(
-    sql`UPDATE inbox_items SET payload = payload || jsonb_build_object('extraction', ${JSON.stringify(shown)}::jsonb), updated_at = ${now.toISOString()}::timestamptz
-        WHERE ((thing_id = ${run.thing_id}::uuid AND kind = 'draft') OR (id = ${run.purchase_id}::uuid AND kind = 'receipt'))
-          AND status = 'open' AND deleted_at IS NULL`,
-  );
+  // The thing's open draft, or the purchase's open receipt item (its id is the purchase's).
+  const match = run.thing_id
+    ? { by: "thing" as const, ids: [run.thing_id], kinds: ["draft" as const], open: true }
+    : { by: "id" as const, ids: [run.purchase_id!], kinds: ["receipt" as const], open: true };
+  await mirrorInboxPayload(tx, "extraction", match, shown, now);
   return true;
 }
 
@@ -156,11 +158,14 @@ async function thingAsk(db: Db, run: Claimed, loaded: Loaded, thing: typeof thin
     schema: answerSchema(fields),
     system: SYSTEM_PROMPT,
     prompt: promptFor(loaded.typeName, loaded.photos.length),
-    async apply(tx, object, call, now) {
+    async apply(tx, object, call) {
       const [current] = await tx.select().from(things).where(eq(things.id, thing.id)).for("update");
       if (!current || current.deletedAt) return { failed: "thing_deleted" };
       const found = readAnswer(fields, object, loaded.photos.length);
-      return applyAnswer(tx, current, refs, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) }, call, now);
+      const plan = planAnswer(current, found, { id: run.id, fileIds: loaded.photos.map((p) => p.id) });
+      const args = { id: current.id, fill: plan.fill, fieldStatus: plan.fieldStatus, classes: planClasses(refs, current, plan), call };
+      await runSystem(tx, SYSTEM_ACTOR, { name: "thing.extract", locationId: current.locationId, args }, { undoWindowMs: 0 });
+      return { applied: plan.applied };
     },
   };
 }

@@ -8,12 +8,12 @@ import { UUID_PATTERN } from "../../../shared/ids.js";
 import { toWellFormed, wellFormedText } from "../../../shared/text.js";
 import type { PushOp } from "../../../sync/protocol.js";
 import type { Actor } from "../../db/actor.js";
-import { bulkInsert, idIn } from "../../commands/bulk.js";
+import { idIn } from "../../commands/bulk.js";
 import type { Tx } from "../../db/client.js";
 import { readableLocations } from "../../access/readable.js";
-import { accounts, inboxItems, locations, places, things } from "../../db/schema/index.js";
+import { accounts, locations, places, things } from "../../db/schema/index.js";
 import { dropReason } from "../../errors/drop-reason.js";
-import { newInboxItem } from "../../commands/inbox-item.js";
+import { insertInboxItems, newInboxItem } from "../../commands/inbox-items.js";
 import { withholdSecrets } from "../secrets/drops.js";
 import type { Drop } from "../../sync/push.js";
 
@@ -97,5 +97,5 @@ export async function recordDrops(tx: Tx, actor: Actor, drops: Drop[], now: Date
       ),
     );
   }
-  await bulkInsert(tx, inboxItems, items);
+  await insertInboxItems(tx, items);
 }

@@ -1,7 +1,7 @@
 /**
  * Overdue loans: once a loan's dueOn has passed (UTC) and it is still open, its lender (the person
  * who recorded it) is told once, by web push where they subscribed. `overdue_notified_at` makes it
- * once: the loans are claimed and marked in one transaction (locked, skipped when locked, so two
+ * once: the loans are claimed and marked (overdue-noted.ts) in one transaction (locked, skipped when locked, so two
  * replicas never both claim one), and the pushes go out after it committed. The spec's inbox kinds
  * are a fixed list with no loan kind, so there is no inbox item: in the app the Loans screen's
  * overdue count is where an overdue loan shows.
@@ -10,12 +10,14 @@ import { eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { PushLang, PushMessage } from "../../../shared/push.js";
 import type { Config } from "../../config.js";
+import { SYSTEM_ACTOR } from "../../commands/executor.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, uuidArray, type Db } from "../../db/client.js";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";
 import { pushGuard } from "../notifications/guard.js";
 import { sendPush } from "../notifications/send.js";
+import { executeSystem } from "../write.js";
 
 const HOUR = 3600_000;
 
@@ -58,17 +60,20 @@ export function overdueMessage(lang: PushLang, l: Claimed): PushMessage {
 /** Claims the loans overdue at `now` not yet notified, marks them, then notifies; answers how many were claimed. */
 export async function notifyOverdue(deps: OverdueDeps, now: Date = new Date()): Promise<{ claimed: number; sent: number }> {
   const today = now.toISOString().slice(0, 10);
-  const claimed = await asSystem(deps.db, (tx) =>
-    rows<Claimed>(
+  const claimed = await asSystem(deps.db, async (tx) => {
+    const due = await rows<Claimed>(
       tx,
-      sql`UPDATE loans l SET overdue_notified_at = ${now.toISOString()}::timestamptz
-          FROM (SELECT o.id FROM loans o WHERE o.returned_at IS NULL AND o.deleted_at IS NULL AND o.overdue_notified_at IS NULL
-                AND o.due_on < ${today}::date FOR UPDATE SKIP LOCKED) due, things t
-          WHERE l.id = due.id AND t.id = l.thing_id
-          RETURNING l.id::text AS id, l.location_id::text AS location_id, l.created_by::text AS created_by, l.direction,
-            l.person_name, l.due_on::text AS due_on, t.name AS thing_name`,
-    ),
-  );
+      sql`SELECT l.id::text AS id, l.location_id::text AS location_id, l.created_by::text AS created_by, l.direction,
+            l.person_name, l.due_on::text AS due_on, t.name AS thing_name
+          FROM loans l JOIN things t ON t.id = l.thing_id
+          WHERE l.returned_at IS NULL AND l.deleted_at IS NULL AND l.overdue_notified_at IS NULL AND l.due_on < ${today}::date
+          FOR UPDATE OF l SKIP LOCKED`,
+    );
+    const inputs = due.map((l) => ({ name: "loan.overdue_noted", locationId: l.location_id, args: { id: l.id, at: now.toISOString() } }));
+    const refused = (await executeSystem(tx, SYSTEM_ACTOR, inputs, { undoWindowMs: 0 })).find((v) => v.status === "rejected");
+    if (refused?.status === "rejected") throw refused.error;
+    return due;
+  });
   const lenders = [...new Set(claimed.map((c) => c.created_by).filter((x): x is string => !!x))];
   if (!lenders.length) return { claimed: claimed.length, sent: 0 };
   // Only lenders still able to read the loan's location hear about it.

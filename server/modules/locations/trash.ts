@@ -8,7 +8,7 @@
  * see. Restore does not bring back the invites and share links the delete revoked: links that
  * stopped working should not start again without someone making them anew.
  */
-import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/paging.js";
 import { TRASH_DAYS, type TrashedLocation } from "../../../shared/locations.js";
 import { recordAudit } from "../../commands/audit.js";
@@ -17,6 +17,7 @@ import type { Db } from "../../db/client.js";
 import { locations, memberships } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { runSystem } from "../write.js";
 
 const DAY_MS = 86_400_000;
 
@@ -78,11 +79,7 @@ export async function restoreLocation(db: Db, actor: Actor, id: string): Promise
     if (loc.requiresTwoFactor && !me.mfaProven) {
       throw new ForbiddenError("This location requires two-factor sign-in: sign in with your second factor, then restore it.");
     }
-    const now = new Date();
-    await tx
-      .update(locations)
-      .set({ deletedAt: null, updatedAt: now, rowVersion: loc.rowVersion + 1, scopeVersion: sql`${locations.scopeVersion} + 1` })
-      .where(eq(locations.id, id));
-    await recordAudit(tx, me, { action: "location.restored", userId: me.userId, params: { location: loc.name } }, now);
+    await runSystem(tx, me, { name: "location.restore", locationId: id, args: { id } }, { undoWindowMs: 0 });
+    await recordAudit(tx, me, { action: "location.restored", userId: me.userId, params: { location: loc.name } });
   });
 }

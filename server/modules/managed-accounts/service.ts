@@ -6,16 +6,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
 import { MAX_MANAGED_ACCOUNTS, type ManagedAccountCode } from "../../../shared/managed-accounts.js";
 import { roleAtLeast } from "../../../shared/roles.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import { type Db, isUniqueViolation, type Tx } from "../../db/client.js";
-import { authAccounts, authSessions, historyEntries, locations, managedAccounts, memberships, users } from "../../db/schema/index.js";
+import { authAccounts, authSessions, locations, managedAccounts, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { SYNTHETIC_EMAIL_DOMAIN } from "../../mail/mailer.js";
 import { locationAccess } from "../../access/location.js";
+import { runSystem } from "../write.js";
 import { CODE_TTL_MS, hashCode, newCode } from "./codes.js";
 
 /** Owner or admin of a location the actor can see; otherwise 404 (not a member) or 403. */
@@ -70,24 +70,7 @@ export async function createManagedAccount(
         codeHash: hashCode(secret, id, code),
         codeExpiresAt: new Date(now.getTime() + CODE_TTL_MS),
       });
-      await tx.insert(memberships).values({ id: uuidv7(), locationId, userId: id, role: "member", createdAt: now, updatedAt: now });
-      await tx.insert(historyEntries).values({
-        id: uuidv7(),
-        locationId,
-        entityType: "member",
-        entityId: id,
-        entityName: body.displayName,
-        action: "member.joined",
-        actorType: "user",
-        actorUserId: actor.userId,
-        at: now,
-        diff: { role: { class: "plain", changed: true, hidden: false } },
-        before: { role: null },
-        after: { role: "member" },
-        summaryKey: "member.joined",
-        summaryParams: { name: body.displayName, role: "member" },
-        rowVersionAfter: 1,
-      });
+      await runSystem(tx, actor, { name: "member.join", locationId, args: { userId: id, role: "member" } }, { undoWindowMs: 0 });
       await recordAudit(tx, actor, { action: "member.joined", userId: id, locationId, params: { member: body.displayName, role: "member" } }, now);
     });
   } catch (err) {

@@ -4,12 +4,12 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
 import { recordAudit } from "../../commands/audit.js";
-import { asSystem } from "../../db/actor.js";
+import { type Actor, asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
-import { historyEntries, invites, memberships, users } from "../../db/schema/index.js";
+import { invites, memberships, users } from "../../db/schema/index.js";
+import { runSystem } from "../write.js";
 
 export const INVITE_TTL_MS = 7 * 86400_000;
 
@@ -37,8 +37,8 @@ export function inviteFitsEmail(invite: InviteRow, email: string): boolean {
 }
 
 /**
- * Makes `userId` a member with the invite's role and marks the invite used, in one system
- * transaction (the invite is the authority; the user is not a member yet). An existing member
+ * Makes `userId` a member with the invite's role (the member.join command, join.ts) and marks the
+ * invite used, in one system transaction (the invite is the authority; the user is not a member yet). An existing member
  * keeps the higher of the two roles. Returns the user's role in the location afterwards, or null
  * when the invite was used, revoked or expired meanwhile.
  */
@@ -52,40 +52,18 @@ export async function acceptInviteForUser(db: Db, invite: InviteRow, userId: str
       .returning({ id: invites.id });
     if (!used.length) return null;
     const [existing] = await tx
-      .select()
+      .select({ role: memberships.role })
       .from(memberships)
       .where(and(eq(memberships.locationId, invite.locationId), eq(memberships.userId, userId), isNull(memberships.deletedAt)))
       .for("update");
+    if (existing && roleAtLeast(existing.role, invite.role)) return existing.role;
+    // The person acts (they redeemed the invite); the history names them.
     const [user] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
-    let rowVersion = 1;
-    if (!existing) {
-      await tx.insert(memberships).values({ id: uuidv7(), locationId: invite.locationId, userId, role: invite.role, createdAt: now, updatedAt: now });
-    } else if (!roleAtLeast(existing.role, invite.role)) {
-      rowVersion = existing.rowVersion + 1;
-      await tx.update(memberships).set({ role: invite.role, rowVersion, updatedAt: now }).where(eq(memberships.id, existing.id));
-    } else {
-      return existing.role;
-    }
-    await tx.insert(historyEntries).values({
-      id: uuidv7(),
-      locationId: invite.locationId,
-      entityType: "member",
-      entityId: userId,
-      entityName: user?.name ?? null,
-      action: "member.joined",
-      actorType: "user",
-      actorUserId: userId,
-      at: now,
-      diff: { role: { class: "plain", changed: true, hidden: false } },
-      before: { role: existing?.role ?? null },
-      after: { role: invite.role },
-      summaryKey: "member.joined",
-      summaryParams: { name: user?.name ?? "", role: invite.role },
-      rowVersionAfter: rowVersion,
-    });
+    const actor: Actor = { type: "user", userId, displayName: user?.name ?? "", mfaProven: false, locationScope: null, canWrite: true };
+    await runSystem(tx, actor, { name: "member.join", locationId: invite.locationId, args: { userId, role: invite.role } }, { undoWindowMs: 0 });
     await recordAudit(
       tx,
-      { type: "user", userId },
+      actor,
       { action: "member.joined", userId, locationId: invite.locationId, params: { member: user?.name ?? "", role: invite.role } },
       now,
     );

@@ -6,13 +6,13 @@
  * changes the latest takenAt and so re-arms the meter.
  */
 import { NUDGE_REASON, type InboxReading } from "../../../shared/meters.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "pino";
+import { SYSTEM_ACTOR } from "../../commands/executor.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, type Db } from "../../db/client.js";
-import { inboxItems } from "../../db/schema/index.js";
 import { decimalOut } from "./estimate.js";
 import { thumbUrl } from "../files/read.js";
-import { readingItem } from "./readings.js";
+import { executeSystem } from "../write.js";
 
 const HOUR = 3600_000;
 
@@ -30,7 +30,7 @@ interface Due {
 
 /**
  * Sends the nudges due at `now`; answers how many. Runs with the service's own authority (a job
- * acts for no one): it reads every location's meters and writes only inbox items and nudged_for.
+ * acts for no one): it reads every location's meters and runs one meter.nudge (nudge.ts) per due meter.
  * The meters are locked and skipped when locked, so two replicas running it never nudge twice.
  */
 export async function sendNudges(db: Db, now: Date = new Date()): Promise<number> {
@@ -52,7 +52,7 @@ export async function sendNudges(db: Db, now: Date = new Date()): Promise<number
           FOR UPDATE OF m SKIP LOCKED`,
     );
     if (!due.length) return 0;
-    const items = due.map((m) => {
+    const inputs = due.map((m) => {
       const reading: InboxReading = {
         meter: { id: m.id, label: m.label, unit: m.unit },
         value: decimalOut(m.value),
@@ -61,24 +61,21 @@ export async function sendNudges(db: Db, now: Date = new Date()): Promise<number
         neighbours: {},
         proofThumbUrl: m.file_id ? thumbUrl(m.file_id) : null,
       };
-      // Shown as made by whoever set the meter up: they asked for the reminder.
-      return readingItem(now, now, m.location_id, m.thing_id, m.created_by, reading);
+      const args = { id: m.id, thingId: m.thing_id, createdBy: m.created_by, takenAt: m.taken_at, dueAt: now.toISOString(), reading };
+      return { name: "meter.nudge", locationId: m.location_id, args };
     });
-    await tx.insert(inboxItems).values(items);
-    // nudged_for is the server's bookkeeping, not something a person changed: no rowVersion bump,
-    // so a PATCH from someone who loaded the meter before the nudge is not refused for it.
-    await tx.execute(
-      sql`UPDATE meters m SET nudged_for = d.t FROM jsonb_to_recordset(${JSON.stringify(due.map((d) => ({ id: d.id, t: d.taken_at })))}::jsonb) AS d(id uuid, t timestamptz) WHERE m.id = d.id`,
-    );
+    const verdicts = await executeSystem(tx, SYSTEM_ACTOR, inputs, { undoWindowMs: 0 });
+    const refused = verdicts.find((v) => v.status === "rejected");
+    if (refused?.status === "rejected") throw refused.error;
     return due.length;
   });
 }
 
 /** Runs sendNudges now and every hour; answers the stop function. */
-export function startNudges({ database, logger }: Pick<Services, "database" | "logger">): () => void {
+export function startNudges({ db, logger }: { db: Db; logger: Pick<Logger, "info" | "error"> }): () => void {
   const run = async () => {
     try {
-      const sent = await sendNudges(database.db);
+      const sent = await sendNudges(db);
       if (sent) logger.info({ sent }, "meter nudges sent");
     } catch (err) {
       logger.error({ err }, "meter nudges failed");

@@ -4,7 +4,7 @@
  * shared/meter-rules.ts so the app warns by the same rule before saving) is kept
  * with status `review` and goes to the inbox as a `reading` item, in the same segment.
  */
-import { newInboxItem } from "../../commands/inbox-item.js";
+import { newInboxItem } from "../../commands/inbox-items.js";
 import { Decimal } from "decimal.js";
 import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { implausible, type Neighbour } from "../../../shared/meter-rules.js";

@@ -3,15 +3,16 @@
  * Into the target location, the box and everything in it (containers in containers) change
  * location: they keep their ids, photos, fields and history, and every row that belongs to them
  * goes along (photos and other files, history, meters and readings, codes, box checks, secret
- * values, inbox items, extractions and their AI calls, loans). The box lands in its destination
+ * values, inbox items, extractions and their AI calls, loans: server/commands/carry-along.ts). The box lands in its destination
  * place there, or the target's Unplaced; its contents stay inside it. The change log turns each
  * row's location change into a delete for the devices of the old location (migration 0024).
  */
 import { roleAtLeast } from "../../../shared/roles.js";
+import { carryAlong } from "../../commands/carry-along.js";
 import { pick } from "../../commands/history.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import type { CommandContext } from "../../commands/types.js";
-import { rows, sql, uuidArray, type Tx } from "../../db/client.js";
+import { rows, sql, type Tx } from "../../db/client.js";
 import { moveBoxes, things } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, GoneError, type AppError } from "../../errors/classes.js";
 
@@ -49,48 +50,6 @@ async function landing(tx: Tx, locationId: string, placeId: string | null): Prom
         AND (is_unplaced OR id = ${placeId ?? "00000000-0000-0000-0000-000000000000"}::uuid)`,
   );
   return found.find((p) => !p.is_unplaced) ?? found[0]!;
-}
-
-/**
- * Every row that belongs to the moving things goes with them. Files are those the things name: a
- * cover and photos, a file field's value, a reading's proof, an extraction's or a captured draft's photos.
- */
-async function carryAlong(tx: Tx, ids: string[], from: string, to: string, now: Date): Promise<void> {
-  const set = uuidArray(ids);
-  const bump = sql`location_id = ${to}, row_version = row_version + 1, updated_at = ${now}`;
-  const files = await rows<{ id: string }>(
-    tx,
-    sql`SELECT f.id FROM files f WHERE f.location_id = ${from} AND f.id::text IN (
-          SELECT cover_file_id::text FROM things WHERE id = ANY(${set}) AND cover_file_id IS NOT NULL
-          UNION SELECT unnest(photo_file_ids)::text FROM things WHERE id = ANY(${set})
-          UNION SELECT x #>> '{}' FROM things t, jsonb_path_query(t.fields, 'lax $.**') x WHERE t.id = ANY(${set}) AND jsonb_typeof(x) = 'string'
-          UNION SELECT r.file_id::text FROM readings r JOIN meters m ON m.id = r.meter_id WHERE m.thing_id = ANY(${set}) AND r.file_id IS NOT NULL
-          UNION SELECT unnest(e.file_ids)::text FROM extractions e WHERE e.thing_id = ANY(${set})
-          UNION SELECT p->>'fileId' FROM inbox_items i, jsonb_array_elements(CASE WHEN jsonb_typeof(i.payload->'photos') = 'array' THEN i.payload->'photos' ELSE '[]'::jsonb END) p
-                WHERE i.thing_id = ANY(${set}))`,
-  );
-  const meters = await rows<{ id: string }>(tx, sql`UPDATE meters SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set}) RETURNING id`);
-  const calls = await rows<{ call_id: string | null }>(
-    tx,
-    sql`UPDATE extractions SET location_id = ${to}, updated_at = ${now} WHERE location_id = ${from} AND thing_id = ANY(${set}) RETURNING call_id`,
-  );
-  const callIds = calls.map((c) => c.call_id).filter((x): x is string => !!x);
-  await Promise.all([
-    tx.execute(sql`UPDATE files SET ${bump} WHERE location_id = ${from} AND id = ANY(${uuidArray(files.map((f) => f.id))})`),
-    tx.execute(sql`UPDATE readings SET ${bump} WHERE location_id = ${from} AND meter_id = ANY(${uuidArray(meters.map((m) => m.id))})`),
-    // The things' history, and their meters' (a meter's entries are about the meter).
-    tx.execute(
-      sql`UPDATE history_entries SET location_id = ${to} WHERE location_id = ${from} AND entity_id = ANY(${uuidArray([...ids, ...meters.map((m) => m.id)])})`,
-    ),
-    tx.execute(sql`UPDATE codes SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
-    tx.execute(sql`UPDATE box_checks SET ${bump} WHERE location_id = ${from} AND container_id = ANY(${set})`),
-    tx.execute(
-      sql`UPDATE secret_values SET location_id = ${to}, row_version = row_version + 1, updated_at = ${now} WHERE location_id = ${from} AND thing_id = ANY(${set})`,
-    ),
-    tx.execute(sql`UPDATE inbox_items SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
-    tx.execute(sql`UPDATE ai_calls SET location_id = ${to} WHERE location_id = ${from} AND (thing_id = ANY(${set}) OR id = ANY(${uuidArray(callIds)}))`),
-    tx.execute(sql`UPDATE loans SET ${bump} WHERE location_id = ${from} AND thing_id = ANY(${set})`),
-  ]);
 }
 
 async function locationName(tx: Tx, id: string): Promise<string> {
@@ -160,11 +119,10 @@ export async function unpackBox(ctx: CommandContext, move: UnpackMove, box: BoxR
   await changes.write();
   if (move.toLocationId)
     await carryAlong(
-      tx,
+      ctx,
       moving.map((t) => t.id),
       move.locationId,
       move.toLocationId,
-      ctx.now,
     );
   return null;
 }

@@ -2,55 +2,20 @@
  * What a succeeded receipt extraction does: the purchase takes what was read, its receipt item's
  * payload mirrors it (devices read receipts there; purchases are not synced), and a currency
  * printed as a symbol several currencies share raises a `currency` item with the options, the
- * location's own currencies first. Like a thing's extraction, the item's rowVersion stays: this is
+ * location's own currencies first (the system command inbox.raise). Like a thing's extraction, the item's rowVersion stays: this is
  * the server's reading, not a person's change.
  */
 import { eq, sql } from "drizzle-orm";
-import type { ReceiptPayload } from "../../../shared/receipts.js";
 import { rows, type Tx } from "../../db/client.js";
-import { inboxItems, purchases, type PurchaseLine } from "../../db/schema/index.js";
-import { newInboxItem } from "../../commands/inbox-item.js";
+import { inboxItems, purchases } from "../../db/schema/index.js";
+import { v7 as uuidv7 } from "uuid";
+import { SYSTEM_ACTOR } from "../../commands/executor.js";
+import { runSystem } from "../write.js";
 import type { ReadReceipt } from "./answer.js";
 import { likeliestFirst, readCurrency } from "./currency.js";
+import { mirrorReceipt } from "./mirror.js";
 
 type PurchaseRow = typeof purchases.$inferSelect;
-
-/** numeric(18, 4) as stored ("12.3000") as the receipt shows it ("12.30"). */
-export function moneyOut(v: string | null): string | undefined {
-  if (v === null) return undefined;
-  const [whole, frac = ""] = v.split(".");
-  const kept = frac.replace(/0+$/, "");
-  return `${whole}.${kept.padEnd(2, "0")}`;
-}
-
-/** The receipt as its item's payload keeps it. */
-export function receiptPayload(p: PurchaseRow): ReceiptPayload {
-  return {
-    purchaseId: p.id,
-    pages: p.fileIds.map((fileId) => ({ fileId })),
-    ...(p.vendorSeen ? { vendorSeen: p.vendorSeen } : {}),
-    ...(p.purchasedOn ? { purchasedOn: p.purchasedOn } : {}),
-    ...(p.currency ? { currency: p.currency } : {}),
-    ...(p.total !== null ? { total: moneyOut(p.total)! } : {}),
-    ...(p.tax !== null ? { tax: moneyOut(p.tax)! } : {}),
-    lines: p.lines.map((l: PurchaseLine) => ({
-      index: l.index,
-      description: l.description,
-      quantity: l.quantity,
-      ...(l.unitPrice !== undefined ? { unitPrice: l.unitPrice } : {}),
-      ...(l.lineTotal !== undefined ? { lineTotal: l.lineTotal } : {}),
-      flagged: l.flagged,
-    })),
-  };
-}
-
-/** Writes the purchase's mirror into its receipt item (the same id), open or not. */
-export async function mirrorReceipt(tx: Tx, p: PurchaseRow, now: Date): Promise<void> {
-  await tx.execute(
-    sql`UPDATE inbox_items SET payload = payload || jsonb_build_object('receipt', ${JSON.stringify(receiptPayload(p))}::jsonb), updated_at = ${now.toISOString()}::timestamptz
-        WHERE id = ${p.id} AND kind = 'receipt'`,
-  );
-}
 
 export async function applyReceipt(tx: Tx, purchaseId: string, read: ReadReceipt, now: Date): Promise<{ applied: string[] } | { failed: string }> {
   const [p] = await tx.select().from(purchases).where(eq(purchases.id, purchaseId)).for("update");
@@ -70,30 +35,26 @@ export async function applyReceipt(tx: Tx, purchaseId: string, read: ReadReceipt
   const [next] = await tx.update(purchases).set(values).where(eq(purchases.id, p.id)).returning();
   await mirrorReceipt(tx, next!, now);
   // A decided receipt asks nothing more; an open one asks which currency a shared symbol meant.
-  if (seen && "options" in seen && p.status === "reading" && !p.currency) await raiseCurrencyItem(tx, next!, read.currencySeen!, seen.options, now);
+  if (seen && "options" in seen && p.status === "reading" && !p.currency) await raiseCurrencyItem(tx, next!, read.currencySeen!, seen.options);
   const applied = (["vendorSeen", "purchasedOn", "currency", "total", "tax"] as const).filter((k) => values[k] !== null);
   return { applied: read.lines.length ? [...applied, "lines"] : applied };
 }
 
-async function raiseCurrencyItem(tx: Tx, p: PurchaseRow, seen: string, options: string[], now: Date): Promise<void> {
+async function raiseCurrencyItem(tx: Tx, p: PurchaseRow, seen: string, options: string[]): Promise<void> {
   const used = await rows<{ currency: string; n: number }>(
     tx,
     sql`SELECT currency, count(*)::int AS n FROM purchases WHERE location_id = ${p.locationId} AND currency IS NOT NULL AND deleted_at IS NULL
         GROUP BY currency ORDER BY n DESC, currency`,
   );
   const [receipt] = await tx.select({ batchId: inboxItems.batchId, capturedAt: inboxItems.capturedAt }).from(inboxItems).where(eq(inboxItems.id, p.id));
-  await tx.insert(inboxItems).values(
-    newInboxItem(
-      {
-        locationId: p.locationId,
-        kind: "currency",
-        thingId: null,
-        // Beside its receipt in the inbox.
-        ...(receipt ? { batchId: receipt.batchId, capturedAt: receipt.capturedAt } : {}),
-        createdBy: p.createdBy,
-        payload: { currency: { seen, options: likeliestFirst(options, used) }, purchaseId: p.id },
-      },
-      now,
-    ),
-  );
+  const args = {
+    id: uuidv7(),
+    kind: "currency" as const,
+    thingId: null,
+    // Beside its receipt in the inbox.
+    ...(receipt ? { batchId: receipt.batchId, capturedAt: receipt.capturedAt.toISOString() } : {}),
+    createdBy: p.createdBy,
+    payload: { currency: { seen, options: likeliestFirst(options, used) }, purchaseId: p.id },
+  };
+  await runSystem(tx, SYSTEM_ACTOR, { name: "inbox.raise", locationId: p.locationId, args }, { undoWindowMs: 0 });
 }

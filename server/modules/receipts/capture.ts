@@ -10,8 +10,8 @@ import { applied, defineCommand, rejected, type Verdict } from "../../commands/t
 import { files, inboxItems, places, purchases } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError } from "../../errors/classes.js";
 import { queueExtractions } from "../../ai/extraction-queue.js";
-import { newInboxItem } from "../../commands/inbox-item.js";
-import { receiptPayload } from "./apply.js";
+import { newInboxItem } from "../../commands/inbox-items.js";
+import { receiptPayload } from "./mirror.js";
 
 export const receiptCapture = defineCommand<ReceiptCaptureArgs>({
   name: "receipt.capture",

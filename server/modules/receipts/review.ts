@@ -23,7 +23,7 @@ import { places, purchases, things, type PurchaseLine } from "../../db/schema/in
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import type { Item, KindReview } from "../../commands/inbox-review.js";
 import { thingCreate } from "../things/create.js";
-import { mirrorReceipt } from "./apply.js";
+import { mirrorReceipt } from "./mirror.js";
 
 type Purchase = typeof purchases.$inferSelect;
 

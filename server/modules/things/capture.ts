@@ -3,7 +3,7 @@
  * `draft` inbox item so a reviewer can complete it. Reuses thing.create for the thing itself. A
  * person may have their own captures go straight in (straight-in.ts): then the item is accepted at once.
  */
-import { newInboxItem } from "../../commands/inbox-item.js";
+import { newInboxItem } from "../../commands/inbox-items.js";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { thingCaptureArgs, type ThingCaptureArgs } from "../../../shared/things.js";
 import { bulkInsert } from "../../commands/bulk.js";
