@@ -1,17 +1,11 @@
 /** PUT /api/v1/me/hints/{key} and GET /api/v1/me/hints: per person, across devices, bounded, never a token's. */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { hintListSchema, MAX_HINTS_PER_USER } from "../../../shared/hints.js";
 import { sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
 import { expectError, PASSWORD } from "../../support/auth.js";
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => svc?.close());
-
-test("a hint dismissed on one device reads dismissed on another; another person's hints are their own", async () => {
+test("a hint dismissed on one device reads dismissed on another; another person's hints are their own", async ({ svc }) => {
   const phone = await svc.signedIn("Hana");
   const put = await phone.request("PUT", "/api/v1/me/hints/things.empty", { seen: true });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
@@ -30,7 +24,7 @@ test("a hint dismissed on one device reads dismissed on another; another person'
   expect((await laptop.request("PUT", "/api/v1/me/hints/things.empty", {})).body).toMatchObject({ seen: true, dismissed: false });
 });
 
-test("keys are short slugs; bodies hold booleans only", async () => {
+test("keys are short slugs; bodies hold booleans only", async ({ svc }) => {
   const c = await svc.signedIn("Keys");
   expect((await c.request("PUT", `/api/v1/me/hints/${"a".repeat(64)}`, { seen: true })).status).toBe(200);
   expectError(await c.request("PUT", `/api/v1/me/hints/${"a".repeat(65)}`, { seen: true }), 400, "validation_failed");
@@ -40,7 +34,7 @@ test("keys are short slugs; bodies hold booleans only", async () => {
   expectError(await c.request("PUT", "/api/v1/me/hints/inbox", { seen: true, extra: 1 }), 400, "validation_failed");
 });
 
-test(`a person keeps at most ${MAX_HINTS_PER_USER} hints; changing a kept one still works`, async () => {
+test(`a person keeps at most ${MAX_HINTS_PER_USER} hints; changing a kept one still works`, async ({ svc }) => {
   const c = await svc.signedIn("Many");
   const id = c.userId;
   await svc.database.db.execute(
@@ -52,7 +46,7 @@ test(`a person keeps at most ${MAX_HINTS_PER_USER} hints; changing a kept one st
   expect(hintListSchema.parse((await c.get("/api/v1/me/hints")).body).items).toHaveLength(MAX_HINTS_PER_USER);
 });
 
-test("nobody and personal tokens are refused", async () => {
+test("nobody and personal tokens are refused", async ({ svc }) => {
   const c = await svc.signedIn("Tok");
   const loc = (await c.get("/api/v1/me")).body.locations[0].id;
   const made = await c.post("/api/v1/tokens", { name: "script", scope: "write", locationIds: [loc] });

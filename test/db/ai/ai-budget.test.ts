@@ -6,23 +6,20 @@
  */
 import { Decimal } from "decimal.js";
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import type { AiCost } from "../../../shared/ai.js";
 import { releaseBudget, reserveBudget, settleBudget } from "../../../server/ai/budget.js";
 import { costLaterCalls } from "../../../server/ai/later-costs.js";
 import type { Payer, Reservation } from "../../../server/ai/paying.js";
 import { PRICE_TABLE, type PriceTable } from "../../../server/ai/prices.js";
 import { rows, sql, type Database } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
 
-let svc: TestService;
 let database: Database;
 
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   database = svc.database;
 });
-afterAll(async () => svc?.close());
 
 const usd = (amount: string): AiCost => ({ amount, currency: "USD" });
 
@@ -180,7 +177,7 @@ describe("price_table_later", () => {
       )
     )[0]!;
 
-  test("calls of a model the table now knows are costed once, and their payer's month spends it", async () => {
+  test("calls of a model the table now knows are costed once, and their payer's month spends it", async ({ svc }) => {
     const owner = await svc.signedIn("Later Owner");
     const locationId = (await owner.get("/api/v1/me")).body.locations[0].id as string;
     const p = payer("1");

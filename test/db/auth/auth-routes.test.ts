@@ -3,17 +3,9 @@
  * endpoints, email codes, session listing and others are switched off). A library upgrade that
  * adds or re-enables a route fails here until someone decides about it.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { DISABLED_PATHS } from "../../../server/auth/auth.js";
-import { startService, type TestService } from "../../support/app.js";
-
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
 
 type Endpoint = { path?: string; options?: { method?: string | string[]; metadata?: { SERVER_ONLY?: boolean; scope?: string } } };
 
@@ -49,7 +41,7 @@ const REACHABLE = [
   "POST /update-user",
 ];
 
-test("only the library routes we decided on are reachable over HTTP", () => {
+test("only the library routes we decided on are reachable over HTTP", ({ svc }) => {
   const found = Object.values(svc.services.auth.api as Record<string, Endpoint>)
     .filter((e) => typeof e.path === "string" && !DISABLED_PATHS.includes(e.path))
     // `scope: "server"` only hides a route from the library's OpenAPI; SERVER_ONLY keeps it off HTTP.
@@ -62,7 +54,7 @@ test("only the library routes we decided on are reachable over HTTP", () => {
   expect([...new Set(found)].sort()).toEqual([...REACHABLE].sort());
 });
 
-test("the blocked ones answer 404 before the library sees them, and switched-off ones 404 too", async () => {
+test("the blocked ones answer 404 before the library sees them, and switched-off ones 404 too", async ({ svc }) => {
   for (const path of ["/api/v1/auth/reset-password/some-token?callbackURL=/", "/api/v1/auth/delete-user/callback?token=x"]) {
     expect((await svc.client().get(path)).status).toBe(404);
   }

@@ -6,22 +6,14 @@
  */
 import { request as httpRequest } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { failureKey, ipKey, SIGN_IN_FAILURES } from "../../../server/auth/limits.js";
 import { MCP_REQUESTS_PER_IP, TOKEN_REQUESTS_PER_CLIENT, TOKEN_REQUESTS_PER_IP } from "../../../server/oauth/limits.js";
 import { rows, sql } from "../../../server/db/client.js";
 import { startService, type HttpClient, type HttpResponse, type TestService } from "../../support/app.js";
 import { enableTotp, expectError, PASSWORD } from "../../support/auth.js";
 import { wrongCode } from "../../support/totp.js";
-
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
 
 function expect429(res: HttpResponse, max: number) {
   expectError(res, 429, "rate_limited");
@@ -34,10 +26,10 @@ function expect429(res: HttpResponse, max: number) {
 const signIn = (c: HttpClient, email: string, password: string) => c.post("/api/v1/auth/sign-in/email", { email, password });
 
 /** "A minute later" for this address's per-IP sign-in counter. */
-const nextMinute = (c: HttpClient) => svc.services.limits.attempts.delete(ipKey(c.address));
+const nextMinute = (svc: TestService, c: HttpClient) => svc.services.limits.attempts.delete(ipKey(c.address));
 
 describe("sign-in attempts: 5 a minute per IP", () => {
-  test("the 6th sign-in in a minute from one address is 429 with Retry-After, even with the right password", async () => {
+  test("the 6th sign-in in a minute from one address is 429 with Retry-After, even with the right password", async ({ svc }) => {
     const user = await svc.signedIn();
     const device = svc.client();
     // Five tries at five addresses (so no per-account delay gets in the way first).
@@ -49,7 +41,7 @@ describe("sign-in attempts: 5 a minute per IP", () => {
     expect((await signIn(svc.client(), user.email, PASSWORD)).status).toBe(200);
   });
 
-  test("every way of starting a sign-in counts, and a forged X-Forwarded-For does not dodge it", async () => {
+  test("every way of starting a sign-in counts, and a forged X-Forwarded-For does not dodge it", async ({ svc }) => {
     const device = svc.client();
     const spoof = (i: number) => ({ "x-forwarded-for": `198.51.100.${i}` });
     await device.request("POST", "/api/v1/auth/sign-in/email", { email: "a@example.test", password: "x".repeat(9) }, spoof(1));
@@ -62,24 +54,24 @@ describe("sign-in attempts: 5 a minute per IP", () => {
 });
 
 describe("sign-in failures: growing delays per account and IP, never a lockout", () => {
-  test("after three free failures each failure doubles the wait; the right password waits too, then works", async () => {
+  test("after three free failures each failure doubles the wait; the right password waits too, then works", async ({ svc }) => {
     const user = await svc.signedIn();
     const device = svc.client();
     for (let i = 0; i < 3; i++) expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
     expect(expect429(await signIn(device, user.email, PASSWORD), 1)).toBe(1);
-    await nextMinute(device);
+    await nextMinute(svc, device);
     await sleep(1100);
     expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
     expect(expect429(await signIn(device, user.email, PASSWORD), 2)).toBe(2);
     await sleep(2100);
-    await nextMinute(device);
+    await nextMinute(svc, device);
     expect((await signIn(device, user.email, PASSWORD)).status).toBe(200);
     // Success forgets the failures: the next mistake is free again.
     expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
     expect((await signIn(device, user.email, "wrong password")).status).toBe(401);
   });
 
-  test("the delay is per account: the same address may still sign in to another account", async () => {
+  test("the delay is per account: the same address may still sign in to another account", async ({ svc }) => {
     const a = await svc.signedIn();
     const b = await svc.signedIn();
     const device = svc.client();
@@ -88,17 +80,17 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
     expect((await signIn(device, b.email, PASSWORD)).status).toBe(200);
   });
 
-  test("after 20 failures in an hour that address waits out the hour; the person signs in from elsewhere", async () => {
+  test("after 20 failures in an hour that address waits out the hour; the person signs in from elsewhere", async ({ svc }) => {
     const user = await svc.signedIn();
     const attacker = svc.client();
     const key = failureKey(`email:${user.email}`, attacker.address);
     for (let i = 0; i < SIGN_IN_FAILURES.points; i++) {
       // Skip the waits: clear this address's minute counter and the current delay ("time passes").
-      await nextMinute(attacker);
+      await nextMinute(svc, attacker);
       await svc.services.limits.delays.delete(key);
       expect((await signIn(attacker, user.email, `guess ${i}`)).status).toBe(401);
     }
-    await nextMinute(attacker);
+    await nextMinute(svc, attacker);
     await svc.services.limits.delays.delete(key);
     const after = expect429(await signIn(attacker, user.email, PASSWORD), 3600);
     expect(after).toBeGreaterThan(60);
@@ -106,7 +98,7 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
     expect((await signIn(svc.client(), user.email, PASSWORD)).status).toBe(200);
   });
 
-  test("wrong authenticator codes count as failures too", async () => {
+  test("wrong authenticator codes count as failures too", async ({ svc }) => {
     const user = await svc.signedIn();
     const { totpURI } = await enableTotp(user);
     const device = svc.client();
@@ -118,7 +110,7 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
     expectError(await device.get("/api/v1/me"), 403, "mfa_required");
   });
 
-  test("a stolen session cannot guess the password through the routes that check it", async () => {
+  test("a stolen session cannot guess the password through the routes that check it", async ({ svc }) => {
     const user = await svc.signedIn();
     for (let i = 0; i < 3; i++) {
       const res = await user.post("/api/v1/auth/change-password", { currentPassword: `guess ${i}`, newPassword: "a new long password" });
@@ -127,12 +119,12 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
     expectError(await user.post("/api/v1/auth/two-factor/enable", { password: PASSWORD }), 429, "rate_limited");
   });
 
-  test("a wrong password is answered in our error shape", async () => {
+  test("a wrong password is answered in our error shape", async ({ svc }) => {
     const res = await signIn(svc.client(), "nobody-here@example.test", "wrong password");
     expectError(res, 401, "unauthenticated");
   });
 
-  test.runIf(process.env.TEST_DATABASE_URL)("with PostgreSQL the counters live in the database, keyed without the address", async () => {
+  test.runIf(process.env.TEST_DATABASE_URL)("with PostgreSQL the counters live in the database, keyed without the address", async ({ svc }) => {
     const user = await svc.signedIn();
     const device = svc.client();
     await signIn(device, user.email, "wrong password");
@@ -143,7 +135,7 @@ describe("sign-in failures: growing delays per account and IP, never a lockout",
 });
 
 describe("mails asked for one address: 5 an hour, from any address (our choice)", () => {
-  test("the 6th reset or magic link for one address in an hour is 429, whoever asks", async () => {
+  test("the 6th reset or magic link for one address in an hour is 429, whoever asks", async ({ svc }) => {
     const user = await svc.signedIn();
     const ask = (path: string) => svc.client().post(`/api/v1/auth/${path}`, { email: user.email });
     for (const path of ["request-password-reset", "sign-in/magic-link", "request-password-reset", "sign-in/magic-link", "request-password-reset"]) {
@@ -155,7 +147,7 @@ describe("mails asked for one address: 5 an hour, from any address (our choice)"
 });
 
 describe("mailed-token redemptions: 30 an hour per IP", () => {
-  test("the 31st redemption from one address is 429 with Retry-After", async () => {
+  test("the 31st redemption from one address is 429 with Retry-After", async ({ svc }) => {
     const device = svc.client();
     for (let i = 0; i < 30; i++) {
       const res = await device.post("/api/v1/auth/reset-password", { token: `not-a-token-${i}`, newPassword: "a new long password" });
@@ -169,10 +161,10 @@ describe("mailed-token redemptions: 30 an hour per IP", () => {
 describe("OAuth token endpoint and /mcp (our choice): per address, and per client at the token endpoint", () => {
   // The authorization server and /mcp exist only with an https public URL (spec "OAuth for MCP clients").
   let oauth: TestService;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     oauth = await startService({ SVC_PUBLIC_URL: "https://inventory.test" });
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await oauth?.close();
   });
 

@@ -4,30 +4,28 @@
  * change made behind the service's back within SVC_SESSION_CACHE_MS.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { authSessions } from "../../../server/db/schema/index.js";
 import { changesSessions } from "../../../server/auth/session-cache.js";
-import { startService, type HttpClient, type TestService } from "../../support/app.js";
+import { type HttpClient, type TestService } from "../../support/app.js";
 import { signInWithPassword } from "../../support/auth.js";
 
-let svc: TestService;
-beforeAll(async () => {
+test.override("serviceEnv", { SVC_SESSION_CACHE_MS: "60000" });
+
+test.beforeAll(async () => {
   // Long enough that only an explicit forget can explain a refusal within a test.
-  svc = await startService({ SVC_SESSION_CACHE_MS: "60000" });
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 /** A second client sending exactly the same cookies, which survive the first one's sign-out. */
-function sameCookies(c: HttpClient): HttpClient {
+function sameCookies(svc: TestService, c: HttpClient): HttpClient {
   const copy = svc.client({ address: c.address });
   for (const [k, v] of c.cookies) copy.cookies.set(k, v);
   return copy;
 }
 
 describe("session cache", () => {
-  test("a request answered from memory makes no session lookup", async () => {
+  test("a request answered from memory makes no session lookup", async ({ svc }) => {
     const c = await svc.signedIn();
     expect((await c.get("/api/v1/me")).status).toBe(200);
     const id = (await c.get("/api/v1/auth/get-session")).body.session.id as string;
@@ -39,15 +37,15 @@ describe("session cache", () => {
     expect((await c.get("/api/v1/me")).status).toBe(401);
   });
 
-  test("signing out through the service refuses the old cookie on the very next request", async () => {
+  test("signing out through the service refuses the old cookie on the very next request", async ({ svc }) => {
     const c = await svc.signedIn();
-    const stolen = sameCookies(c);
+    const stolen = sameCookies(svc, c);
     expect((await stolen.get("/api/v1/me")).status).toBe(200);
     expect((await c.post("/api/v1/auth/sign-out", {})).status).toBe(200);
     expect((await stolen.get("/api/v1/me")).status).toBe(401);
   });
 
-  test("signing another device out refuses it at once", async () => {
+  test("signing another device out refuses it at once", async ({ svc }) => {
     const laptop = await svc.signedIn();
     const { c: phone } = await signInWithPassword(svc, laptop.email);
     expect((await phone.get("/api/v1/me")).status).toBe(200);
@@ -57,7 +55,7 @@ describe("session cache", () => {
     expect((await laptop.get("/api/v1/me")).status).toBe(200);
   });
 
-  test("expiry is checked on every remembered answer", async () => {
+  test("expiry is checked on every remembered answer", async ({ svc }) => {
     const c = await svc.signedIn();
     expect((await c.get("/api/v1/me")).status).toBe(200);
     const id = (await c.get("/api/v1/auth/get-session")).body.session.id as string;

@@ -4,33 +4,25 @@
  * nothing but the routes that finish or abandon sign-in, a proven one sees two-factor locations.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { authSessions, locations, memberships, users } from "../../../server/db/schema/index.js";
 import { routes as appRoutes } from "../../../server/http/route.js";
 import { FINISH_OR_ABANDON_SIGN_IN } from "../../../server/http/mfa-gate.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 import { enableTotp, expectError, keysDeep, PASSWORD, signInWithPassword } from "../../support/auth.js";
 import { freshTotpCode, totpCode, wrongCode } from "../../support/totp.js";
-
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
 
 const ANY_UUID = "0190a0b0-c0d0-7e0f-8a1b-2c3d4e5f6a7b";
 
 /** A user with TOTP on; returns the proven first device, the URI and the backup codes. */
-async function userWithTotp() {
+async function userWithTotp(svc: TestService) {
   const first = await svc.signedIn("Tess Totp");
   const { totpURI, backupCodes } = await enableTotp(first);
   return { first, email: first.email, userId: first.userId, totpURI, backupCodes };
 }
 
-async function personalLocationId(userId: string): Promise<string> {
+async function personalLocationId(svc: TestService, userId: string): Promise<string> {
   const [row] = await svc.database.db
     .select({ id: locations.id })
     .from(memberships)
@@ -40,7 +32,7 @@ async function personalLocationId(userId: string): Promise<string> {
 }
 
 describe("turning TOTP on", () => {
-  test("enable needs the password and answers a TOTP URI and ten backup codes, never a token", async () => {
+  test("enable needs the password and answers a TOTP URI and ten backup codes, never a token", async ({ svc }) => {
     const c = await svc.signedIn();
     expect((await c.post("/api/v1/auth/two-factor/enable", { password: "wrong password!" })).status).toBe(400);
     const res = await c.post("/api/v1/auth/two-factor/enable", { password: PASSWORD });
@@ -54,8 +46,8 @@ describe("turning TOTP on", () => {
     expect(u!.on).toBe(false);
   });
 
-  test("the first code turns it on and leaves the session that proved it usable", async () => {
-    const { first, userId } = await userWithTotp();
+  test("the first code turns it on and leaves the session that proved it usable", async ({ svc }) => {
+    const { first, userId } = await userWithTotp(svc);
     const [u] = await svc.database.db.select({ on: users.twoFactorEnabled }).from(users).where(eq(users.id, userId));
     expect(u!.on).toBe(true);
     const me = await first.get("/api/v1/me");
@@ -63,7 +55,7 @@ describe("turning TOTP on", () => {
     expect(me.body.user.twoFactorEnabled).toBe(true);
   });
 
-  test("other devices signed in before two-factor was turned on become pending at once", async () => {
+  test("other devices signed in before two-factor was turned on become pending at once", async ({ svc }) => {
     const first = await svc.signedIn();
     const { c: other } = await signInWithPassword(svc, first.email);
     expect((await other.get("/api/v1/me")).status).toBe(200);
@@ -74,8 +66,8 @@ describe("turning TOTP on", () => {
 });
 
 describe("session two-factor state: pending", () => {
-  test("a password sign-in of a two-factor user answers twoFactorRedirect, and the session is pending", async () => {
-    const { email, userId } = await userWithTotp();
+  test("a password sign-in of a two-factor user answers twoFactorRedirect, and the session is pending", async ({ svc }) => {
+    const { email, userId } = await userWithTotp(svc);
     const { c, res } = await signInWithPassword(svc, email);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ twoFactorRedirect: true, twoFactorMethods: expect.arrayContaining(["totp"]) });
@@ -89,8 +81,8 @@ describe("session two-factor state: pending", () => {
     expect(session.body.session.mfaProvenAt ?? null).toBeNull();
   });
 
-  test("a pending session reaches nothing but the routes that finish or abandon sign-in", async () => {
-    const { email } = await userWithTotp();
+  test("a pending session reaches nothing but the routes that finish or abandon sign-in", async ({ svc }) => {
+    const { email } = await userWithTotp(svc);
     const { c } = await signInWithPassword(svc, email);
     const checked = new Set<string>();
     const library = Object.values(svc.services.auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>)
@@ -114,8 +106,8 @@ describe("session two-factor state: pending", () => {
     expect((await c.get("/api/v1/auth/get-session")).status).toBe(200);
   });
 
-  test("a wrong code keeps the session pending; the two-factor plugin's email codes are not a factor", async () => {
-    const { email, totpURI } = await userWithTotp();
+  test("a wrong code keeps the session pending; the two-factor plugin's email codes are not a factor", async ({ svc }) => {
+    const { email, totpURI } = await userWithTotp(svc);
     const { c } = await signInWithPassword(svc, email);
     expect((await c.post("/api/v1/auth/two-factor/verify-totp", { code: wrongCode(totpURI) })).status).toBe(401);
     expectError(await c.get("/api/v1/me"), 403, "mfa_required");
@@ -125,15 +117,15 @@ describe("session two-factor state: pending", () => {
     }
   });
 
-  test("signing out abandons a pending sign-in", async () => {
-    const { email } = await userWithTotp();
+  test("signing out abandons a pending sign-in", async ({ svc }) => {
+    const { email } = await userWithTotp(svc);
     const { c } = await signInWithPassword(svc, email);
     expect((await c.post("/api/v1/auth/sign-out", {})).status).toBe(200);
     expectError(await c.get("/api/v1/me"), 401, "unauthenticated");
   });
 
-  test("trusting the device does not let the next password sign-in skip the second factor", async () => {
-    const { email, totpURI } = await userWithTotp();
+  test("trusting the device does not let the next password sign-in skip the second factor", async ({ svc }) => {
+    const { email, totpURI } = await userWithTotp(svc);
     const { c } = await signInWithPassword(svc, email);
     expect((await c.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI), trustDevice: true })).status).toBe(200);
     const again = await c.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
@@ -141,8 +133,8 @@ describe("session two-factor state: pending", () => {
     expectError(await c.get("/api/v1/me"), 403, "mfa_required");
   });
 
-  test("fails closed: a session row without a recorded proof is pending, whatever its age", async () => {
-    const { first } = await userWithTotp();
+  test("fails closed: a session row without a recorded proof is pending, whatever its age", async ({ svc }) => {
+    const { first } = await userWithTotp(svc);
     expect((await first.get("/api/v1/me")).status).toBe(200);
     const me = await first.get("/api/v1/auth/get-session");
     await svc.database.db.update(authSessions).set({ mfaProvenAt: null }).where(eq(authSessions.id, me.body.session.id));
@@ -151,7 +143,7 @@ describe("session two-factor state: pending", () => {
     expectError(await first.get("/api/v1/me"), 403, "mfa_required");
   });
 
-  test("the proof cannot be written by the client", async () => {
+  test("the proof cannot be written by the client", async ({ svc }) => {
     const c = await svc.signedIn();
     const now = new Date().toISOString();
     expect((await c.post("/api/v1/auth/update-session", { mfaProvenAt: now })).status).toBe(404);
@@ -167,9 +159,9 @@ describe("session two-factor state: pending", () => {
 });
 
 describe("session two-factor state: pending -> proven", () => {
-  test("an authenticator code proves the factor, and locations that require two-factor become visible", async () => {
-    const { first, email, userId, totpURI } = await userWithTotp();
-    const locationId = await personalLocationId(userId);
+  test("an authenticator code proves the factor, and locations that require two-factor become visible", async ({ svc }) => {
+    const { first, email, userId, totpURI } = await userWithTotp(svc);
+    const locationId = await personalLocationId(svc, userId);
     await svc.database.db.update(locations).set({ requiresTwoFactor: true }).where(eq(locations.id, locationId));
     const { c } = await signInWithPassword(svc, email);
     const proof = await c.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) });
@@ -183,9 +175,9 @@ describe("session two-factor state: pending -> proven", () => {
     expect((await first.get("/api/v1/me")).body.locations.map((l: { id: string }) => l.id)).toContain(locationId);
   });
 
-  test("a session that never proved a factor does not see a location that requires two-factor", async () => {
+  test("a session that never proved a factor does not see a location that requires two-factor", async ({ svc }) => {
     const owner = await svc.signedIn("Owner Without 2FA");
-    const locationId = await personalLocationId(owner.userId);
+    const locationId = await personalLocationId(svc, owner.userId);
     await svc.database.db.update(locations).set({ requiresTwoFactor: true }).where(eq(locations.id, locationId));
     const me = await owner.get("/api/v1/me");
     expect(me.status).toBe(200);
@@ -193,8 +185,8 @@ describe("session two-factor state: pending -> proven", () => {
     expectError(await owner.get(`/api/v1/locations/${locationId}`), 404, "not_found");
   });
 
-  test("a backup code proves the factor once; the same code is refused the second time", async () => {
-    const { email, backupCodes } = await userWithTotp();
+  test("a backup code proves the factor once; the same code is refused the second time", async ({ svc }) => {
+    const { email, backupCodes } = await userWithTotp(svc);
     const code = backupCodes[0]!;
     const { c } = await signInWithPassword(svc, email);
     expect((await c.post("/api/v1/auth/two-factor/verify-backup-code", { code })).status).toBe(200);
@@ -206,8 +198,8 @@ describe("session two-factor state: pending -> proven", () => {
     expect((await again.get("/api/v1/me")).status).toBe(200);
   });
 
-  test("a code proves only the session that gave it", async () => {
-    const { email, totpURI } = await userWithTotp();
+  test("a code proves only the session that gave it", async ({ svc }) => {
+    const { email, totpURI } = await userWithTotp(svc);
     const { c: a } = await signInWithPassword(svc, email);
     const { c: b } = await signInWithPassword(svc, email);
     expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code: await freshTotpCode(totpURI) })).status).toBe(200);
@@ -215,8 +207,8 @@ describe("session two-factor state: pending -> proven", () => {
     expectError(await b.get("/api/v1/me"), 403, "mfa_required");
   });
 
-  test("turning two-factor off needs a proven session and the password; afterwards sign-in is one step", async () => {
-    const { first, email } = await userWithTotp();
+  test("turning two-factor off needs a proven session and the password; afterwards sign-in is one step", async ({ svc }) => {
+    const { first, email } = await userWithTotp(svc);
     expect((await first.post("/api/v1/auth/two-factor/disable", { password: "not the password" })).status).toBe(400);
     expect((await first.post("/api/v1/auth/two-factor/disable", { password: PASSWORD })).status).toBe(200);
     const { c, res } = await signInWithPassword(svc, email);
@@ -226,8 +218,8 @@ describe("session two-factor state: pending -> proven", () => {
 });
 
 describe("an authenticator code works once", () => {
-  test("the code that proved one sign-in is refused on another device within its window, and the session stays pending", async () => {
-    const { email, totpURI } = await userWithTotp();
+  test("the code that proved one sign-in is refused on another device within its window, and the session stays pending", async ({ svc }) => {
+    const { email, totpURI } = await userWithTotp(svc);
     const { c: a } = await signInWithPassword(svc, email);
     const code = await freshTotpCode(totpURI);
     expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code })).status).toBe(200);
@@ -241,7 +233,7 @@ describe("an authenticator code works once", () => {
     expect((await b.get("/api/v1/me")).status).toBe(200);
   });
 
-  test("the code that turned two-factor on cannot then prove a sign-in", async () => {
+  test("the code that turned two-factor on cannot then prove a sign-in", async ({ svc }) => {
     const first = await svc.signedIn("Tina Turn-On");
     const enabled = await first.post("/api/v1/auth/two-factor/enable", { password: PASSWORD });
     const totpURI = enabled.body.totpURI as string;
@@ -252,8 +244,8 @@ describe("an authenticator code works once", () => {
     expectError(await c.get("/api/v1/me"), 403, "mfa_required");
   });
 
-  test("a code older than the last one used is refused, though it is still inside the window", async () => {
-    const { email, totpURI } = await userWithTotp();
+  test("a code older than the last one used is refused, though it is still inside the window", async ({ svc }) => {
+    const { email, totpURI } = await userWithTotp(svc);
     const newer = await freshTotpCode(totpURI);
     const { c: a } = await signInWithPassword(svc, email);
     expect((await a.post("/api/v1/auth/two-factor/verify-totp", { code: newer })).status).toBe(200);
@@ -261,8 +253,8 @@ describe("an authenticator code works once", () => {
     expectError(await b.post("/api/v1/auth/two-factor/verify-totp", { code: totpCode(totpURI, { step: -1 }) }), 401, "unauthenticated");
   });
 
-  test("one code sent twice at once proves exactly one session", async () => {
-    const { email, totpURI } = await userWithTotp();
+  test("one code sent twice at once proves exactly one session", async ({ svc }) => {
+    const { email, totpURI } = await userWithTotp(svc);
     const { c: a } = await signInWithPassword(svc, email);
     const { c: b } = await signInWithPassword(svc, email);
     const code = await freshTotpCode(totpURI);

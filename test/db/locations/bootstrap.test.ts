@@ -4,23 +4,21 @@
  * concurrently it runs, again on a signed-in request that finds them missing, and by the repair job.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { rows, sql, type Db } from "../../../server/db/client.js";
 import { users } from "../../../server/db/schema/index.js";
 import { bootstrapUser, isBootstrapped, repairBootstraps, resetBootstrapCache } from "../../../server/modules/locations/bootstrap.js";
 import { BUILTIN_PLACE_KINDS, BUILTIN_TYPES, UNPLACED_NAME } from "../../../server/modules/locations/seed.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 
 const PASSWORD = "correct horse battery";
-let svc: TestService;
 let db: Db;
 let n = 0;
 
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   db = svc.database.db;
 });
-afterAll(async () => svc?.close());
 
 /** A user row made directly, as the library's step 1 would, without step 2. */
 async function bareUser(name = "Bo Bootstrap") {
@@ -96,7 +94,7 @@ async function dropStep2(userId: string, what: "all" | "membership" | "location"
   resetBootstrapCache();
 }
 
-async function signUpAndIn(name = "Sid Session") {
+async function signUpAndIn(svc: TestService, name = "Sid Session") {
   const c = svc.client();
   const email = `session${++n}-${Date.now()}@example.test`;
   expect((await c.post("/api/v1/auth/sign-up", { email, password: PASSWORD, name })).status).toBe(200);
@@ -160,13 +158,13 @@ describe("bootstrapUser", () => {
 });
 
 describe("a signed-in request", () => {
-  test("sign-up runs step 2 right away", async () => {
-    const { userId } = await signUpAndIn();
+  test("sign-up runs step 2 right away", async ({ svc }) => {
+    const { userId } = await signUpAndIn(svc);
     expect(await step2(userId)).toEqual(exactlyOnce);
   });
 
-  test("re-creates the records when they are missing", async () => {
-    const { c, userId } = await signUpAndIn();
+  test("re-creates the records when they are missing", async ({ svc }) => {
+    const { c, userId } = await signUpAndIn(svc);
     await dropStep2(userId);
     expect(await step2(userId)).toMatchObject({ accounts: 0, locations: 0, memberships: 0 });
     const res = await c.get("/api/v1/auth/get-session");
@@ -174,22 +172,22 @@ describe("a signed-in request", () => {
     expect(await step2(userId)).toEqual(exactlyOnce);
   });
 
-  test("re-creates a missing owner membership without making a second location", async () => {
-    const { c, userId } = await signUpAndIn();
+  test("re-creates a missing owner membership without making a second location", async ({ svc }) => {
+    const { c, userId } = await signUpAndIn(svc);
     await dropStep2(userId, "membership");
     expect((await c.get("/api/v1/auth/get-session")).status).toBe(200);
     expect(await step2(userId)).toEqual(exactlyOnce);
   });
 
-  test("several requests at once after the records vanished still leave one of each", async () => {
-    const { c, userId } = await signUpAndIn();
+  test("several requests at once after the records vanished still leave one of each", async ({ svc }) => {
+    const { c, userId } = await signUpAndIn(svc);
     await dropStep2(userId);
     const answers = await Promise.all(Array.from({ length: 5 }, () => c.get("/api/v1/auth/get-session")));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await step2(userId)).toEqual(exactlyOnce);
   });
 
-  test("an anonymous request creates nothing", async () => {
+  test("an anonymous request creates nothing", async ({ svc }) => {
     const before = await rows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM accounts`);
     await svc.client().get("/api/v1/auth/get-session");
     expect(await rows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM accounts`)).toEqual(before);
@@ -197,15 +195,15 @@ describe("a signed-in request", () => {
 });
 
 describe("repairBootstraps", () => {
-  test("fixes every user missing step 2 and leaves the others alone", async () => {
+  test("fixes every user missing step 2 and leaves the others alone", async ({ svc }) => {
     await repairBootstraps(db); // settle anything earlier tests left
     const untouched = await bareUser();
     await bootstrapUser(db, untouched);
     const before = await step2(untouched.id);
     const bare = await Promise.all([1, 2, 3].map(() => bareUser()));
-    const { userId: lostAll } = await signUpAndIn();
+    const { userId: lostAll } = await signUpAndIn(svc);
     await dropStep2(lostAll);
-    const { userId: lostMembership } = await signUpAndIn();
+    const { userId: lostMembership } = await signUpAndIn(svc);
     await dropStep2(lostMembership, "membership");
 
     expect(await repairBootstraps(db)).toBe(5);
@@ -223,8 +221,8 @@ describe("repairBootstraps", () => {
     expect(await repairBootstraps(db)).toBe(0);
   });
 
-  test("a user made by the library is reachable through the repaired records", async () => {
-    const { userId } = await signUpAndIn();
+  test("a user made by the library is reachable through the repaired records", async ({ svc }) => {
+    const { userId } = await signUpAndIn(svc);
     await dropStep2(userId);
     await repairBootstraps(db);
     const [row] = await rows<{ role: string; is_personal: boolean }>(
@@ -245,7 +243,7 @@ describe("creating a location with a device-made id", () => {
       )
     )[0]!;
 
-  test("an id that is taken, by one's own location or by someone else's, is 409 conflict and writes nothing; a new one creates", async () => {
+  test("an id that is taken, by one's own location or by someone else's, is 409 conflict and writes nothing; a new one creates", async ({ svc }) => {
     const signUp = async (name: string) => {
       const c = svc.client();
       const email = `maker${++n}-${Date.now()}@example.test`;

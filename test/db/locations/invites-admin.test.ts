@@ -5,20 +5,17 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { inviteListSchema, type Invite } from "../../../shared/members.js";
 import { rows, sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
 import { expectError } from "../../support/auth.js";
 import { locationWithRoles } from "../../support/members.js";
 
-let svc: TestService;
 let team: Awaited<ReturnType<typeof locationWithRoles>>;
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   team = await locationWithRoles(svc);
 });
-afterAll(async () => svc?.close());
 
 const listPath = () => `/api/v1/locations/${team.locationId}/invites`;
 
@@ -55,7 +52,7 @@ describe("list", () => {
     expectError(await team.as.owner.get(`${listPath()}?limit=0`), 400, "validation_failed");
   });
 
-  test("members and viewers are refused (403), outsiders see no location (404), a token is refused", async () => {
+  test("members and viewers are refused (403), outsiders see no location (404), a token is refused", async ({ svc }) => {
     expectError(await team.as.member.get(listPath()), 403, "forbidden");
     expectError(await team.as.viewer.get(listPath()), 403, "forbidden");
     expectError(await team.as.outsider.get(listPath()), 404, "not_found");
@@ -71,7 +68,7 @@ describe("list", () => {
 });
 
 describe("revoke", () => {
-  test("a revoked invite cannot be accepted; revoking twice is fine; an accepted one cannot be revoked", async () => {
+  test("a revoked invite cannot be accepted; revoking twice is fine; an accepted one cannot be revoked", async ({ svc }) => {
     const { id, token } = await makeInvite();
     const res = await team.as.admin.delete(`/api/v1/invites/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -98,7 +95,7 @@ describe("revoke", () => {
 });
 
 describe("resend", () => {
-  test("a new link replaces the old one, for 7 more days, and is mailed to the invite's address", async () => {
+  test("a new link replaces the old one, for 7 more days, and is mailed to the invite's address", async ({ svc }) => {
     const email = `resend-${Date.now()}@example.test`;
     const { id, token } = await makeInvite(email);
     await svc.database.db.execute(sql`UPDATE invites SET expires_at = now() - interval '1 day' WHERE id = ${id}`);
@@ -124,7 +121,7 @@ describe("resend", () => {
     expect((await person.post("/api/v1/invites/accept", { token: res.body.token })).status).toBe(200);
   });
 
-  test("an invite without an address is not mailed; a revoked one cannot be resent; members cannot resend", async () => {
+  test("an invite without an address is not mailed; a revoked one cannot be resent; members cannot resend", async ({ svc }) => {
     const { id } = await makeInvite();
     const res = await team.as.admin.post(`/api/v1/invites/${id}/resend`);
     expect(res.body.mailed).toBe(false);

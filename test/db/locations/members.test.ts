@@ -2,25 +2,25 @@
  * Members and invites over HTTP (spec "Roles in a location", "Sign-up" 2). Sign-up is closed in
  * this file, as on a default server; the instance setting opens it while test people are made.
  */
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { describe, expect, onTestFinished } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { memberListSchema, memberSchema, type Member } from "../../../shared/members.js";
 import type { Role } from "../../../shared/roles.js";
 import { rows, sql } from "../../../server/db/client.js";
 import { hashToken } from "../../../server/modules/members/invites.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 import { locationWithRoles, type Client } from "../../support/members.js";
 
-let svc: TestService;
+test.override("serviceEnv", { SVC_SIGNUP_OPEN: "0" });
+
 type Team = Awaited<ReturnType<typeof locationWithRoles>>;
 let shared: Team;
-beforeAll(async () => {
-  svc = await startService({ SVC_SIGNUP_OPEN: "0" });
-  await setSignupOpen(true);
+test.beforeAll(async ({ svc }) => {
+  await setSignupOpen(svc, true);
   shared = await locationWithRoles(svc);
 });
-afterAll(async () => svc?.close());
 
-async function setSignupOpen(open: boolean) {
+async function setSignupOpen(svc: TestService, open: boolean) {
   await svc.database.db.execute(
     sql`INSERT INTO instance_settings (key, value) VALUES ('signup_open', ${JSON.stringify(open)}::jsonb)
         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
@@ -37,7 +37,7 @@ async function invite(by: Client, loc: string, role: Exclude<Role, "owner">, ema
 }
 
 /** A new person who joins `loc` through an invite made by `by`. */
-async function join(by: Client, loc: string, role: Exclude<Role, "owner">, name: string): Promise<Client> {
+async function join(svc: TestService, by: Client, loc: string, role: Exclude<Role, "owner">, name: string): Promise<Client> {
   const p = await svc.signedIn(name);
   const res = await p.post("/api/v1/invites/accept", { token: await invite(by, loc, role) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -71,7 +71,7 @@ describe("invites", () => {
     }
   });
 
-  test("the invite token is shown once and only its hash is stored", async () => {
+  test("the invite token is shown once and only its hash is stored", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "member");
     const stored = await rows<{ token_hash: string }>(svc.database.db, sql`SELECT token_hash FROM invites`);
     expect(stored.map((r) => r.token_hash)).toContain(hashToken(token));
@@ -90,7 +90,7 @@ describe("invites", () => {
     expect(res.body.error.code).toBe("not_found");
   });
 
-  test("accepting an invite gives the signed-in user the invite's role in that location", async () => {
+  test("accepting an invite gives the signed-in user the invite's role in that location", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "member");
     const newcomer = await svc.signedIn("Nia Newcomer");
     const res = await newcomer.post("/api/v1/invites/accept", { token });
@@ -99,14 +99,14 @@ describe("invites", () => {
     expect(await roleOf(shared, newcomer)).toBe("member");
   });
 
-  test("accepting an invite needs a signed-in user", async () => {
+  test("accepting an invite needs a signed-in user", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "viewer");
     const res = await svc.client().post("/api/v1/invites/accept", { token });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("unauthenticated");
   });
 
-  test("an invite works once: accepting it again is 404 not_found", async () => {
+  test("an invite works once: accepting it again is 404 not_found", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "viewer");
     const first = await svc.signedIn("Flo First");
     expect((await first.post("/api/v1/invites/accept", { token })).status).toBe(200);
@@ -117,7 +117,7 @@ describe("invites", () => {
     }
   });
 
-  test("an expired invite and an unknown token are refused with 404 not_found", async () => {
+  test("an expired invite and an unknown token are refused with 404 not_found", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "member");
     await svc.database.db.execute(sql`UPDATE invites SET expires_at = now() - interval '1 second' WHERE token_hash = ${hashToken(token)}`);
     const p = await svc.signedIn("Lou Late");
@@ -129,7 +129,7 @@ describe("invites", () => {
     expect(await roleOf(shared, p)).toBeUndefined();
   });
 
-  test("an invite bound to an email is 404 for anyone else and still works for that address", async () => {
+  test("an invite bound to an email is 404 for anyone else and still works for that address", async ({ svc }) => {
     const addressee = await svc.signedIn("Ada Addressee");
     const token = await invite(shared.as.owner, shared.locationId, "admin", addressee.email.toUpperCase());
     const wrong = await (await svc.signedIn("Ozzy Other")).post("/api/v1/invites/accept", { token });
@@ -142,15 +142,15 @@ describe("invites", () => {
 });
 
 describe("sign-up while sign-up is closed", () => {
-  const signUp = (body: Record<string, string>) =>
+  const signUp = (svc: TestService, body: Record<string, string>) =>
     svc.client().post("/api/v1/auth/sign-up", { password: "correct horse battery", name: "Ivy Invited", ...body });
 
-  test("sign-up with a live invite succeeds and makes the membership", async () => {
+  test("sign-up with a live invite succeeds and makes the membership", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "viewer");
-    await setSignupOpen(false);
-    onTestFinished(() => setSignupOpen(true));
+    await setSignupOpen(svc, false);
+    onTestFinished(() => setSignupOpen(svc, true));
     const email = `ivy-${Date.now()}@example.test`;
-    const up = await signUp({ email, invite: token });
+    const up = await signUp(svc, { email, invite: token });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const c = svc.client();
     expect((await c.post("/api/v1/auth/sign-in/email", { email, password: "correct horse battery" })).status).toBe(200);
@@ -159,13 +159,13 @@ describe("sign-up while sign-up is closed", () => {
     expect(memberListSchema.parse(res.body).items.find((m) => m.email === email)?.role).toBe("viewer");
   });
 
-  test("sign-up without an invite, or with a used one, is refused with 403 signup_closed", async () => {
+  test("sign-up without an invite, or with a used one, is refused with 403 signup_closed", async ({ svc }) => {
     const token = await invite(shared.as.owner, shared.locationId, "viewer");
     expect((await (await svc.signedIn("Uma User")).post("/api/v1/invites/accept", { token })).status).toBe(200);
-    await setSignupOpen(false);
-    onTestFinished(() => setSignupOpen(true));
+    await setSignupOpen(svc, false);
+    onTestFinished(() => setSignupOpen(svc, true));
     for (const extra of [{}, { invite: token }]) {
-      const res = await signUp({ email: `closed-${Date.now()}@example.test`, ...extra });
+      const res = await signUp(svc, { email: `closed-${Date.now()}@example.test`, ...extra });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe("signup_closed");
     }
@@ -201,7 +201,7 @@ describe("listing members", () => {
 describe("changing roles and removing members", () => {
   let t: Team;
   let loc: string;
-  beforeAll(async () => {
+  test.beforeAll(async ({ svc }) => {
     t = await locationWithRoles(svc);
     loc = t.locationId;
   });
@@ -214,9 +214,9 @@ describe("changing roles and removing members", () => {
     expect(back.body).toMatchObject({ role: "admin", rowVersion: 3 });
   });
 
-  test("an admin changes a member and a viewer but not another admin or the owner", async () => {
+  test("an admin changes a member and a viewer but not another admin or the owner", async ({ svc }) => {
     const { as } = t;
-    const other = await join(as.owner, loc, "admin", "Ola Otheradmin");
+    const other = await join(svc, as.owner, loc, "admin", "Ola Otheradmin");
     for (const [target, role] of [
       [as.member, "viewer"],
       [as.member, "member"],
@@ -272,10 +272,10 @@ describe("changing roles and removing members", () => {
     expect((await t.as.outsider.delete(memberPath(loc, t.as.member.userId))).status).toBe(404);
   });
 
-  test("an admin removes a member but not another admin or the owner", async () => {
+  test("an admin removes a member but not another admin or the owner", async ({ svc }) => {
     const { as } = t;
-    const extra = await join(as.owner, loc, "member", "Ed Extra");
-    const other = await join(as.owner, loc, "admin", "Al Anotheradmin");
+    const extra = await join(svc, as.owner, loc, "member", "Ed Extra");
+    const other = await join(svc, as.owner, loc, "admin", "Al Anotheradmin");
     const res = await as.admin.delete(memberPath(loc, extra.userId));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, txid: expect.any(String) });

@@ -4,20 +4,15 @@
  * `next_cursor`, takes `limit` and `cursor`, and walking it page by page yields every row once, in
  * the list's order, even where rows were made in the same microsecond or the same millisecond.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { v7 as uuidv7 } from "uuid";
 import { memberListSchema } from "../../../shared/members.js";
 import { rows, sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 import type { Client } from "../../support/members.js";
 import { expectMalformedCursorsRefused, walkPages } from "../../support/paging.js";
 import { op, push } from "../../support/push.js";
-
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => svc?.close());
 
 /**
  * Creation times for the rows a test adds: three that tie to the microsecond, two within one
@@ -33,7 +28,7 @@ const STAMPS = [
   "2020-01-02 12:00:00+00",
 ];
 
-async function newUsers(n: number): Promise<string[]> {
+async function newUsers(svc: TestService, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const [row] = await rows<{ id: string }>(
@@ -76,10 +71,10 @@ async function expectWalk(c: Client, path: string, id: (item: any) => string, ex
 }
 
 describe("GET /api/v1/locations/:id/members", () => {
-  test("pages through every member once, oldest membership first, by next_cursor", async () => {
+  test("pages through every member once, oldest membership first, by next_cursor", async ({ svc }) => {
     const owner = await svc.signedIn("Paging Owner");
     const loc = (await owner.get("/api/v1/me")).body.locations[0].id as string;
-    const users = await newUsers(STAMPS.length);
+    const users = await newUsers(svc, STAMPS.length);
     for (const [i, userId] of users.entries()) {
       await svc.database.db.execute(
         sql`INSERT INTO memberships (id, location_id, user_id, role, created_at) VALUES (${uuidv7()}, ${loc}, ${userId}, 'member', ${STAMPS[i]}::timestamptz)`,
@@ -99,7 +94,7 @@ describe("GET /api/v1/locations/:id/members", () => {
 });
 
 /** A signed-in person whose own rows of a list get STAMPS as their creation times. */
-async function personWithStampedRows(insert: (userId: string, stamp: string, i: number, loc: string) => Promise<void>): Promise<Client> {
+async function personWithStampedRows(svc: TestService, insert: (userId: string, stamp: string, i: number, loc: string) => Promise<void>): Promise<Client> {
   const c = await svc.signedIn("Paged Owner");
   const loc = (await c.get("/api/v1/me")).body.locations[0].id as string;
   for (const [i, stamp] of STAMPS.entries()) await insert(c.userId, stamp, i, loc);
@@ -107,8 +102,8 @@ async function personWithStampedRows(insert: (userId: string, stamp: string, i: 
 }
 
 describe("GET /api/v1/tokens", () => {
-  test("pages through every token once, newest first, by next_cursor", async () => {
-    const c = await personWithStampedRows((userId, stamp, i, loc) =>
+  test("pages through every token once, newest first, by next_cursor", async ({ svc }) => {
+    const c = await personWithStampedRows(svc, (userId, stamp, i, loc) =>
       svc.database.db
         .execute(
           sql`INSERT INTO personal_tokens (id, user_id, name, lookup, hmac, scope, location_ids, created_at)
@@ -124,8 +119,8 @@ describe("GET /api/v1/tokens", () => {
 });
 
 describe("GET /api/v1/oauth/grants", () => {
-  test("pages through every grant once, newest first, by next_cursor", async () => {
-    const c = await personWithStampedRows((userId, stamp, i, loc) =>
+  test("pages through every grant once, newest first, by next_cursor", async ({ svc }) => {
+    const c = await personWithStampedRows(svc, (userId, stamp, i, loc) =>
       svc.database.db
         .execute(
           sql`INSERT INTO oauth_grants (id, user_id, client_id, client_name, scopes, location_ids, created_at)
@@ -141,8 +136,8 @@ describe("GET /api/v1/oauth/grants", () => {
 });
 
 describe("GET /api/v1/me/sessions", () => {
-  test("pages through every live session once, newest first, by next_cursor", async () => {
-    const c = await personWithStampedRows((userId, stamp) =>
+  test("pages through every live session once, newest first, by next_cursor", async ({ svc }) => {
+    const c = await personWithStampedRows(svc, (userId, stamp) =>
       svc.database.db
         .execute(
           sql`INSERT INTO auth_sessions (id, user_id, token, expires_at, created_at)
@@ -164,14 +159,14 @@ describe("GET /api/v1/me/sessions", () => {
 });
 
 /** Gives the rows `ids` (in that order) the STAMPS as `column` of `table`. */
-async function restamp(table: "history_entries" | "inbox_items", column: "at" | "created_at", ids: string[]) {
+async function restamp(svc: TestService, table: "history_entries" | "inbox_items", column: "at" | "created_at", ids: string[]) {
   for (const [i, id] of ids.entries()) {
     await svc.database.db.execute(sql`UPDATE ${sql.identifier(table)} SET ${sql.identifier(column)} = ${STAMPS[i]}::timestamptz WHERE id = ${id}`);
   }
 }
 
 describe("the lists that paged before: history and inbox, on the same cursors", () => {
-  test("a thing's history pages through every entry once, newest first", async () => {
+  test("a thing's history pages through every entry once, newest first", async ({ svc }) => {
     const c = await svc.signedIn("Paged Historian");
     const loc = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const created = await c.post(`/api/v1/locations/${loc}/things`, { name: "Paged kettle" });
@@ -184,6 +179,7 @@ describe("the lists that paged before: history and inbox, on the same cursors", 
     const entries = await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM history_entries WHERE entity_id = ${id} ORDER BY at, id`);
     expect(entries).toHaveLength(STAMPS.length);
     await restamp(
+      svc,
       "history_entries",
       "at",
       entries.map((e) => e.id),
@@ -194,7 +190,7 @@ describe("the lists that paged before: history and inbox, on the same cursors", 
     await expectWalk(c, `/api/v1/things/${id}/history`, (e) => e.id, expected);
   });
 
-  test("the inbox pages through every open item once, newest first", async () => {
+  test("the inbox pages through every open item once, newest first", async ({ svc }) => {
     const c = await svc.signedIn("Paged Capturer");
     const loc = (await c.get("/api/v1/me")).body.locations[0].id as string;
     const res = await push(
@@ -205,6 +201,7 @@ describe("the lists that paged before: history and inbox, on the same cursors", 
     const items = await rows<{ id: string }>(svc.database.db, sql`SELECT id FROM inbox_items WHERE location_id = ${loc} ORDER BY created_at, id`);
     expect(items).toHaveLength(STAMPS.length);
     await restamp(
+      svc,
       "inbox_items",
       "created_at",
       items.map((r) => r.id),

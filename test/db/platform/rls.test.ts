@@ -5,16 +5,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { type Actor, userActor, withActor } from "../../../server/db/actor.js";
 import { rows, sql, type Db } from "../../../server/db/client.js";
 import { locations, memberships, places, syncLog, things, users } from "../../../server/db/schema/index.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 
 const PASSWORD = "correct horse battery";
 const INSUFFICIENT_PRIVILEGE = "42501";
 
-let svc: TestService;
 let db: Db;
 let owner: Actor;
 let viewer: Actor;
@@ -26,7 +26,7 @@ let typeId: string;
 let n = 0;
 
 /** A user made through the real sign-up route (which also runs sign-up step 2). */
-async function signUp(name: string): Promise<Actor> {
+async function signUp(svc: TestService, name: string): Promise<Actor> {
   const email = `rls${++n}-${Date.now()}@example.test`;
   const res = await svc.client().post("/api/v1/auth/sign-up", { email, password: PASSWORD, name });
   expect(res.status).toBe(200);
@@ -39,13 +39,12 @@ async function addMember(userId: string, role: "admin" | "member" | "viewer") {
   await db.insert(memberships).values({ id: randomUUID(), locationId, userId, role, createdAt: now, updatedAt: now });
 }
 
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   db = svc.database.db;
-  owner = await signUp("Olive Owner");
-  viewer = await signUp("Vic Viewer");
-  member = await signUp("Meg Member");
-  stranger = await signUp("Stan Stranger");
+  owner = await signUp(svc, "Olive Owner");
+  viewer = await signUp(svc, "Vic Viewer");
+  member = await signUp(svc, "Meg Member");
+  stranger = await signUp(svc, "Stan Stranger");
   const [loc] = await rows<{ id: string }>(
     db,
     sql`SELECT l.id FROM locations l JOIN accounts a ON a.id = l.account_id WHERE a.owner_user_id = ${owner.userId} AND l.is_personal`,
@@ -61,7 +60,6 @@ beforeAll(async () => {
   await addMember(viewer.userId, "viewer");
   await addMember(member.userId, "member");
 });
-afterAll(async () => svc?.close());
 
 /** A new thing in the owner's location, in its Unplaced area. */
 const newThing = (name: string) => ({ id: randomUUID(), locationId, placeId: unplacedId, typeId, name });

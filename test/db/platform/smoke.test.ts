@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startService, type TestService } from "../../support/app.js";
+import { expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { rows, sql } from "../../../server/db/client.js";
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => svc?.close());
-
-test("sign-up then sign-in creates the owner records", async () => {
+test("sign-up then sign-in creates the owner records", async ({ svc }) => {
   const c = svc.client();
   const up = await c.post("/api/v1/auth/sign-up", { email: "a@example.test", password: "correct horse battery", name: "Ann Lee" });
   expect(up.status).toBe(200);

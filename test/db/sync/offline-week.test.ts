@@ -9,20 +9,19 @@
  */
 import "fake-indexeddb/auto";
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { expect, vi } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { InventoryDb } from "../../../client/db/database.js";
 import { enqueue, type OpDraft } from "../../../client/sync/outbox.js";
 import { BATCH_SIZE, pushOnce, type PushOutcome, type PushPace } from "../../../client/sync/pusher.js";
 import { rows, sql } from "../../../server/db/client.js";
 import { MAX_ARGS_DEPTH } from "../../../sync/protocol.js";
-import { startService, type TestService } from "../../support/app.js";
 import { seeded, sleep } from "../../support/device-load.js";
 import { locationWithRoles, type Client } from "../../support/members.js";
 
 const OPS = 5000;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-let svc: TestService;
 let loc: string;
 let member: Client;
 let owner: Client;
@@ -30,8 +29,7 @@ let outsiderLoc: string;
 let personalLoc: string;
 let device: InventoryDb;
 
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   const fixture = await locationWithRoles(svc);
   loc = fixture.locationId;
   ({ member, owner } = fixture.as);
@@ -48,12 +46,11 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   device?.close();
   await device?.delete();
-  await svc?.close();
 });
 
 interface Poison {
@@ -64,7 +61,9 @@ interface Poison {
   expect: string[];
 }
 
-test("a device 7 days offline with 5,000 queued ops (some poison) syncs completely: each op applied, dropped with its sync_drop item, or the unreadable one set aside; nothing pending", async () => {
+test("a device 7 days offline with 5,000 queued ops (some poison) syncs completely: each op applied, dropped with its sync_drop item, or the unreadable one set aside; nothing pending", async ({
+  svc,
+}) => {
   // Before going offline the device saw the owner's ladder at version 1; a week later the owner renamed it.
   const ladder = await owner.post(`/api/v1/locations/${loc}/things`, { name: "Ladder" });
   expect(ladder.status).toBe(201);

@@ -3,34 +3,32 @@
  * through push, text the database cannot keep, args no op can have, and the same batch twice at once.
  */
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { v7 as uuidv7 } from "uuid";
 import { inboxItemSchema } from "../../../shared/inbox.js";
 import { pageOf } from "../../../shared/paging.js";
 import { MAX_ARGS_DEPTH, pushResponseSchema } from "../../../sync/protocol.js";
 import { rows, sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 import { locationWithRoles, type Client } from "../../support/members.js";
 import { op, push } from "../../support/push.js";
 
-let svc: TestService;
 let loc: string;
 let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
 let otherLoc: string;
 let other: Client;
 
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   ({ locationId: loc, as } = await locationWithRoles(svc));
   other = await svc.signedIn("Tess Tenant");
   otherLoc = (await other.get("/api/v1/me")).body.locations[0].id;
 });
-afterAll(async () => svc?.close());
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const cookie = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
-async function upload(c: Client, locationId: string, bytes: Buffer) {
+async function upload(svc: TestService, c: Client, locationId: string, bytes: Buffer) {
   const res = await fetch(`${svc.url}/api/v1/files?locationId=${locationId}`, {
     method: "POST",
     headers: { origin: svc.config.publicUrl.origin, cookie: cookie(c), "content-type": "application/octet-stream" },
@@ -40,16 +38,16 @@ async function upload(c: Client, locationId: string, bytes: Buffer) {
   return (await res.json()) as { id: string };
 }
 
-const count = async (table: string, where = sql`true`) =>
+const count = async (svc: TestService, table: string, where = sql`true`) =>
   (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE ${where}`))[0]!.n;
 const results = (body: unknown) => pushResponseSchema.parse(body).results;
 const dropItems = async (c: Client, locationId = loc) =>
   pageOf(inboxItemSchema).parse((await c.get(`/api/v1/inbox?locationId=${locationId}&kind=sync_drop`)).body).items;
 
 describe("only the ops of the sync protocol can be pushed", () => {
-  test("DR1 a pushed file.create pointing at another tenant's bytes is dropped as unknown_op; no file record, no download", async () => {
+  test("DR1 a pushed file.create pointing at another tenant's bytes is dropped as unknown_op; no file record, no download", async ({ svc }) => {
     // The other tenant's photo: its sha256 is all an attacker needs to name it.
-    const theirs = await upload(other, otherLoc, PNG);
+    const theirs = await upload(svc, other, otherLoc, PNG);
     const [stored] = await rows<{ sha256: string }>(svc.database.db, sql`SELECT sha256 FROM files WHERE id = ${theirs.id}`);
     const stolenId = uuidv7();
     const res = await push(as.member, [
@@ -60,7 +58,7 @@ describe("only the ops of the sync protocol can be pushed", () => {
     const [dropped, applied] = results(res.body);
     expect(dropped).toMatchObject({ status: "dropped", reason: "unknown_op" });
     expect(applied).toMatchObject({ status: "applied" });
-    expect(await count("files", sql`id = ${stolenId}`)).toBe(0);
+    expect(await count(svc, "files", sql`id = ${stolenId}`)).toBe(0);
     expect((await as.member.get(`/api/v1/files/${stolenId}`)).status).toBe(404);
     // The person still sees what did not go through, with a reason the app can show.
     const item = (await dropItems(as.member)).find((i) => (i.syncDrop?.op as { id: string } | undefined)?.id === (res.body.results[0].id as string));
@@ -79,8 +77,8 @@ describe("only the ops of the sync protocol can be pushed", () => {
 });
 
 describe("files are served as stored", () => {
-  test("size and kind come from the stored bytes, not the record: a keep-alive connection reads exactly one answer", async () => {
-    const mine = await upload(as.member, loc, PNG);
+  test("size and kind come from the stored bytes, not the record: a keep-alive connection reads exactly one answer", async ({ svc }) => {
+    const mine = await upload(svc, as.member, loc, PNG);
     // A record that lies about its bytes (as one made through the old push path could).
     await svc.database.db.execute(sql`UPDATE files SET size = 10, mime = 'application/pdf' WHERE id = ${mine.id}`);
     const raw = await new Promise<string>((resolve, reject) => {
@@ -113,12 +111,12 @@ describe("files are served as stored", () => {
 describe("text the database cannot keep", () => {
   const bad = { nul: "Drill\u0000bit", lone: "Drill \ud800 bit", trailing: "\udc00" };
 
-  test.each(Object.entries(bad))("REST: a name with %s is 400 validation_failed naming the field, and nothing is created", async (_kind, name) => {
-    const before = await count("things");
+  test.for(Object.entries(bad))("REST: a name with %s is 400 validation_failed naming the field, and nothing is created", async ([, name], { svc }) => {
+    const before = await count(svc, "things");
     const res = await as.member.post(`/api/v1/locations/${loc}/things`, { name });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "validation_failed", message: expect.stringContaining("body.name") });
-    expect(await count("things")).toBe(before);
+    expect(await count(svc, "things")).toBe(before);
   });
 
   test("REST: a NUL in a query or in a custom field value nested in a record is refused too", async () => {
@@ -165,18 +163,18 @@ describe("args no op can have", () => {
     return v;
   };
 
-  test("PU3 args nested deeper than the cap are refused as a batch with 400 naming the op; nothing is applied", async () => {
+  test("PU3 args nested deeper than the cap are refused as a batch with 400 naming the op; nothing is applied", async ({ svc }) => {
     const deep = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), fields: { x: nest(MAX_ARGS_DEPTH) } } });
     const fine = op({ name: "thing.create", locationId: loc, args: { id: uuidv7(), name: "Never applied" } });
-    const before = await count("things");
+    const before = await count(svc, "things");
     const res = await push(as.member, [fine, deep]);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "validation_failed", message: expect.stringContaining(deep.id) });
     expect(res.body.error.message).toContain("ops.1.args");
-    expect(await count("things")).toBe(before);
+    expect(await count(svc, "things")).toBe(before);
   });
 
-  test("PU3 args nested 10,000 levels deep answer 400, not 500", async () => {
+  test("PU3 args nested 10,000 levels deep answer 400, not 500", async ({ svc }) => {
     const body = `{"clientId":"d","protocol":1,"ops":[{"id":"${uuidv7()}","name":"thing.create","locationId":"${loc}","at":"${new Date().toISOString()}","args":${"[".repeat(10_000)}${"]".repeat(10_000)}}]}`;
     const raw = await fetch(`${svc.url}/api/v1/sync/push`, {
       method: "POST",
@@ -196,7 +194,7 @@ describe("args no op can have", () => {
 });
 
 describe("PU9 the same batch pushed twice at once", () => {
-  test("applies once: every answer is 200, each op applied in one and duplicate in the other", async () => {
+  test("applies once: every answer is 200, each op applied in one and duplicate in the other", async ({ svc }) => {
     const ids = Array.from({ length: 20 }, () => uuidv7());
     const ops = ids.map((id) => op({ name: "thing.create", locationId: loc, args: { id, name: `Twin ${id.slice(-4)}` } }));
     for (let round = 0; round < 3; round++) {
@@ -213,6 +211,6 @@ describe("PU9 the same batch pushed twice at once", () => {
         expect(column.filter((s) => s === "duplicate")).toHaveLength(2);
       }
     }
-    expect(await count("things", sql`id = ANY(${sql.raw(`ARRAY[${ids.map((i) => `'${i}'`).join(",")}]::uuid[]`)}) AND row_version = 3`)).toBe(ids.length);
+    expect(await count(svc, "things", sql`id = ANY(${sql.raw(`ARRAY[${ids.map((i) => `'${i}'`).join(",")}]::uuid[]`)}) AND row_version = 3`)).toBe(ids.length);
   });
 });

@@ -5,13 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { type Actor, userActor, withActor } from "../../../server/db/actor.js";
 import { rows, sql, type Db } from "../../../server/db/client.js";
 import { places, syncLog, things, users } from "../../../server/db/schema/index.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 
-let svc: TestService;
 let db: Db;
 let owner: Actor;
 let locationId: string;
@@ -19,8 +19,7 @@ let unplacedId: string;
 let typeId: string;
 let me: ReturnType<TestService["client"]>;
 
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   db = svc.database.db;
   const email = `log-${Date.now()}@example.test`;
   expect((await svc.client().post("/api/v1/auth/sign-up", { email, password: "correct horse battery", name: "Lou Logger" })).status).toBe(200);
@@ -41,7 +40,6 @@ beforeAll(async () => {
   );
   typeId = type!.id;
 });
-afterAll(async () => svc?.close());
 
 const newThing = (name: string) => ({ id: randomUUID(), locationId, placeId: unplacedId, typeId, name });
 
