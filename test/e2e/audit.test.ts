@@ -4,24 +4,17 @@
  * list the share link; offline the list says it needs a connection; in Arabic the lines read right
  * to left and nothing is wider than the phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, signUp } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PHONE = { width: 360, height: 780 };
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("activity", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("tokens and a share link read as lines in English and Arabic, More brings older ones, offline says so, 360 px fits", async () => {
+  it("tokens and a share link read as lines in English and Arabic, More brings older ones, offline says so, 360 px fits", async ({ e2e }) => {
     const { context, page } = await e2e.device({ viewport: PHONE });
     const email = freshEmail("ayla");
     await signUp(page, "Ayla Audit", email);

@@ -4,17 +4,16 @@
  * in Arabic at 360 px does not overflow, and offline it says an export needs a connection.
  */
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { exportDirOf, startExportWorker, type ExportWorker } from "../../server/modules/exports/worker.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, signUp } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("export screen", () => {
-  let e2e: E2e;
   let worker: ExportWorker;
-  beforeAll(async () => {
-    e2e = await startE2e();
+  it.beforeAll(async ({ e2e }) => {
     const { svc } = e2e;
     // The job as the server runs it, slowed per page so the progress bar can be seen moving.
     worker = startExportWorker({
@@ -27,12 +26,11 @@ describe("export screen", () => {
       onBeat: () => new Promise((r) => setTimeout(r, 250)),
     });
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     await worker?.stop();
-    await e2e?.close();
   });
 
-  it("starts an export, follows its progress to the end and downloads the zip; Arabic at 360 px fits", async () => {
+  it("starts an export, follows its progress to the end and downloads the zip; Arabic at 360 px fits", async ({ e2e }) => {
     const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
     const email = freshEmail("exa");
     await signUp(page, "Ex Porter", email);
@@ -80,7 +78,7 @@ describe("export screen", () => {
     expect(await page.getByRole("button", { name: "ابدأ التصدير" }).isDisabled()).toBe(true);
   });
 
-  it("restores an export into a new, empty location and imports a CSV after checking it", async () => {
+  it("restores an export into a new, empty location and imports a CSV after checking it", async ({ e2e }) => {
     const { page } = await e2e.device({ viewport: { width: 390, height: 800 } });
     const email = freshEmail("imp");
     await signUp(page, "Im Porter", email);

@@ -4,20 +4,13 @@
  * has them in transit. One is unpacked in the new flat: its things are there with their history;
  * the other two stay in transit. The mover's screen in Arabic at 360 px does not overflow.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("moves", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("three boxes scan-loaded offline, one unpacked in the target with its things and history, two still in transit", async () => {
+  it("three boxes scan-loaded offline, one unpacked in the target with its things and history, two still in transit", async ({ e2e }) => {
     const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
     const email = freshEmail("mover");
     await signUp(page, "Mo Mover", email);

@@ -4,10 +4,9 @@
  * and is reviewed line by line in the inbox: one line becomes a thing, one is skipped; its "$" asks
  * which dollars. The cards fit a 360 px phone in Arabic.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Standin } from "../support/ai-standins/server.js";
-import { startAiE2e, type AiE2e } from "./support/ai.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { aiE2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -24,18 +23,7 @@ const RECEIPT = {
 };
 
 describe("a receipt", () => {
-  let ai: AiE2e;
-  let e2e: E2e;
-  let standin: Standin;
-  beforeAll(async () => {
-    ai = await startAiE2e();
-    ({ e2e, standin } = ai);
-  });
-  afterAll(async () => {
-    await ai?.close();
-  });
-
-  it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async () => {
+  it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async ({ e2e, standin }) => {
     const { context, page } = await e2e.device({ viewport: { width: 360, height: 780 } });
     const email = freshEmail("remy");
     await signUp(page, "Remy Receipts", email);

@@ -3,9 +3,10 @@
  * type, a container; a place filter that keeps what is in the places and containers inside it;
  * and a container's page listing what it holds.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 /** The names of the things the Things screen lists (list `listName`), once they settle on `expected`. */
@@ -36,15 +37,9 @@ async function capture(page: Page, name: string, type: string, place: string, la
 }
 
 describe("search and place filters", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("finds things by place, type and container, filters a place with what is inside it, lists a box's contents, offline too, in English and Arabic", async () => {
+  it("finds things by place, type and container, filters a place with what is inside it, lists a box's contents, offline too, in English and Arabic", async ({
+    e2e,
+  }) => {
     const { context, page } = await e2e.device();
     await signUp(page, "Sam Search", freshEmail("sam"));
     const locationId = await locationIdOf(page);
