@@ -17,7 +17,7 @@ import { compatibleFormat } from "../support/ai-standins/chat-completions.js";
 import { startStandin, type Standin } from "../support/ai-standins/server.js";
 import type { HttpClient } from "../support/app.js";
 import { op, push } from "../support/push.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, type E2e } from "./support/app.js";
+import { goTo, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 it.override("e2eEnv", { SVC_AI_ALLOW_LOOPBACK: "1" });
@@ -65,13 +65,10 @@ describe("AI settings", () => {
 
   it("a wrong key is refused in words and nothing is saved; the right key saves; a key refused later is named with its date, in English and Arabic at 360 px", async ({
     e2e,
+    newPerson,
   }) => {
-    const { page } = await e2e.device({ viewport: PHONE });
-    const email = freshEmail("kim");
-    await signUp(page, "Kim Keys", email);
-    const loc = await locationIdOf(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const { page, locationId: loc, client } = await newPerson("Kim Keys", "kim", { viewport: PHONE });
+    const api = await client();
     const mine = async () => aiSettingsOverviewSchema.parse((await api.get("/api/v1/me/ai-settings")).body).user;
 
     await goTo(page, "Settings");

@@ -7,21 +7,17 @@
 import { describe, expect } from "vitest";
 import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp } from "./support/app.js";
+import { goTo } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PHONE = { width: 360, height: 780 };
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("activity", () => {
-  it("tokens and a share link read as lines in English and Arabic, More brings older ones, offline says so, 360 px fits", async ({ e2e }) => {
-    const { context, page } = await e2e.device({ viewport: PHONE });
-    const email = freshEmail("ayla");
-    await signUp(page, "Ayla Audit", email);
+  it("tokens and a share link read as lines in English and Arabic, More brings older ones, offline says so, 360 px fits", async ({ newPerson }) => {
+    const { context, page, locationId: loc, client } = await newPerson("Ayla Audit", "ayla", { viewport: PHONE });
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const loc = await locationIdOf(page);
-    const api = e2e.svc.client();
-    expect((await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const api = await client();
 
     // 21 tokens: one more than the first page holds. The first has a long name, which must wrap.
     const long = `Nightly-backup-script-for-the-garage-${"x".repeat(40)}`;

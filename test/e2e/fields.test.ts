@@ -166,10 +166,8 @@ describe("custom fields", () => {
     await fitsWidth(narrow.page, ["إنشاء النوع", "أضف الحقل"]);
     await screenshot(narrow.page, "fields-editor-arabic-360");
   });
-  it("keeps a secret value hidden until revealed, asks for the password again first, and says reveal needs a connection", async ({ e2e }) => {
-    const { context, page } = await e2e.device();
-    await signUp(page, "Sam Secret", freshEmail("sam"));
-    const locationId = await locationIdOf(page);
+  it("keeps a secret value hidden until revealed, asks for the password again first, and says reveal needs a connection", async ({ newPerson }) => {
+    const { context, page, locationId } = await newPerson("Sam Secret", "sam");
     await page.goto(`/l/${locationId}/types`);
     await page.getByLabel("Type name").fill("Safe");
     await page.getByRole("button", { name: "Create type" }).click();

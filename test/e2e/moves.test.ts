@@ -6,18 +6,14 @@
  */
 import { describe, expect } from "vitest";
 import { e2eTest as it } from "./support/fixtures.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced } from "./support/app.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("moves", () => {
-  it("three boxes scan-loaded offline, one unpacked in the target with its things and history, two still in transit", async ({ e2e }) => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    const email = freshEmail("mover");
-    await signUp(page, "Mo Mover", email);
-    const locationId = await locationIdOf(page);
+  it("three boxes scan-loaded offline, one unpacked in the target with its things and history, two still in transit", async ({ newPerson }) => {
+    const { page, context, locationId, client } = await newPerson("Mo Mover", "mover", { viewport: { width: 360, height: 740 } });
 
-    const api = e2e.svc.client();
-    expect((await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const api = await client();
     const target = (await api.post("/api/v1/locations", { name: "New flat" })).body.id as string;
     expect((await api.post(`/api/v1/locations/${target}/places`, { name: "Kitchen" })).status).toBe(201);
     const make = async (body: Record<string, unknown>) => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect } from "vitest";
 import { aiE2eTest as it } from "./support/fixtures.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced } from "./support/app.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -23,11 +23,8 @@ const RECEIPT = {
 };
 
 describe("a receipt", () => {
-  it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async ({ e2e, standin }) => {
-    const { context, page } = await e2e.device({ viewport: { width: 360, height: 780 } });
-    const email = freshEmail("remy");
-    await signUp(page, "Remy Receipts", email);
-    const loc = await locationIdOf(page);
+  it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async ({ standin, newPerson }) => {
+    const { context, page, locationId: loc, client } = await newPerson("Remy Receipts", "remy", { viewport: { width: 360, height: 780 } });
     await serviceWorkerReady(page);
     standin.next({ do: "ok", object: RECEIPT });
 
@@ -57,8 +54,7 @@ describe("a receipt", () => {
     await card.waitFor({ state: "detached" });
     await synced(page);
 
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const api = await client();
     const names = ((await api.get(`/api/v1/locations/${loc}/things`)).body.items as { name: string }[]).map((t) => t.name);
     expect(names).toContain("Hammer");
     expect(names).not.toContain("Bag");

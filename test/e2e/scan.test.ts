@@ -51,10 +51,8 @@ function qrVideo(text: string): Buffer {
 }
 
 describe("scanning a label", () => {
-  it("a QR photo of a thing's code opens the thing, with the network off", async ({ e2e }) => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    await signUp(page, "Sami Scanner", freshEmail("sami"));
-    const locationId = await locationIdOf(page);
+  it("a QR photo of a thing's code opens the thing, with the network off", async ({ newPerson }) => {
+    const { page, context, locationId } = await newPerson("Sami Scanner", "sami", { viewport: { width: 360, height: 740 } });
     await serviceWorkerReady(page);
     await goTo(page, "Capture");
     await page.getByLabel("Name", { exact: true }).fill("Red toolbox");
@@ -106,13 +104,9 @@ describe("scanning a label", () => {
     await page.getByRole("heading", { name: "Red toolbox" }).waitFor();
   });
 
-  it("an admin prints labels; scanning a free one claims it for a box, which then answers to it", async ({ e2e }) => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    const email = freshEmail("lara");
-    await signUp(page, "Lara Labels", email);
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+  it("an admin prints labels; scanning a free one claims it for a box, which then answers to it", async ({ e2e, newPerson }) => {
+    const { page, context, locationId, client } = await newPerson("Lara Labels", "lara", { viewport: { width: 360, height: 740 } });
+    const owner = await client();
     const crate = (await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Blue crate", isContainer: true })).body as { id: string };
 
     await page.goto(`/l/${locationId}/things`);

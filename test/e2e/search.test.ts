@@ -6,7 +6,7 @@
 import { describe, expect } from "vitest";
 import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, signUp, synced } from "./support/app.js";
+import { goTo, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 /** The names of the things the Things screen lists (list `listName`), once they settle on `expected`. */
@@ -38,11 +38,9 @@ async function capture(page: Page, name: string, type: string, place: string, la
 
 describe("search and place filters", () => {
   it("finds things by place, type and container, filters a place with what is inside it, lists a box's contents, offline too, in English and Arabic", async ({
-    e2e,
+    newPerson,
   }) => {
-    const { context, page } = await e2e.device();
-    await signUp(page, "Sam Search", freshEmail("sam"));
-    const locationId = await locationIdOf(page);
+    const { context, page, locationId } = await newPerson("Sam Search", "sam");
     const en = { name: "Place name", inside: "Inside", add: "Add a place" };
     await goTo(page, "Places");
     await addPlace(page, "Garage", en);

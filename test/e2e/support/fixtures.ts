@@ -4,8 +4,8 @@
  * - `e2e`: the built app on a running service and a browser, made once per file (on the file's
  *   first use) and closed after its last test. A file needing settings of its own overrides
  *   `e2eEnv` at its top level: `test.override("e2eEnv", { SVC_SIGNUP_OPEN: "" })`.
- * - `newPerson(name, handle)`: a new phone-sized device on which a fresh person (email from
- *   `handle`) signs up through the app, with the location the app opened and `client()` for an HTTP
+ * - `newPerson(name, handle, device?)`: a new device (phone-sized unless `device` gives a viewport)
+ *   on which a fresh person (email from `handle`) signs up through the app, with the location the app opened and `client()` for an HTTP
  *   client signed in as that person.
  *
  * `aiE2eTest` is the same with the AI pipeline (test/e2e/support/ai.ts) behind `e2e`: `standin`
@@ -27,8 +27,10 @@ export interface Person {
   client(): Promise<HttpClient>;
 }
 
-async function signedUpPerson(e2e: E2e, name: string, handle: string): Promise<Person> {
-  const { context, page } = await e2e.device();
+type DeviceOptions = Parameters<E2e["device"]>[0];
+
+async function signedUpPerson(e2e: E2e, name: string, handle: string, device?: DeviceOptions): Promise<Person> {
+  const { context, page } = await e2e.device(device);
   const email = freshEmail(handle);
   await signUp(page, name, email);
   const locationId = await locationIdOf(page);
@@ -55,8 +57,8 @@ export const e2eTest = test
   .extend(
     "newPerson",
     async ({ e2e }) =>
-      (name: string, handle: string) =>
-        signedUpPerson(e2e, name, handle),
+      (name: string, handle: string, device?: DeviceOptions) =>
+        signedUpPerson(e2e, name, handle, device),
   );
 
 export const aiE2eTest = e2eTest
