@@ -3,23 +3,20 @@
  * makes the first instance admin once; instance admins open and close sign-up and list users;
  * nobody else (and no token) reaches /admin.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import { adminSettingsSchema, adminUserListSchema } from "../../../shared/admin.js";
 import { rows, sql } from "../../../server/db/client.js";
 import { startService, type TestService } from "../../support/app.js";
 import { expectError, freshEmail, PASSWORD } from "../../support/auth.js";
 
-let svc: TestService;
-beforeAll(async () => {
-  // Closed, as a default server: the admin setting is what opens it here.
-  svc = await startService({ SVC_SIGNUP_OPEN: "" });
-});
-afterAll(async () => svc?.close());
+// Closed, as a default server: the admin setting is what opens it here.
+test.override("serviceEnv", { SVC_SIGNUP_OPEN: "" });
 
-const setup = (body: Record<string, unknown>, c = svc.client()) => c.post("/api/v1/setup", body);
-const adminCount = async () => (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM instance_admins`))[0]!.n;
+const setup = (svc: TestService, body: Record<string, unknown>, c = svc.client()) => c.post("/api/v1/setup", body);
+const adminCount = async (svc: TestService) => (await rows<{ n: number }>(svc.database.db, sql`SELECT count(*)::int AS n FROM instance_admins`))[0]!.n;
 
-async function signIn(email: string, password = PASSWORD) {
+async function signIn(svc: TestService, email: string, password = PASSWORD) {
   const c = svc.client();
   const res = await c.post("/api/v1/auth/sign-in/email", { email, password });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -27,51 +24,51 @@ async function signIn(email: string, password = PASSWORD) {
 }
 
 describe("setup", () => {
-  test("the setup URL carries the code in its fragment", () => {
+  test("the setup URL carries the code in its fragment", ({ svc }) => {
     const url = new URL(svc.services.setup.url(svc.config.publicUrl));
     expect(url.pathname).toBe("/setup");
     expect(url.search).toBe("");
     expect(url.hash).toBe(`#code=${svc.services.setup.code}`);
   });
 
-  test("a wrong code is refused and makes nobody", async () => {
+  test("a wrong code is refused and makes nobody", async ({ svc }) => {
     const email = freshEmail("wrong");
-    expectError(await setup({ code: "not-the-code", email, name: "Mallory", password: PASSWORD }), 403, "forbidden");
-    expectError(await setup({ code: `${svc.services.setup.code}x`, email, name: "Mallory", password: PASSWORD }), 403, "forbidden");
-    expect(await adminCount()).toBe(0);
+    expectError(await setup(svc, { code: "not-the-code", email, name: "Mallory", password: PASSWORD }), 403, "forbidden");
+    expectError(await setup(svc, { code: `${svc.services.setup.code}x`, email, name: "Mallory", password: PASSWORD }), 403, "forbidden");
+    expect(await adminCount(svc)).toBe(0);
     expect(await rows(svc.database.db, sql`SELECT 1 FROM users WHERE email = ${email}`)).toHaveLength(0);
   });
 
-  test("a short password and a missing field are refused at the edge", async () => {
-    expectError(await setup({ code: svc.services.setup.code, email: freshEmail(), name: "A", password: "short" }), 400, "validation_failed");
-    expectError(await setup({ code: svc.services.setup.code, email: freshEmail(), password: PASSWORD }), 400, "validation_failed");
+  test("a short password and a missing field are refused at the edge", async ({ svc }) => {
+    expectError(await setup(svc, { code: svc.services.setup.code, email: freshEmail(), name: "A", password: "short" }), 400, "validation_failed");
+    expectError(await setup(svc, { code: svc.services.setup.code, email: freshEmail(), password: PASSWORD }), 400, "validation_failed");
   });
 
-  test("the right code makes the first account an instance admin, once; then setup is refused", async () => {
+  test("the right code makes the first account an instance admin, once; then setup is refused", async ({ svc }) => {
     const email = freshEmail("admin");
-    const res = await setup({ code: ` ${svc.services.setup.code} `, email, name: "Ada Admin", password: PASSWORD });
+    const res = await setup(svc, { code: ` ${svc.services.setup.code} `, email, name: "Ada Admin", password: PASSWORD });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toEqual({ status: "ready", userId: expect.any(String) });
-    expect(await adminCount()).toBe(1);
-    const admin = await signIn(email);
+    expect(await adminCount(svc)).toBe(1);
+    const admin = await signIn(svc, email);
     const me = await admin.get("/api/v1/me");
     expect(me.body.user.id).toBe(res.body.userId);
     // The account was made as sign-up makes one: with its personal location.
     expect(me.body.locations.map((l: { isPersonal: boolean }) => l.isPersonal)).toEqual([true]);
 
-    expectError(await setup({ code: svc.services.setup.code, email: freshEmail(), name: "Second", password: PASSWORD }), 409, "conflict");
-    expect(await adminCount()).toBe(1);
+    expectError(await setup(svc, { code: svc.services.setup.code, email: freshEmail(), name: "Second", password: PASSWORD }), 409, "conflict");
+    expect(await adminCount(svc)).toBe(1);
   });
 });
 
 describe("admin", () => {
   let admin: Awaited<ReturnType<typeof signIn>>;
-  beforeAll(async () => {
+  test.beforeAll(async ({ svc }) => {
     const [row] = await rows<{ email: string }>(svc.database.db, sql`SELECT u.email FROM instance_admins a JOIN users u ON u.id = a.user_id`);
-    admin = await signIn(row!.email);
+    admin = await signIn(svc, row!.email);
   });
 
-  test("an instance admin opens sign-up, and sign-up then works; closing it closes sign-up again", async () => {
+  test("an instance admin opens sign-up, and sign-up then works; closing it closes sign-up again", async ({ svc }) => {
     const before = adminSettingsSchema.parse((await admin.get("/api/v1/admin/settings")).body);
     expect(before).toEqual({ signupOpen: false, signupOpenByConfig: false });
     expectError(await svc.client().post("/api/v1/auth/sign-up", { email: freshEmail(), password: PASSWORD, name: "Early" }), 403, "signup_closed");
@@ -88,7 +85,7 @@ describe("admin", () => {
     expectError(await admin.patch("/api/v1/admin/settings", { signupOpen: true, other: 1 }), 400, "validation_failed");
   });
 
-  test("users are listed oldest first in pages with next_cursor", async () => {
+  test("users are listed oldest first in pages with next_cursor", async ({ svc }) => {
     await admin.patch("/api/v1/admin/settings", { signupOpen: true });
     for (let i = 0; i < 3; i++) await svc.signedIn(`Paged ${i}`);
     const all: string[] = [];
@@ -112,7 +109,7 @@ describe("admin", () => {
     expectError(await admin.get("/api/v1/admin/users?cursor=bogus"), 400, "validation_failed");
   });
 
-  test("anyone else is refused: a signed-in non-admin (403), nobody (401), a personal token (403)", async () => {
+  test("anyone else is refused: a signed-in non-admin (403), nobody (401), a personal token (403)", async ({ svc }) => {
     await admin.patch("/api/v1/admin/settings", { signupOpen: true });
     const person = await svc.signedIn("Not Admin");
     for (const [method, path, body] of [

@@ -4,33 +4,22 @@
  * password, a sign-in within the last few minutes.
  */
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { mailTest as test } from "../../support/fixtures.js";
 import { REAUTH_WINDOW_MS } from "../../../server/auth/reauth.js";
 import { authAccounts, authSessions, authVerifications, users } from "../../../server/db/schema/index.js";
-import { startService, type HttpClient, type TestService } from "../../support/app.js";
+import { type HttpClient, type TestService } from "../../support/app.js";
 import { enableTotp, expectError, PASSWORD, signInWithPassword } from "../../support/auth.js";
-import { startSmtp, tokenFromLink, type TestSmtp } from "../../support/smtp.js";
-
-let svc: TestService;
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  svc = await startService({ SVC_SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await svc?.close();
-  await smtp?.close();
-});
+import { tokenFromLink, type TestSmtp } from "../../support/smtp.js";
 
 /** The token of the confirmation link mailed to `email`. */
-async function confirmationToken(email: string): Promise<string> {
+async function confirmationToken(smtp: TestSmtp, email: string): Promise<string> {
   return tokenFromLink(await smtp.waitFor(email), "confirm-email");
 }
 
-const confirm = (token: string) => svc.client().post("/api/v1/auth/email-change/confirm", { token });
+const confirm = (svc: TestService, token: string) => svc.client().post("/api/v1/auth/email-change/confirm", { token });
 
-async function signInAddress(userId: string): Promise<string> {
+async function signInAddress(svc: TestService, userId: string): Promise<string> {
   const [row] = await svc.database.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return row!.email;
 }
@@ -39,7 +28,7 @@ async function sessionId(c: HttpClient): Promise<string> {
   return (await c.get("/api/v1/auth/get-session")).body.session.id as string;
 }
 
-async function ageSession(c: HttpClient, field: "createdAt" | "reauthenticatedAt", ms: number) {
+async function ageSession(svc: TestService, c: HttpClient, field: "createdAt" | "reauthenticatedAt", ms: number) {
   await svc.database.db
     .update(authSessions)
     .set({ [field]: new Date(Date.now() - ms) })
@@ -47,32 +36,32 @@ async function ageSession(c: HttpClient, field: "createdAt" | "reauthenticatedAt
 }
 
 describe("changing the sign-in email", () => {
-  test("without the password again it is 403 reauth_required, even right after signing in", async () => {
+  test("without the password again it is 403 reauth_required, even right after signing in", async ({ svc }) => {
     const c = await svc.signedIn();
     const res = await c.post("/api/v1/me/email", { email: `new-${c.email}` });
     expectError(res, 403, "reauth_required");
     expect((await c.get("/api/v1/me")).body.user.email).toBe(c.email);
   });
 
-  test("a wrong password is 403 reauth_required and changes nothing", async () => {
+  test("a wrong password is 403 reauth_required and changes nothing", async ({ svc }) => {
     const c = await svc.signedIn();
     expectError(await c.post("/api/v1/me/email", { email: `new-${c.email}`, password: "not my password" }), 403, "reauth_required");
     expect((await c.get("/api/v1/me")).body.user.email).toBe(c.email);
   });
 
-  test("with the password it answers 202 and changes nothing until the link mailed to the new address is opened", async () => {
+  test("with the password it answers 202 and changes nothing until the link mailed to the new address is opened", async ({ svc, smtp }) => {
     const c = await svc.signedIn();
     const email = `moved-${c.email}`;
     const res = await c.post("/api/v1/me/email", { email: email.toUpperCase(), password: PASSWORD });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ status: "confirmation_sent", email });
     // Not yet: the old address still signs in, the new one does not.
-    expect(await signInAddress(c.userId)).toBe(c.email);
+    expect(await signInAddress(svc, c.userId)).toBe(c.email);
     expect((await signInWithPassword(svc, email)).res.status).toBe(401);
     const mail = await smtp.waitFor(email);
     expect(mail.text).toContain(`${svc.config.publicUrl.origin}/confirm-email#token=`);
     expect(mail.text).not.toMatch(/[?&]token=|\/api\/v1\//);
-    const confirmed = await confirm(tokenFromLink(mail, "confirm-email"));
+    const confirmed = await confirm(svc, tokenFromLink(mail, "confirm-email"));
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ email });
     expect((await signInWithPassword(svc, email)).res.status).toBe(200);
@@ -81,7 +70,7 @@ describe("changing the sign-in email", () => {
     expect(row!.verified).toBe(true);
   });
 
-  test("the current address is told about the change, with the new address, before it happens", async () => {
+  test("the current address is told about the change, with the new address, before it happens", async ({ svc, smtp }) => {
     const c = await svc.signedIn();
     const email = `told-${c.email}`;
     expect((await c.post("/api/v1/me/email", { email, password: PASSWORD })).status).toBe(202);
@@ -90,59 +79,59 @@ describe("changing the sign-in email", () => {
     expect(notice.text).not.toContain("#token=");
   });
 
-  test("a link works once, and only the latest one asked for works", async () => {
+  test("a link works once, and only the latest one asked for works", async ({ svc, smtp }) => {
     const c = await svc.signedIn();
     expect((await c.post("/api/v1/me/email", { email: `first-${c.email}`, password: PASSWORD })).status).toBe(202);
-    const first = await confirmationToken(`first-${c.email}`);
+    const first = await confirmationToken(smtp, `first-${c.email}`);
     expect((await c.post("/api/v1/me/email", { email: `second-${c.email}`, password: PASSWORD })).status).toBe(202);
-    const second = await confirmationToken(`second-${c.email}`);
-    expectError(await confirm(first), 400, "validation_failed");
-    expect(await signInAddress(c.userId)).toBe(c.email);
-    expect((await confirm(second)).status).toBe(200);
-    expectError(await confirm(second), 400, "validation_failed");
-    expect(await signInAddress(c.userId)).toBe(`second-${c.email}`);
+    const second = await confirmationToken(smtp, `second-${c.email}`);
+    expectError(await confirm(svc, first), 400, "validation_failed");
+    expect(await signInAddress(svc, c.userId)).toBe(c.email);
+    expect((await confirm(svc, second)).status).toBe(200);
+    expectError(await confirm(svc, second), 400, "validation_failed");
+    expect(await signInAddress(svc, c.userId)).toBe(`second-${c.email}`);
   });
 
-  test("an expired link changes nothing; a made-up token is refused", async () => {
+  test("an expired link changes nothing; a made-up token is refused", async ({ svc, smtp }) => {
     const c = await svc.signedIn();
     expect((await c.post("/api/v1/me/email", { email: `late-${c.email}`, password: PASSWORD })).status).toBe(202);
-    const token = await confirmationToken(`late-${c.email}`);
+    const token = await confirmationToken(smtp, `late-${c.email}`);
     await svc.database.db
       .update(authVerifications)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(like(authVerifications.identifier, "email-change:%"));
-    expectError(await confirm(token), 400, "validation_failed");
-    expect(await signInAddress(c.userId)).toBe(c.email);
-    expectError(await confirm("A".repeat(43)), 400, "validation_failed");
-    expectError(await confirm("not a token"), 400, "validation_failed");
+    expectError(await confirm(svc, token), 400, "validation_failed");
+    expect(await signInAddress(svc, c.userId)).toBe(c.email);
+    expectError(await confirm(svc, "A".repeat(43)), 400, "validation_failed");
+    expectError(await confirm(svc, "not a token"), 400, "validation_failed");
   });
 
-  test("only a hash of the token is stored", async () => {
+  test("only a hash of the token is stored", async ({ svc, smtp }) => {
     const c = await svc.signedIn();
     expect((await c.post("/api/v1/me/email", { email: `hashed-${c.email}`, password: PASSWORD })).status).toBe(202);
-    const token = await confirmationToken(`hashed-${c.email}`);
+    const token = await confirmationToken(smtp, `hashed-${c.email}`);
     const stored = await svc.database.db.select({ identifier: authVerifications.identifier, value: authVerifications.value }).from(authVerifications);
     expect(JSON.stringify(stored)).not.toContain(token);
   });
 
-  test("confirming counts as a mailed-token redemption: the 31st in an hour from one address is 429", async () => {
+  test("confirming counts as a mailed-token redemption: the 31st in an hour from one address is 429", async ({ svc }) => {
     const device = svc.client();
     for (let i = 0; i < 30; i++)
       expectError(await device.post("/api/v1/auth/email-change/confirm", { token: `guess${i}`.padEnd(43, "x") }), 400, "validation_failed");
     expectError(await device.post("/api/v1/auth/email-change/confirm", { token: "y".repeat(43) }), 429, "rate_limited");
   });
 
-  test("a password given just before (POST /me/reauthenticate) counts for five minutes", async () => {
+  test("a password given just before (POST /me/reauthenticate) counts for five minutes", async ({ svc }) => {
     const c = await svc.signedIn();
     const re = await c.post("/api/v1/me/reauthenticate", { password: PASSWORD });
     expect(re.status).toBe(200);
     expect(Date.parse(re.body.validUntil) - Date.now()).toBeGreaterThan(REAUTH_WINDOW_MS - 60_000);
     expect((await c.post("/api/v1/me/email", { email: `second-${c.email}` })).status).toBe(202);
-    await ageSession(c, "reauthenticatedAt", REAUTH_WINDOW_MS + 1000);
+    await ageSession(svc, c, "reauthenticatedAt", REAUTH_WINDOW_MS + 1000);
     expectError(await c.post("/api/v1/me/email", { email: `third-${c.email}` }), 403, "reauth_required");
   });
 
-  test("an address another account uses is refused and stays theirs, when asked and when confirmed", async () => {
+  test("an address another account uses is refused and stays theirs, when asked and when confirmed", async ({ svc, smtp }) => {
     const a = await svc.signedIn();
     const b = await svc.signedIn();
     expectError(await a.post("/api/v1/me/email", { email: b.email, password: PASSWORD }), 409, "conflict");
@@ -150,14 +139,14 @@ describe("changing the sign-in email", () => {
     // Free when asked, taken (by b) before the link is opened.
     const wanted = `wanted-${a.email}`;
     expect((await a.post("/api/v1/me/email", { email: wanted, password: PASSWORD })).status).toBe(202);
-    const token = await confirmationToken(wanted);
+    const token = await confirmationToken(smtp, wanted);
     expect((await b.post("/api/v1/me/email", { email: wanted, password: PASSWORD })).status).toBe(202);
-    expect((await confirm(await confirmationToken(wanted))).status).toBe(200);
-    expectError(await confirm(token), 409, "conflict");
-    expect(await signInAddress(a.userId)).toBe(a.email);
+    expect((await confirm(svc, await confirmationToken(smtp, wanted))).status).toBe(200);
+    expectError(await confirm(svc, token), 409, "conflict");
+    expect(await signInAddress(svc, a.userId)).toBe(a.email);
   });
 
-  test("the same address again is refused; mails for one new address are limited like other mails", async () => {
+  test("the same address again is refused; mails for one new address are limited like other mails", async ({ svc }) => {
     const c = await svc.signedIn();
     expectError(await c.post("/api/v1/me/email", { email: c.email, password: PASSWORD }), 400, "validation_failed");
     const email = `often-${c.email}`;
@@ -165,7 +154,7 @@ describe("changing the sign-in email", () => {
     expectError(await c.post("/api/v1/me/email", { email, password: PASSWORD }), 429, "rate_limited");
   });
 
-  test("wrong passwords count as sign-in failures of the account", async () => {
+  test("wrong passwords count as sign-in failures of the account", async ({ svc }) => {
     const c = await svc.signedIn();
     for (let i = 0; i < 3; i++) expectError(await c.post("/api/v1/me/reauthenticate", { password: `guess ${i}` }), 403, "reauth_required");
     expectError(await c.post("/api/v1/me/reauthenticate", { password: PASSWORD }), 429, "rate_limited");
@@ -173,7 +162,7 @@ describe("changing the sign-in email", () => {
 });
 
 describe("the recovery kit", () => {
-  test("needs re-authentication, then lists the unused backup codes and is not cached", async () => {
+  test("needs re-authentication, then lists the unused backup codes and is not cached", async ({ svc }) => {
     const c = await svc.signedIn();
     const { backupCodes } = await enableTotp(c);
     expectError(await c.get("/api/v1/me/recovery-kit"), 403, "reauth_required");
@@ -192,21 +181,21 @@ describe("the recovery kit", () => {
 });
 
 describe("an account without a password", () => {
-  async function passwordless() {
+  async function passwordless(svc: TestService) {
     const c = await svc.signedIn();
     await svc.database.db.delete(authAccounts).where(and(eq(authAccounts.userId, c.userId), eq(authAccounts.providerId, "credential")));
     return c;
   }
 
-  test("a sign-in within the last few minutes is enough", async () => {
-    const c = await passwordless();
+  test("a sign-in within the last few minutes is enough", async ({ svc }) => {
+    const c = await passwordless(svc);
     expect((await c.get("/api/v1/me/recovery-kit")).status).toBe(200);
     expect((await c.post("/api/v1/me/email", { email: `fresh-${c.email}` })).status).toBe(202);
   });
 
-  test("an older sign-in is 403 reauth_required, and no password can stand in", async () => {
-    const c = await passwordless();
-    await ageSession(c, "createdAt", REAUTH_WINDOW_MS + 1000);
+  test("an older sign-in is 403 reauth_required, and no password can stand in", async ({ svc }) => {
+    const c = await passwordless(svc);
+    await ageSession(svc, c, "createdAt", REAUTH_WINDOW_MS + 1000);
     expectError(await c.get("/api/v1/me/recovery-kit"), 403, "reauth_required");
     expectError(await c.post("/api/v1/me/email", { email: `late-${c.email}` }), 403, "reauth_required");
     expectError(await c.post("/api/v1/me/reauthenticate", { password: PASSWORD }), 403, "reauth_required");

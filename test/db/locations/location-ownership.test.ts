@@ -5,18 +5,17 @@
  * admins, members, viewers, outsiders and tokens are refused.
  */
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { serviceTest as test } from "../../support/fixtures.js";
 import type { Role } from "../../../shared/roles.js";
 import { rows, sql } from "../../../server/db/client.js";
 import { memberships } from "../../../server/db/schema/index.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 import { expectError } from "../../support/auth.js";
 import type { Client } from "../../support/members.js";
 
-let svc: TestService;
 let people: Record<Role | "outsider", Client>;
-beforeAll(async () => {
-  svc = await startService();
+test.beforeAll(async ({ svc }) => {
   people = {
     owner: await svc.signedIn("Olive Owner"),
     admin: await svc.signedIn("Adam Admin"),
@@ -25,10 +24,9 @@ beforeAll(async () => {
     outsider: await svc.signedIn("Otto Outsider"),
   };
 });
-afterAll(async () => svc?.close());
 
 /** A shared (not personal) location of the owner with one person of every other role. */
-async function sharedLocation(name: string): Promise<string> {
+async function sharedLocation(svc: TestService, name: string): Promise<string> {
   const res = await people.owner.post("/api/v1/locations", { name });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const id = res.body.id as string;
@@ -37,19 +35,19 @@ async function sharedLocation(name: string): Promise<string> {
   return id;
 }
 
-const roleOf = async (loc: string, userId: string) =>
+const roleOf = async (svc: TestService, loc: string, userId: string) =>
   (await rows<{ role: Role }>(svc.database.db, sql`SELECT role FROM memberships WHERE location_id = ${loc} AND user_id = ${userId} AND deleted_at IS NULL`))[0]
     ?.role;
 const listed = async (c: Client) => ((await c.get("/api/v1/locations")).body.items as { id: string }[]).map((l) => l.id);
 
 describe("transfer", () => {
-  test("the owner makes a member the owner and becomes an admin", async () => {
-    const loc = await sharedLocation("Cabin");
+  test("the owner makes a member the owner and becomes an admin", async ({ svc }) => {
+    const loc = await sharedLocation(svc, "Cabin");
     const res = await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.member.userId, confirm: "Cabin" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: loc, role: "admin" });
-    expect(await roleOf(loc, people.member.userId)).toBe("owner");
-    expect(await roleOf(loc, people.owner.userId)).toBe("admin");
+    expect(await roleOf(svc, loc, people.member.userId)).toBe("owner");
+    expect(await roleOf(svc, loc, people.owner.userId)).toBe("admin");
     // The former owner is an admin now: owner-only acts are refused.
     expectError(await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.admin.userId, confirm: "Cabin" }), 403, "forbidden");
     const history = await rows<{ summary_key: string }>(
@@ -59,8 +57,8 @@ describe("transfer", () => {
     expect(history).toHaveLength(2);
   });
 
-  test("admins, members and viewers are refused, outsiders see nothing, a token is refused", async () => {
-    const loc = await sharedLocation("Shed");
+  test("admins, members and viewers are refused, outsiders see nothing, a token is refused", async ({ svc }) => {
+    const loc = await sharedLocation(svc, "Shed");
     for (const role of ["admin", "member", "viewer"] as const) {
       expectError(await people[role].post(`/api/v1/locations/${loc}/transfer`, { userId: people[role].userId, confirm: "Shed" }), 403, "forbidden");
     }
@@ -70,16 +68,16 @@ describe("transfer", () => {
     const c = svc.client();
     expectError(await c.request("POST", `/api/v1/locations/${loc}/transfer`, { userId: people.admin.userId, confirm: "Shed" }, bearer), 403, "forbidden");
     expectError(await c.request("DELETE", `/api/v1/locations/${loc}`, { confirm: "Shed" }, bearer), 403, "forbidden");
-    expect(await roleOf(loc, people.owner.userId)).toBe("owner");
+    expect(await roleOf(svc, loc, people.owner.userId)).toBe("owner");
   });
 
-  test("the new owner must be a member; the name must be typed; the personal location stays", async () => {
-    const loc = await sharedLocation("Garage");
+  test("the new owner must be a member; the name must be typed; the personal location stays", async ({ svc }) => {
+    const loc = await sharedLocation(svc, "Garage");
     expectError(await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.outsider.userId, confirm: "Garage" }), 404, "not_found");
     expectError(await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.admin.userId, confirm: "garage!" }), 400, "validation_failed");
     expectError(await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.owner.userId, confirm: "Garage" }), 400, "validation_failed");
     expectError(await people.owner.post(`/api/v1/locations/${loc}/transfer`, { userId: people.admin.userId }), 400, "validation_failed");
-    expect(await roleOf(loc, people.owner.userId)).toBe("owner");
+    expect(await roleOf(svc, loc, people.owner.userId)).toBe("owner");
     const personal = (await people.owner.get("/api/v1/me")).body.locations.find((l: { isPersonal: boolean }) => l.isPersonal);
     await svc.database.db.insert(memberships).values({ id: uuidv7(), locationId: personal.id, userId: people.admin.userId, role: "admin" });
     expectError(await people.owner.post(`/api/v1/locations/${personal.id}/transfer`, { userId: people.admin.userId, confirm: personal.name }), 409, "conflict");
@@ -88,8 +86,8 @@ describe("transfer", () => {
 });
 
 describe("delete", () => {
-  test("the owner deletes with the name typed: it is gone for every member, into a 30-day trash", async () => {
-    const loc = await sharedLocation("Old Flat");
+  test("the owner deletes with the name typed: it is gone for every member, into a 30-day trash", async ({ svc }) => {
+    const loc = await sharedLocation(svc, "Old Flat");
     const invite = await people.owner.post(`/api/v1/locations/${loc}/invites`, { role: "member" });
     expect(await listed(people.viewer)).toContain(loc);
     expectError(await people.owner.delete(`/api/v1/locations/${loc}`, { confirm: "Old" }), 400, "validation_failed");
@@ -111,8 +109,8 @@ describe("delete", () => {
     expectError(await people.owner.delete(`/api/v1/locations/${loc}`, { confirm: "Old Flat" }), 404, "not_found");
   });
 
-  test("admins, members and viewers cannot delete; outsiders see nothing", async () => {
-    const loc = await sharedLocation("Studio");
+  test("admins, members and viewers cannot delete; outsiders see nothing", async ({ svc }) => {
+    const loc = await sharedLocation(svc, "Studio");
     for (const role of ["admin", "member", "viewer"] as const)
       expectError(await people[role].delete(`/api/v1/locations/${loc}`, { confirm: "Studio" }), 403, "forbidden");
     expectError(await people.outsider.delete(`/api/v1/locations/${loc}`, { confirm: "Studio" }), 404, "not_found");
@@ -121,8 +119,8 @@ describe("delete", () => {
 });
 
 describe("trash", () => {
-  test("the owner lists and restores a deleted location; everyone else sees neither", async () => {
-    const loc = await sharedLocation("Attic");
+  test("the owner lists and restores a deleted location; everyone else sees neither", async ({ svc }) => {
+    const loc = await sharedLocation(svc, "Attic");
     const thing = await people.member.post(`/api/v1/locations/${loc}/things`, { name: "Rocking horse" });
     expect(thing.status, JSON.stringify(thing.body)).toBe(201);
     const link = await people.owner.post(`/api/v1/locations/${loc}/invites`, { role: "viewer" });
@@ -156,11 +154,11 @@ describe("trash", () => {
     expectError(await joiner.post("/api/v1/invites/accept", { token: link.body.token }), 404, "not_found");
   });
 
-  test("the list pages with next_cursor, most recently deleted first", async () => {
+  test("the list pages with next_cursor, most recently deleted first", async ({ svc }) => {
     const names = ["T1", "T2", "T3"];
     const ids: string[] = [];
     for (const name of names) {
-      const id = await sharedLocation(name);
+      const id = await sharedLocation(svc, name);
       expect((await people.owner.delete(`/api/v1/locations/${id}`, { confirm: name })).status).toBe(200);
       ids.push(id);
     }
