@@ -2,7 +2,7 @@
  * GET /api/v1/openapi.json (OpenAPI 3.1), generated from the route definitions and their shared
  * zod schemas, so the two cannot drift apart; routes the server answers outside that list (the
  * auth library's, OAuth's, /mcp, /health, the reference page) are described beside their code and
- * passed in as `described`. test/db/openapi.test.ts checks that every route the server answers is
+ * passed in as `described`. test/db/platform/openapi.test.ts checks that every route the server answers is
  * here and that the document is valid.
  */
 import { z } from "zod";

@@ -2,7 +2,7 @@
  * One Typst compiler for the process (loading the fonts is the slow part) and the one way every
  * PDF of the service is rendered: the document's text comes as data (`/data.json`), never spliced
  * into markup, and its images as in-memory files. Noto Sans comes first; Amiri sets the Arabic
- * Noto Sans lacks, shaped and right to left (Typst shapes it; test/db/reports.test.ts reads an
+ * Noto Sans lacks, shaped and right to left (Typst shapes it; test/db/reports/reports.test.ts reads an
  * Arabic report back).
  */
 import { createRequire } from "node:module";

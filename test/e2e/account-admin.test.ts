@@ -6,24 +6,22 @@
  * restored from the trash.
  * Arabic at 360 px for the new screens.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signIn, signUp, startE2e, type E2e } from "./support/app.js";
+import { freshEmail, goTo, PASSWORD, signIn, signUp } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
+
+it.override("e2eEnv", { SVC_SIGNUP_OPEN: "" });
 
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("account screens", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
+  it.beforeAll(async () => {
     // Sign-up closed, as on a default server: only setup can make the first account.
-    e2e = await startE2e({ SVC_SIGNUP_OPEN: "" });
-  });
-  afterAll(async () => {
-    await e2e?.close();
   });
 
-  it("first-run setup: the setup URL makes the instance admin, who opens sign-up", async () => {
+  it("first-run setup: the setup URL makes the instance admin, who opens sign-up", async ({ e2e }) => {
     const { page } = await e2e.device();
     const url = e2e.svc.services.setup.url(e2e.svc.config.publicUrl);
     await page.goto(url.replace(e2e.svc.config.publicUrl.origin, ""));
@@ -67,14 +65,10 @@ describe("account screens", () => {
     await screenshot(page, "admin-arabic-phone");
   });
 
-  it("an owner revokes an invitation, makes a managed account whose code signs it in, and deletes a location", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("olive");
-    await signUp(page, "Olive Owner", email);
+  it("an owner revokes an invitation, makes a managed account whose code signs it in, and deletes a location", async ({ e2e, newPerson }) => {
+    const { context, page, email, locationId, client } = await newPerson("Olive Owner", "olive");
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
 
     // The empty Things list has a hint: dismissed offline, it is gone at once and reaches the server once back online.
     await page.getByRole("complementary", { name: /tap Capture/ }).waitFor();

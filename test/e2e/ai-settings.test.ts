@@ -5,7 +5,8 @@
  * reading meets the 401), the screen says so with the date, in English and in Arabic, and the
  * screen fits the phone in both.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { v7 as uuidv7 } from "uuid";
 import { pino } from "pino";
 import type { Page } from "playwright-core";
@@ -16,8 +17,10 @@ import { compatibleFormat } from "../support/ai-standins/chat-completions.js";
 import { startStandin, type Standin } from "../support/ai-standins/server.js";
 import type { HttpClient } from "../support/app.js";
 import { op, push } from "../support/push.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { goTo, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
+
+it.override("e2eEnv", { SVC_AI_ALLOW_LOOPBACK: "1" });
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const GOOD_KEY = "sk-standin-good-4e1d";
@@ -27,31 +30,28 @@ const PHONE = { width: 360, height: 780 };
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("AI settings", () => {
-  let e2e: E2e;
   let standin: Standin;
   let worker: Worker;
   // The keys the stand-in knows; emptied later so it refuses the stored one.
   const keys = [GOOD_KEY];
-  beforeAll(async () => {
+  it.beforeAll(async ({ e2e }) => {
     standin = await startStandin(compatibleFormat(), { keys });
     // Up (its default scenario is an outage, which a key check meets too).
     standin.next({ do: "ok", object: {} });
     // The stand-in is on loopback over http: the AI address guard lets that through in tests only.
-    e2e = await startE2e({ SVC_AI_ALLOW_LOOPBACK: "1" });
     const { svc } = e2e;
     worker = startExtractionWorker(
       { db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger: pino({ level: "silent" }) },
       { timer: false },
     );
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     await worker?.stop();
-    await e2e?.close();
     await standin?.close();
   });
 
   /** A thing captured with a photo through the API, as a device's outbox would send it. */
-  async function capture(api: HttpClient, loc: string): Promise<void> {
+  async function capture(e2e: E2e, api: HttpClient, loc: string): Promise<void> {
     const res = await fetch(`${e2e.svc.url}/api/v1/files?locationId=${loc}`, {
       method: "POST",
       headers: { origin: e2e.svc.config.publicUrl.origin, cookie: [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": "image/png" },
@@ -63,13 +63,12 @@ describe("AI settings", () => {
     expect(pushed.body.results[0].status).toBe("applied");
   }
 
-  it("a wrong key is refused in words and nothing is saved; the right key saves; a key refused later is named with its date, in English and Arabic at 360 px", async () => {
-    const { page } = await e2e.device({ viewport: PHONE });
-    const email = freshEmail("kim");
-    await signUp(page, "Kim Keys", email);
-    const loc = await locationIdOf(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+  it("a wrong key is refused in words and nothing is saved; the right key saves; a key refused later is named with its date, in English and Arabic at 360 px", async ({
+    e2e,
+    newPerson,
+  }) => {
+    const { page, locationId: loc, client } = await newPerson("Kim Keys", "kim", { viewport: PHONE });
+    const api = await client();
     const mine = async () => aiSettingsOverviewSchema.parse((await api.get("/api/v1/me/ai-settings")).body).user;
 
     await goTo(page, "Settings");
@@ -104,7 +103,7 @@ describe("AI settings", () => {
 
     // Later the provider stops taking the key: a photo reading meets its 401.
     keys.length = 0;
-    await capture(api, loc);
+    await capture(e2e, api, loc);
     await worker.drain();
     expect(standin.received.at(-1)).toMatchObject({ path: "/v1/chat/completions", headers: { authorization: `Bearer ${GOOD_KEY}` } });
     expect(await mine()).toMatchObject({ keyRefused: { status: 401 } });

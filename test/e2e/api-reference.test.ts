@@ -3,17 +3,11 @@
  * document's operations under the server's Content-Security-Policy, with every file from this
  * server (no CDN: the network is closed here, as on a LAN without internet) and no CSP refusal.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
+import { e2eTest as test } from "./support/fixtures.js";
 import { screenshot } from "./support/browser.js";
-import { startE2e, type E2e } from "./support/app.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => e2e?.close());
-
-test("the reference page lists the API's operations, loading only this server's files, with no CSP refusal", async () => {
+test("the reference page lists the API's operations, loading only this server's files, with no CSP refusal", async ({ e2e }) => {
   const { page } = await e2e.device({ viewport: { width: 1280, height: 900 } });
   const origin = e2e.svc.config.publicUrl.origin;
   const requested: string[] = [];
@@ -56,7 +50,7 @@ test("the reference page lists the API's operations, loading only this server's 
   expect(refused).toEqual([]);
 });
 
-test("the page's files are served with their types, and a file it does not use is not", async () => {
+test("the page's files are served with their types, and a file it does not use is not", async ({ e2e }) => {
   const c = e2e.svc.client();
   const page = await c.get("/api/v1/reference");
   expect(page.headers.get("content-type")).toMatch(/^text\/html/);

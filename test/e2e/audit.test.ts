@@ -4,31 +4,20 @@
  * list the share link; offline the list says it needs a connection; in Arabic the lines read right
  * to left and nothing is wider than the phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { goTo } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PHONE = { width: 360, height: 780 };
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("activity", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("tokens and a share link read as lines in English and Arabic, More brings older ones, offline says so, 360 px fits", async () => {
-    const { context, page } = await e2e.device({ viewport: PHONE });
-    const email = freshEmail("ayla");
-    await signUp(page, "Ayla Audit", email);
+  it("tokens and a share link read as lines in English and Arabic, More brings older ones, offline says so, 360 px fits", async ({ newPerson }) => {
+    const { context, page, locationId: loc, client } = await newPerson("Ayla Audit", "ayla", { viewport: PHONE });
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const loc = await locationIdOf(page);
-    const api = e2e.svc.client();
-    expect((await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const api = await client();
 
     // 21 tokens: one more than the first page holds. The first has a long name, which must wrap.
     const long = `Nightly-backup-script-for-the-garage-${"x".repeat(40)}`;

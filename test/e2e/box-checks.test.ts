@@ -5,8 +5,9 @@
  * after the last sighting makes a thing uncertain, a thing found in the box moves into it.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 type Mark = "Seen" | "Not here" | "Part here";
@@ -20,15 +21,7 @@ async function check(page: Page, marks: Record<string, Mark>, found: string[] = 
 }
 
 describe("box checks", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("two phones check one box offline with different findings: both kept, the things end as the rules say", async () => {
+  it("two phones check one box offline with different findings: both kept, the things end as the rules say", async ({ e2e }) => {
     const a = await e2e.device({ viewport: { width: 360, height: 740 } });
     const ownerEmail = freshEmail("otto");
     await signUp(a.page, "Otto Owner", ownerEmail);

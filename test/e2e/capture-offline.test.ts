@@ -3,28 +3,18 @@
  * (including a reload while offline, which the service worker answers), then reconnect and find
  * them on the server, photo included.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { goTo, serviceWorkerReady, signIn, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 // A 1x1 PNG: the smallest photo the server accepts (it decides the kind from the bytes).
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 describe("capture with no signal", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("signs up, signs out, signs in, captures three things offline across a reload, and syncs them when back online", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("ada");
-    await signUp(page, "Ada Lovelace", email);
+  it("signs up, signs out, signs in, captures three things offline across a reload, and syncs them when back online", async ({ newPerson }) => {
+    const { context, page, email, locationId, client } = await newPerson("Ada Lovelace", "ada");
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
 
     await goTo(page, "Settings");
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -61,8 +51,7 @@ describe("capture with no signal", () => {
     await page.getByText(/^\d+ changes waiting$/).waitFor();
 
     // Nothing reached the server while offline.
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     const before = await owner.get(`/api/v1/locations/${locationId}/things`);
     expect(before.body.items).toEqual([]);
 

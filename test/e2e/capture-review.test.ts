@@ -3,9 +3,10 @@
  * still holds things, offline too), "Accept all" clears captured drafts in one go offline, and
  * "My own captures go straight in" makes an offline capture an active thing once it syncs.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 async function capture(page: Page, name: string) {
@@ -29,21 +30,9 @@ const outboxCount = (page: Page) =>
   });
 
 describe("capture review and refusals", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("refuses at once, offline, to delete a box that still holds a thing, and queues nothing", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("bea");
-    await signUp(page, "Bea Boxes", email);
-    const locationId = await locationIdOf(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+  it("refuses at once, offline, to delete a box that still holds a thing, and queues nothing", async ({ newPerson }) => {
+    const { context, page, locationId, client } = await newPerson("Bea Boxes", "bea");
+    const api = await client();
     const box = await api.post(`/api/v1/locations/${locationId}/things`, { name: "Red box", isContainer: true });
     expect(box.status).toBe(201);
     expect((await api.post(`/api/v1/locations/${locationId}/things`, { name: "Spanner", containerId: box.body.id })).status).toBe(201);
@@ -64,13 +53,9 @@ describe("capture review and refusals", () => {
     await context.setOffline(false);
   });
 
-  it("DR6 offers Re-apply of a refused box delete only once the box is empty again", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("ria");
-    await signUp(page, "Ria Reapply", email);
-    const locationId = await locationIdOf(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+  it("DR6 offers Re-apply of a refused box delete only once the box is empty again", async ({ newPerson }) => {
+    const { context, page, locationId, client } = await newPerson("Ria Reapply", "ria");
+    const api = await client();
     const box = await api.post(`/api/v1/locations/${locationId}/things`, { name: "Blue box", isContainer: true });
     await goTo(page, "Things");
     await serviceWorkerReady(page);
@@ -101,11 +86,8 @@ describe("capture review and refusals", () => {
     expect((await api.get(`/api/v1/things/${box.body.id}`)).status).toBe(404);
   });
 
-  it("accepts all captured drafts at once, offline, and the server applies each", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("abe");
-    await signUp(page, "Abe Accept", email);
-    const locationId = await locationIdOf(page);
+  it("accepts all captured drafts at once, offline, and the server applies each", async ({ newPerson }) => {
+    const { context, page, locationId, client } = await newPerson("Abe Accept", "abe");
     await serviceWorkerReady(page);
     await context.setOffline(true);
     await goTo(page, "Capture");
@@ -119,8 +101,7 @@ describe("capture review and refusals", () => {
 
     await context.setOffline(false);
     await synced(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const api = await client();
     const things = (await api.get(`/api/v1/locations/${locationId}/things`)).body.items as { name: string; lifecycle: string }[];
     expect(things.map((t) => [t.name, t.lifecycle]).sort()).toEqual([
       ["Jar of nails", "active"],
@@ -130,11 +111,8 @@ describe("capture review and refusals", () => {
     expect((await api.get(`/api/v1/inbox?locationId=${locationId}`)).body.items).toEqual([]);
   });
 
-  it("with 'My own captures go straight in', an offline capture never waits in the inbox and arrives active", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("sol");
-    await signUp(page, "Sol Straight", email);
-    const locationId = await locationIdOf(page);
+  it("with 'My own captures go straight in', an offline capture never waits in the inbox and arrives active", async ({ newPerson }) => {
+    const { context, page, locationId, client } = await newPerson("Sol Straight", "sol");
     await serviceWorkerReady(page);
     await goTo(page, "Capture");
     await page.getByLabel("My own captures go straight in").check();
@@ -149,8 +127,7 @@ describe("capture review and refusals", () => {
 
     await context.setOffline(false);
     await synced(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const api = await client();
     const [hose] = (await api.get(`/api/v1/locations/${locationId}/things`)).body.items as { id: string; name: string; lifecycle: string }[];
     expect(hose).toMatchObject({ name: "Garden hose", lifecycle: "active" });
     expect((await api.get(`/api/v1/inbox?locationId=${locationId}`)).body.items).toEqual([]);

@@ -3,9 +3,10 @@
  * other's edit comes back as a sync_drop in the inbox, saying what was dropped and why, and
  * re-applying it (DR5) makes it the thing's name on the server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 async function rename(page: Page, to: string) {
@@ -15,15 +16,7 @@ async function rename(page: Page, to: string) {
 }
 
 describe("two devices edit the same thing offline", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("PU4/VE3/DR5 one edit wins, the other becomes a sync_drop in the inbox and can be re-applied", async () => {
+  it("PU4/VE3/DR5 one edit wins, the other becomes a sync_drop in the inbox and can be re-applied", async ({ e2e }) => {
     // Owner on a desktop: captures a lamp, accepts it from the inbox, invites a member.
     const a = await e2e.device({ viewport: { width: 1280, height: 800 } });
     const ownerEmail = freshEmail("olga");

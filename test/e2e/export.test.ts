@@ -4,17 +4,16 @@
  * in Arabic at 360 px does not overflow, and offline it says an export needs a connection.
  */
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { exportDirOf, startExportWorker, type ExportWorker } from "../../server/modules/exports/worker.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { goTo } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("export screen", () => {
-  let e2e: E2e;
   let worker: ExportWorker;
-  beforeAll(async () => {
-    e2e = await startE2e();
+  it.beforeAll(async ({ e2e }) => {
     const { svc } = e2e;
     // The job as the server runs it, slowed per page so the progress bar can be seen moving.
     worker = startExportWorker({
@@ -27,19 +26,14 @@ describe("export screen", () => {
       onBeat: () => new Promise((r) => setTimeout(r, 250)),
     });
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     await worker?.stop();
-    await e2e?.close();
   });
 
-  it("starts an export, follows its progress to the end and downloads the zip; Arabic at 360 px fits", async () => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    const email = freshEmail("exa");
-    await signUp(page, "Ex Porter", email);
+  it("starts an export, follows its progress to the end and downloads the zip; Arabic at 360 px fits", async ({ newPerson }) => {
+    const { page, context, locationId, client } = await newPerson("Ex Porter", "exa", { viewport: { width: 360, height: 740 } });
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     for (const name of ["Kettle", "Lamp", "Chair"]) expect((await owner.post(`/api/v1/locations/${locationId}/things`, { name })).status).toBe(201);
 
     await goTo(page, "Settings");
@@ -80,14 +74,10 @@ describe("export screen", () => {
     expect(await page.getByRole("button", { name: "ابدأ التصدير" }).isDisabled()).toBe(true);
   });
 
-  it("restores an export into a new, empty location and imports a CSV after checking it", async () => {
-    const { page } = await e2e.device({ viewport: { width: 390, height: 800 } });
-    const email = freshEmail("imp");
-    await signUp(page, "Im Porter", email);
+  it("restores an export into a new, empty location and imports a CSV after checking it", async ({ newPerson }) => {
+    const { page, locationId: from, client } = await newPerson("Im Porter", "imp", { viewport: { width: 390, height: 800 } });
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const from = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     const shed = (await owner.post(`/api/v1/locations/${from}/places`, { name: "Shed" })).body.id as string;
     for (const name of ["Rake", "Spade"]) expect((await owner.post(`/api/v1/locations/${from}/things`, { name, placeId: shed })).status).toBe(201);
     const made = (await owner.post("/api/v1/exports", { scope: "location", locationId: from })).body.id as string;

@@ -5,10 +5,9 @@
  * the thing's history shows the value and what the call cost. The same screens in Arabic fit a
  * 360 px phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Standin } from "../support/ai-standins/server.js";
-import { startAiE2e, type AiE2e } from "./support/ai.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { aiE2eTest as it } from "./support/fixtures.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -24,22 +23,8 @@ const READ = {
 };
 
 describe("photos read by AI", () => {
-  let ai: AiE2e;
-  let e2e: E2e;
-  let standin: Standin;
-  beforeAll(async () => {
-    ai = await startAiE2e();
-    ({ e2e, standin } = ai);
-  });
-  afterAll(async () => {
-    await ai?.close();
-  });
-
-  it("a photo captured offline is read after reconnecting; the reviewer takes a suggestion and the history shows its cost", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("rita");
-    await signUp(page, "Rita Reviewer", email);
-    const loc = await locationIdOf(page);
+  it("a photo captured offline is read after reconnecting; the reviewer takes a suggestion and the history shows its cost", async ({ standin, newPerson }) => {
+    const { context, page, locationId: loc, client } = await newPerson("Rita Reviewer", "rita");
     await serviceWorkerReady(page);
     standin.next({ do: "ok", object: READ });
 
@@ -63,8 +48,7 @@ describe("photos read by AI", () => {
     await expect.poll(() => row.getByRole("button", { name: /Use “Cordless drill”/ }).count()).toBe(0);
     await synced(page);
 
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const api = await client();
     const things = (await api.get(`/api/v1/locations/${loc}/things`)).body.items as { id: string; name: string }[];
     const drill = things.find((t) => t.name === "Cordless drill")!;
     expect(drill).toBeTruthy();

@@ -4,9 +4,10 @@
  * person sees the values; the thing is saved as a template and a new capture starts from it with
  * the values filled in. The editor, Capture and the thing page fit a 360 px wide phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signIn, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 async function addField(page: Page, label: string, kind: string) {
@@ -37,15 +38,9 @@ async function fitsWidth(page: Page, names: string[]) {
 }
 
 describe("custom fields", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("defines a type with three fields, captures a thing with values offline, sees them on a second device, and starts a new thing from it as a template", async () => {
+  it("defines a type with three fields, captures a thing with values offline, sees them on a second device, and starts a new thing from it as a template", async ({
+    e2e,
+  }) => {
     const a = await e2e.device();
     const email = freshEmail("fiona");
     await signUp(a.page, "Fiona Fields", email);
@@ -171,10 +166,8 @@ describe("custom fields", () => {
     await fitsWidth(narrow.page, ["إنشاء النوع", "أضف الحقل"]);
     await screenshot(narrow.page, "fields-editor-arabic-360");
   });
-  it("keeps a secret value hidden until revealed, asks for the password again first, and says reveal needs a connection", async () => {
-    const { context, page } = await e2e.device();
-    await signUp(page, "Sam Secret", freshEmail("sam"));
-    const locationId = await locationIdOf(page);
+  it("keeps a secret value hidden until revealed, asks for the password again first, and says reveal needs a connection", async ({ newPerson }) => {
+    const { context, page, locationId } = await newPerson("Sam Secret", "sam");
     await page.goto(`/l/${locationId}/types`);
     await page.getByLabel("Type name").fill("Safe");
     await page.getByRole("button", { name: "Create type" }).click();

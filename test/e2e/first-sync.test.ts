@@ -3,22 +3,15 @@
  * in the app's database, and the Things list reads its first rows by name from the index, whatever
  * page they came in.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { sql } from "../../server/db/client.js";
 import { FIRST_PAGE_ROWS } from "../../server/sync/shapes/query.js";
 import { THINGS_LIST_LIMIT } from "../../client/ui/things-list.js";
-import { signIn, startE2e, type E2e } from "./support/app.js";
+import { signIn } from "./support/app.js";
 
 describe("first sync of a large location", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("SH9 stores every page, lists the first things by name from the index and finds one from the last page", async () => {
+  it("SH9 stores every page, lists the first things by name from the index and finds one from the last page", async ({ e2e }) => {
     const owner = await e2e.svc.signedIn("Paula Pages");
     const locationId = (await owner.get("/api/v1/me")).body.locations[0].id as string;
     const seeded = FIRST_PAGE_ROWS + 700;

@@ -6,23 +6,16 @@
  * be copied.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, type E2e } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const NEEDS_CONNECTION = "This needs a connection. It will load by itself when you are back online.";
 
 describe("history, online-only screens and invitations", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
   /** An API client signed in as someone who signed up in the app. */
-  async function apiAs(email: string) {
+  async function apiAs(e2e: E2e, email: string) {
     const c = e2e.svc.client();
     expect((await c.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
     return c;
@@ -34,12 +27,14 @@ describe("history, online-only screens and invitations", () => {
       .locator(`[data-field="${field}"]`)
       .first();
 
-  it("history shows each changed field with its label and old → new values, never a secret's, in English and Arabic; Undo only for its author", async () => {
+  it("history shows each changed field with its label and old → new values, never a secret's, in English and Arabic; Undo only for its author", async ({
+    e2e,
+  }) => {
     const owner = await e2e.device({ viewport: { width: 1280, height: 800 } });
     const ownerEmail = freshEmail("hana");
     await signUp(owner.page, "Hana Owner", ownerEmail);
     const loc = await locationIdOf(owner.page);
-    const api = await apiAs(ownerEmail);
+    const api = await apiAs(e2e, ownerEmail);
     const type = await api.post(`/api/v1/locations/${loc}/types`, { name: "Power tool" });
     expect(type.status, JSON.stringify(type.body)).toBe(201);
     for (const field of [
@@ -86,7 +81,7 @@ describe("history, online-only screens and invitations", () => {
     await expect.poll(() => historyLine(member.page, "name").textContent()).toBe("Name: Cordless drill → Cordless drill XL");
     expect(await member.page.getByRole("button", { name: /^Undo/ }).count()).toBe(0);
     // ...and is offered it for their own change.
-    const mine = await apiAs(memberEmail);
+    const mine = await apiAs(e2e, memberEmail);
     const current = await mine.get(`/api/v1/things/${thingId}`);
     expect((await mine.patch(`/api/v1/things/${thingId}`, { rowVersion: current.body.rowVersion, quantity: "3" })).status).toBe(200);
     await expect.poll(() => historyLine(member.page, "quantity").textContent(), { timeout: 15_000 }).toMatch(/^Quantity: .+ → 3$/);
@@ -107,7 +102,7 @@ describe("history, online-only screens and invitations", () => {
     await screenshot(owner.page, "history-diff-ar-360");
   });
 
-  it("online-only screens say they need a connection and load again by themselves once back", async () => {
+  it("online-only screens say they need a connection and load again by themselves once back", async ({ e2e }) => {
     const { context, page } = await e2e.device();
     await signUp(page, "Otto Offline", freshEmail("otto"));
     await goTo(page, "Members");
@@ -141,7 +136,7 @@ describe("history, online-only screens and invitations", () => {
     expect(await page.getByText("يحتاج هذا إلى اتصال").count()).toBe(0);
   });
 
-  it("the invite page says which location, who invites and as what role; the link is copied with one button", async () => {
+  it("the invite page says which location, who invites and as what role; the link is copied with one button", async ({ e2e }) => {
     const owner = await e2e.device({ viewport: { width: 1280, height: 800 } });
     await owner.context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await signUp(owner.page, "Iris Owner", freshEmail("iris"));

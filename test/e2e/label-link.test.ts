@@ -3,18 +3,12 @@
  * comes first, then the app lands on the thing the label names, not on the home screen. (A file of
  * its own: sign-in attempts are limited per address and minute, and the scan tests use them up.)
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, PASSWORD, signIn, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, PASSWORD, signIn } from "./support/app.js";
 
 describe("a label link while signed out", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-  it("a label opened while signed out lands on its thing once the person has signed in", async () => {
+  it("a label opened while signed out lands on its thing once the person has signed in", async ({ e2e }) => {
     const email = freshEmail("lou");
     const c = e2e.svc.client();
     expect((await c.post("/api/v1/auth/sign-up", { email, password: PASSWORD, name: "Lou Label" })).status).toBe(200);

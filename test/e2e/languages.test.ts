@@ -3,20 +3,13 @@
  * remembers it, counts take Arabic's plural forms (one, two, few, many, other) in the reader's
  * digits, and a thing's history reads in Arabic though the server stored it once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { goTo } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("languages", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("the sign-in page has a language switch, and the choice stays across a reload and onto sign-up", async () => {
+  it("the sign-in page has a language switch, and the choice stays across a reload and onto sign-up", async ({ e2e }) => {
     const { page } = await e2e.device();
     await page.goto("/sign-in");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
@@ -33,13 +26,9 @@ describe("languages", () => {
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("ltr");
   });
 
-  it("counts things in Arabic's plural forms and a thing's history in Arabic", async () => {
-    const { page } = await e2e.device();
-    const email = freshEmail("noor");
-    await signUp(page, "Noor", email);
-    const loc = await locationIdOf(page);
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+  it("counts things in Arabic's plural forms and a thing's history in Arabic", async ({ newPerson }) => {
+    const { page, locationId: loc, client } = await newPerson("Noor", "noor");
+    const api = await client();
     await goTo(page, "Settings");
     await page.getByRole("radio", { name: "العربية" }).check();
     await page.goto(`/l/${loc}/things`);

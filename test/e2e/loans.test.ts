@@ -4,28 +4,17 @@
  * return joins them again (5, one thing). The Loans screen, linked from Things, shows the counts
  * and filters. The Arabic Loans screen and thing page fit a 360 px phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("loans", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("lends 3 of 5 offline to a new contact, syncs the split and the loan, returns it whole, and lists it", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("lena");
-    await signUp(page, "Lena Lender", email);
+  it("lends 3 of 5 offline to a new contact, syncs the split and the loan, returns it whole, and lists it", async ({ newPerson }) => {
+    const { context, page, locationId, client } = await newPerson("Lena Lender", "lena");
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
     await serviceWorkerReady(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     const made = await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Camping chair", quantity: "5" });
     expect(made.status).toBe(201);
     const thingId: string = made.body.id;

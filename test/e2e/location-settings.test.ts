@@ -3,19 +3,12 @@
  * name, each saved as it is changed; then ownership handed to another member with the name typed,
  * after which the owner's acts leave the screen.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, PASSWORD, signUp } from "./support/app.js";
 
 describe("location settings", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("an owner changes a location's settings and hands it to another member", async () => {
+  it("an owner changes a location's settings and hands it to another member", async ({ e2e }) => {
     const { page } = await e2e.device();
     const email = freshEmail("sam");
     await signUp(page, "Sam Settings", email);

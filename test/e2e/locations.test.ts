@@ -3,20 +3,13 @@
  * phone, in the side bar on a desktop), and a second location is created there, in English and
  * Arabic; offline, creating one says it needs a connection.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, signUp, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, signUp } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("locations", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("on a desktop: Locations from the side bar, a second location created and opened", async () => {
+  it("on a desktop: Locations from the side bar, a second location created and opened", async ({ e2e }) => {
     const { page } = await e2e.device({ viewport: { width: 1280, height: 800 } });
     await signUp(page, "Lou Locations", freshEmail("lou"));
     const nav = page.getByRole("navigation", { name: "Main" });
@@ -43,7 +36,7 @@ describe("locations", () => {
     await page.getByRole("link", { name: /^Unplaced/ }).waitFor();
   });
 
-  it("on a phone in Arabic: Locations behind More, a location created; offline the form says it needs a connection", async () => {
+  it("on a phone in Arabic: Locations behind More, a location created; offline the form says it needs a connection", async ({ e2e }) => {
     const { context, page } = await e2e.device({ viewport: { width: 360, height: 740 } });
     await signUp(page, "Lina", freshEmail("lina"));
     // Settings keeps the location's tabs once the app has gone into the location.

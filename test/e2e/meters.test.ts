@@ -5,8 +5,9 @@
  * once, and the backwards one waits in the inbox. A box check made in the same offline session
  * (before the reload) reaches the server once too. The Arabic meter page fits a 360 px phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 // A 1x1 PNG: the smallest photo the server accepts (it decides the kind from the bytes).
@@ -20,24 +21,14 @@ interface ApiReading {
 }
 
 describe("meter readings with no signal", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("records three readings with proofs and a box check offline across a reload, syncs each once, and files the backwards one in the inbox", async () => {
-    const { context, page } = await e2e.device();
-    const email = freshEmail("meg");
-    await signUp(page, "Meg Watt", email);
+  it("records three readings with proofs and a box check offline across a reload, syncs each once, and files the backwards one in the inbox", async ({
+    newPerson,
+  }) => {
+    const { context, page, locationId, client } = await newPerson("Meg Watt", "meg");
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
     await serviceWorkerReady(page);
 
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     const made = await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Fuse box" });
     expect(made.status).toBe(201);
     const thingId: string = made.body.id;

@@ -4,27 +4,16 @@
  * has them in transit. One is unpacked in the new flat: its things are there with their history;
  * the other two stay in transit. The mover's screen in Arabic at 360 px does not overflow.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("moves", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
+  it("three boxes scan-loaded offline, one unpacked in the target with its things and history, two still in transit", async ({ newPerson }) => {
+    const { page, context, locationId, client } = await newPerson("Mo Mover", "mover", { viewport: { width: 360, height: 740 } });
 
-  it("three boxes scan-loaded offline, one unpacked in the target with its things and history, two still in transit", async () => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    const email = freshEmail("mover");
-    await signUp(page, "Mo Mover", email);
-    const locationId = await locationIdOf(page);
-
-    const api = e2e.svc.client();
-    expect((await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const api = await client();
     const target = (await api.post("/api/v1/locations", { name: "New flat" })).body.id as string;
     expect((await api.post(`/api/v1/locations/${target}/places`, { name: "Kitchen" })).status).toBe(201);
     const make = async (body: Record<string, unknown>) => {

@@ -3,9 +3,10 @@
  * English and Arabic; "More" opens the rest above the bar, and choosing one closes it. A desktop's
  * side bar shows every tab and no "More".
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, signUp, startE2e, type E2e } from "./support/app.js";
+import { freshEmail, goTo, signUp } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 /** Every visible control of the bar lies wholly inside the screen's width. */
@@ -23,15 +24,7 @@ async function allInside(page: Page, nav: string): Promise<string[]> {
 }
 
 describe("main navigation", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("at 360 px: four tabs and More, nothing cut off, in English and Arabic; More opens the rest", async () => {
+  it("at 360 px: four tabs and More, nothing cut off, in English and Arabic; More opens the rest", async ({ e2e }) => {
     const { page } = await e2e.device({ viewport: { width: 360, height: 740 } });
     await signUp(page, "Navi Gator", freshEmail("nav"));
     const nav = page.getByRole("navigation", { name: "Main" });
@@ -68,7 +61,7 @@ describe("main navigation", () => {
     await screenshot(page, "nav-more-ar-360");
   });
 
-  it("on a desktop the side bar shows every tab and no More", async () => {
+  it("on a desktop the side bar shows every tab and no More", async ({ e2e }) => {
     const { page } = await e2e.device({ viewport: { width: 1280, height: 800 } });
     await signUp(page, "Desk Top", freshEmail("desk"));
     const nav = page.getByRole("navigation", { name: "Main" });

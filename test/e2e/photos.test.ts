@@ -7,8 +7,9 @@
  */
 import sharp from "sharp";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, signIn, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const photo = (r: number, g: number, b: number) =>
@@ -27,15 +28,7 @@ async function loaded(images: Locator, count: number): Promise<void> {
 const thumbIn = (page: Page, name: string) => page.getByRole("link", { name: new RegExp(name) }).locator("img.thumb");
 
 describe("photos on every device", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("a photo taken offline on one device is seen on the second; one added and one removed offline there come back", async () => {
+  it("a photo taken offline on one device is seen on the second; one added and one removed offline there come back", async ({ e2e }) => {
     const [red, blue] = await Promise.all([photo(200, 40, 40), photo(40, 40, 200)]);
     const email = freshEmail("pia");
     const a = await e2e.device();
@@ -103,7 +96,7 @@ describe("photos on every device", () => {
     await expect.poll(() => a.page.getByRole("region", { name: "Photos" }).locator("img.thumb").getAttribute("data-file-id")).toBe(drill.photos[0]!.fileId);
   });
 
-  it("a viewer sees the photos and opens one, but gets no way to add, remove or choose the cover", async () => {
+  it("a viewer sees the photos and opens one, but gets no way to add, remove or choose the cover", async ({ e2e }) => {
     const owner = await e2e.device();
     await signUp(owner.page, "Omar Owner", freshEmail("omar"));
     const locationId = await locationIdOf(owner.page);
@@ -129,7 +122,7 @@ describe("photos on every device", () => {
     expect(await gallery.getByLabel("Add a photo").count()).toBe(0);
   });
 
-  it("the gallery in Arabic on a 360-px phone: right to left, Arabic names, nothing wider than the screen", async () => {
+  it("the gallery in Arabic on a 360-px phone: right to left, Arabic names, nothing wider than the screen", async ({ e2e }) => {
     const email = freshEmail("rana");
     const { page } = await e2e.device({ viewport: { width: 360, height: 780 } });
     await signUp(page, "Rana", email);

@@ -1,18 +1,11 @@
 /** The place tree, search, moving a thing, and undoing the move from its history. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("places, search, move and undo", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("builds a place tree, finds a thing by search, moves it and undoes the move", async () => {
+  it("builds a place tree, finds a thing by search, moves it and undoes the move", async ({ e2e }) => {
     const { page } = await e2e.device();
     await signUp(page, "Pat Places", freshEmail("pat"));
     await goTo(page, "Places");

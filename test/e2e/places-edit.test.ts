@@ -1,7 +1,8 @@
 /** Renaming, moving and deleting a place from the Places screen, each an op in the outbox. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 /** The names of the places directly inside the tree item whose link starts with `name`. */
@@ -15,15 +16,7 @@ const childrenOf = (page: Page, name: string) =>
     .getByRole("link");
 
 describe("editing places", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("renames a place, moves it into another, refuses to offer deleting a place that holds one, and deletes an empty one", async () => {
+  it("renames a place, moves it into another, refuses to offer deleting a place that holds one, and deletes an empty one", async ({ e2e }) => {
     const { page } = await e2e.device();
     await signUp(page, "Pia Places", freshEmail("pia"));
     await goTo(page, "Places");
@@ -92,7 +85,7 @@ describe("editing places", () => {
     expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox", exact: true }).count()).toBe(1);
   });
 
-  it("in Arabic: a second place starts at the top level again, renames, and says why a place that holds something cannot be deleted", async () => {
+  it("in Arabic: a second place starts at the top level again, renames, and says why a place that holds something cannot be deleted", async ({ e2e }) => {
     const { page } = await e2e.device({ viewport: { width: 360, height: 740 } });
     await signUp(page, "Rana", freshEmail("rana"));
     // Settings keeps the location's tabs once the app has gone into the location.

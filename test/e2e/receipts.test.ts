@@ -4,10 +4,9 @@
  * and is reviewed line by line in the inbox: one line becomes a thing, one is skipped; its "$" asks
  * which dollars. The cards fit a 360 px phone in Arabic.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Standin } from "../support/ai-standins/server.js";
-import { startAiE2e, type AiE2e } from "./support/ai.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signUp, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { aiE2eTest as it } from "./support/fixtures.js";
+import { goTo, serviceWorkerReady, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -24,22 +23,8 @@ const RECEIPT = {
 };
 
 describe("a receipt", () => {
-  let ai: AiE2e;
-  let e2e: E2e;
-  let standin: Standin;
-  beforeAll(async () => {
-    ai = await startAiE2e();
-    ({ e2e, standin } = ai);
-  });
-  afterAll(async () => {
-    await ai?.close();
-  });
-
-  it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async () => {
-    const { context, page } = await e2e.device({ viewport: { width: 360, height: 780 } });
-    const email = freshEmail("remy");
-    await signUp(page, "Remy Receipts", email);
-    const loc = await locationIdOf(page);
+  it("captured offline, read after reconnecting, its lines reviewed in the inbox and its currency picked", async ({ standin, newPerson }) => {
+    const { context, page, locationId: loc, client } = await newPerson("Remy Receipts", "remy", { viewport: { width: 360, height: 780 } });
     await serviceWorkerReady(page);
     standin.next({ do: "ok", object: RECEIPT });
 
@@ -69,8 +54,7 @@ describe("a receipt", () => {
     await card.waitFor({ state: "detached" });
     await synced(page);
 
-    const api = e2e.svc.client();
-    await api.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD });
+    const api = await client();
     const names = ((await api.get(`/api/v1/locations/${loc}/things`)).body.items as { name: string }[]).map((t) => t.name);
     expect(names).toContain("Hammer");
     expect(names).not.toContain("Bag");

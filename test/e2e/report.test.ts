@@ -4,18 +4,17 @@
  * needs a connection; in Arabic at 360 px nothing is wider than the screen.
  */
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { blobStoreOf } from "../../server/modules/files/blob-store.js";
 import { createMailer } from "../../server/mail/mailer.js";
 import { startReportWorker, type ReportWorker } from "../../server/modules/reports/worker.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { goTo } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("inventory report form", () => {
-  let e2e: E2e;
   let worker: ReportWorker;
-  beforeAll(async () => {
-    e2e = await startE2e();
+  it.beforeAll(async ({ e2e }) => {
     const logger = pino({ level: "silent" });
     const { svc } = e2e;
     worker = startReportWorker({
@@ -27,19 +26,14 @@ describe("inventory report form", () => {
       pollMs: 300,
     });
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     await worker?.stop();
-    await e2e?.close();
   });
 
-  it("asks for a report, follows it until done, downloads the PDF; offline it needs a connection; Arabic at 360 px fits", async () => {
-    const { context, page } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    const email = freshEmail("rita");
-    await signUp(page, "Rita Report", email);
+  it("asks for a report, follows it until done, downloads the PDF; offline it needs a connection; Arabic at 360 px fits", async ({ newPerson }) => {
+    const { context, page, locationId, client } = await newPerson("Rita Report", "rita", { viewport: { width: 360, height: 740 } });
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     const shed = await owner.post(`/api/v1/locations/${locationId}/places`, { name: "Garden shed" });
     expect(shed.status).toBe(201);
     expect((await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Lawn mower", placeId: shed.body.id })).status).toBe(201);

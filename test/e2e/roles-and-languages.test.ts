@@ -2,22 +2,15 @@
  * A viewer cannot edit; the second sign-in step asks for an authenticator code; the Arabic layout
  * renders right to left with eastern Arabic digits.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { enableTotp } from "../support/auth.js";
 import { freshTotpCode } from "../support/totp.js";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, signIn, signUp, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("roles, two-factor sign-in and languages", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("a viewer sees things but gets no way to change them", async () => {
+  it("a viewer sees things but gets no way to change them", async ({ e2e }) => {
     const owner = await e2e.device();
     await signUp(owner.page, "Vera Owner", freshEmail("vera"));
     const locationId = await locationIdOf(owner.page);
@@ -45,7 +38,7 @@ describe("roles, two-factor sign-in and languages", () => {
     expect(await viewer.page.getByRole("button", { name: "Accept: Toolbox" }).count()).toBe(0);
   });
 
-  it("signing in with two-factor on asks for the authenticator code before anything else", async () => {
+  it("signing in with two-factor on asks for the authenticator code before anything else", async ({ e2e }) => {
     const email = freshEmail("tess");
     const setup = e2e.svc.client();
     expect((await setup.post("/api/v1/auth/sign-up", { email, password: PASSWORD, name: "Tess Two" })).status).toBe(200);
@@ -62,7 +55,7 @@ describe("roles, two-factor sign-in and languages", () => {
     await page.getByRole("heading", { name: "Things" }).waitFor();
   });
 
-  it("the Arabic layout renders right to left, with eastern Arabic digits by default", async () => {
+  it("the Arabic layout renders right to left, with eastern Arabic digits by default", async ({ e2e }) => {
     const { page } = await e2e.device({ viewport: { width: 1280, height: 800 } });
     await signUp(page, "Amal", freshEmail("amal"));
     await goTo(page, "Capture");

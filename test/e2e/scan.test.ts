@@ -7,8 +7,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import QRCode from "qrcode";
 import { chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signIn, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { freshEmail, goTo, locationIdOf, PASSWORD, serviceWorkerReady, signIn, signUp, synced } from "./support/app.js";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, screenshot, SCREENSHOT_DIR } from "./support/browser.js";
 
 /** Whether the device's store holds a code (the `codes` table of the signed-in user's database). */
@@ -50,18 +51,8 @@ function qrVideo(text: string): Buffer {
 }
 
 describe("scanning a label", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("a QR photo of a thing's code opens the thing, with the network off", async () => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    await signUp(page, "Sami Scanner", freshEmail("sami"));
-    const locationId = await locationIdOf(page);
+  it("a QR photo of a thing's code opens the thing, with the network off", async ({ newPerson }) => {
+    const { page, context, locationId } = await newPerson("Sami Scanner", "sami", { viewport: { width: 360, height: 740 } });
     await serviceWorkerReady(page);
     await goTo(page, "Capture");
     await page.getByLabel("Name", { exact: true }).fill("Red toolbox");
@@ -113,13 +104,9 @@ describe("scanning a label", () => {
     await page.getByRole("heading", { name: "Red toolbox" }).waitFor();
   });
 
-  it("an admin prints labels; scanning a free one claims it for a box, which then answers to it", async () => {
-    const { page, context } = await e2e.device({ viewport: { width: 360, height: 740 } });
-    const email = freshEmail("lara");
-    await signUp(page, "Lara Labels", email);
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+  it("an admin prints labels; scanning a free one claims it for a box, which then answers to it", async ({ e2e, newPerson }) => {
+    const { page, context, locationId, client } = await newPerson("Lara Labels", "lara", { viewport: { width: 360, height: 740 } });
+    const owner = await client();
     const crate = (await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Blue crate", isContainer: true })).body as { id: string };
 
     await page.goto(`/l/${locationId}/things`);
@@ -164,7 +151,7 @@ describe("scanning a label", () => {
     await screenshot(page, "box-page-ar");
   });
 
-  it("one label claimed for two boxes by two phones offline: the first holds it, the second is an inbox item to decide", async () => {
+  it("one label claimed for two boxes by two phones offline: the first holds it, the second is an inbox item to decide", async ({ e2e }) => {
     const a = await e2e.device();
     const email = freshEmail("cleo");
     await signUp(a.page, "Cleo Owner", email);
@@ -220,7 +207,7 @@ describe("scanning a label", () => {
     await expect.poll(() => item.count()).toBe(0);
   });
 
-  it("the camera reads a label and opens the thing", async () => {
+  it("the camera reads a label and opens the thing", async ({ e2e }) => {
     const email = freshEmail("cam");
     const c = e2e.svc.client();
     expect((await c.post("/api/v1/auth/sign-up", { email, password: PASSWORD, name: "Cam Era" })).status).toBe(200);

@@ -3,9 +3,10 @@
  * type, a container; a place filter that keeps what is in the places and containers inside it;
  * and a container's page listing what it holds.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import type { Page } from "playwright-core";
-import { freshEmail, goTo, locationIdOf, signUp, startE2e, synced, type E2e } from "./support/app.js";
+import { goTo, synced } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 /** The names of the things the Things screen lists (list `listName`), once they settle on `expected`. */
@@ -36,18 +37,10 @@ async function capture(page: Page, name: string, type: string, place: string, la
 }
 
 describe("search and place filters", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("finds things by place, type and container, filters a place with what is inside it, lists a box's contents, offline too, in English and Arabic", async () => {
-    const { context, page } = await e2e.device();
-    await signUp(page, "Sam Search", freshEmail("sam"));
-    const locationId = await locationIdOf(page);
+  it("finds things by place, type and container, filters a place with what is inside it, lists a box's contents, offline too, in English and Arabic", async ({
+    newPerson,
+  }) => {
+    const { context, page, locationId } = await newPerson("Sam Search", "sam");
     const en = { name: "Place name", inside: "Inside", add: "Add a place" };
     await goTo(page, "Places");
     await addPlace(page, "Garage", en);

@@ -3,29 +3,17 @@
  * account (the thing's name shows, read-only); once revoked, the same page says the link is not
  * available. The Arabic preview and the Share part fit a 360 px phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { screenshot } from "./support/browser.js";
 
 const noSidewaysSpill = "document.documentElement.scrollWidth - document.documentElement.clientWidth";
 
 describe("share links", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("makes a link on a thing's page, shows it signed out in a fresh browser, and not after it is revoked", async () => {
-    const { page } = await e2e.device();
-    const email = freshEmail("sam");
-    await signUp(page, "Sam Share", email);
+  it("makes a link on a thing's page, shows it signed out in a fresh browser, and not after it is revoked", async ({ e2e, newPerson }) => {
+    const { page, locationId, client } = await newPerson("Sam Share", "sam");
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
     const box = await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Camping box", isContainer: true, description: "Tent and stove" });
     const stove = await owner.post(`/api/v1/locations/${locationId}/things`, { name: "Gas stove", containerId: box.body.id });
     expect([box.status, stove.status]).toEqual([201, 201]);

@@ -6,28 +6,28 @@
  * (ServiceWorker.deliverPushMessage), and the worker must show it as a notification.
  */
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
 import { eq } from "drizzle-orm";
 import { memberships, pushSubscriptions } from "../../server/db/schema/index.js";
 import { startPushDispatcher } from "../../server/modules/notifications/dispatcher.js";
 import { op, push } from "../support/push.js";
 import { startPushService, type PushServiceStandIn } from "../support/push-service.js";
-import { freshEmail, goTo, locationIdOf, serviceWorkerReady, signUp, startE2e, type E2e } from "./support/app.js";
+import { freshEmail, goTo, locationIdOf, serviceWorkerReady, signUp } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
+it.override("e2eEnv", { SVC_PUSH_ALLOW_LOOPBACK: "1", SVC_PUSH_BURST_SECONDS: "1" });
+
 describe("web push", () => {
-  let e2e: E2e;
   let pushService: PushServiceStandIn;
-  beforeAll(async () => {
-    e2e = await startE2e({ SVC_PUSH_ALLOW_LOOPBACK: "1", SVC_PUSH_BURST_SECONDS: "1" });
+  it.beforeAll(async () => {
     pushService = await startPushService();
   });
-  afterAll(async () => {
-    await e2e?.close();
+  it.afterAll(async () => {
     await pushService?.close();
   });
 
-  it("the owner's device shows one notification for a member's burst of captures, and it opens the first item", async () => {
+  it("the owner's device shows one notification for a member's burst of captures, and it opens the first item", async ({ e2e }) => {
     const { svc } = e2e;
     const { context, page } = await e2e.device();
     await context.grantPermissions(["notifications"], { origin: svc.url });

@@ -3,27 +3,16 @@
  * sees its signing secret once (gone after Done and after a reload; the server's list never holds
  * it), switches it off, and the Arabic screen fits a 360 px phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshEmail, goTo, locationIdOf, PASSWORD, signUp, startE2e, type E2e } from "./support/app.js";
+import { describe, expect } from "vitest";
+import { e2eTest as it } from "./support/fixtures.js";
+import { goTo } from "./support/app.js";
 import { screenshot } from "./support/browser.js";
 
 describe("webhooks screen", () => {
-  let e2e: E2e;
-  beforeAll(async () => {
-    e2e = await startE2e();
-  });
-  afterAll(async () => {
-    await e2e?.close();
-  });
-
-  it("an admin creates a webhook and sees its secret once; the Arabic screen fits 360 px", async () => {
-    const { page } = await e2e.device();
-    const email = freshEmail("wendy");
-    await signUp(page, "Wendy Hook", email);
+  it("an admin creates a webhook and sees its secret once; the Arabic screen fits 360 px", async ({ newPerson }) => {
+    const { page, locationId, client } = await newPerson("Wendy Hook", "wendy");
     await page.getByRole("heading", { name: "Things" }).waitFor();
-    const locationId = await locationIdOf(page);
-    const owner = e2e.svc.client();
-    expect((await owner.post("/api/v1/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const owner = await client();
 
     await page.goto(`/l/${locationId}/members`);
     await page.getByRole("link", { name: "Webhooks" }).click();

@@ -1,4 +1,4 @@
-/** Helpers of the moves tests (test/db/moves*.test.ts): a target location, moves, boxes and scans. */
+/** Helpers of the moves tests (test/db/moves/): a target location, moves, boxes and scans. */
 import { v7 as uuidv7 } from "uuid";
 import { expect } from "vitest";
 import { memberships } from "../../server/db/schema/index.js";

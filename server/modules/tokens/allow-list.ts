@@ -2,7 +2,7 @@
  * The routes a personal token may reach (spec "Personal tokens" rule 5). Deny by default: anything
  * not listed here (sign-in and the auth mount, /me, tokens, members, invites, managed accounts,
  * location settings, sync, files upload, and everything added later) answers 403 to a token.
- * Entries are checked against the route table in test/db/tokens-allow-list.test.ts, so a renamed
+ * Entries are checked against the route table in test/db/tokens/tokens.test.ts, so a renamed
  * route cannot silently fall off or onto this list.
  */
 export const TOKEN_ROUTES = [
