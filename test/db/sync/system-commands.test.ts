@@ -6,16 +6,16 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { describe, expect } from "vitest";
-import { historyAr, historyEn } from "../../client/ui/i18n/history.js";
-import { SYSTEM_ACTOR } from "../../server/commands/executor.js";
-import { asSystem, withActor } from "../../server/db/actor.js";
-import { rows, sql } from "../../server/db/client.js";
-import { UnknownCommandError } from "../../server/errors/classes.js";
-import { summaryText } from "../../server/modules/history/read.js";
-import { commandRegistry, executeSystem, runOne, runSystem } from "../../server/modules/registry.js";
-import { userActor } from "../../server/db/actor.js";
-import { apiTest as test } from "../support/fixtures.js";
-import { op, push } from "../support/push.js";
+import { historyAr, historyEn } from "../../../client/ui/i18n/history.js";
+import { SYSTEM_ACTOR } from "../../../server/commands/executor.js";
+import { asSystem, withActor } from "../../../server/db/actor.js";
+import { rows, sql } from "../../../server/db/client.js";
+import { UnknownCommandError } from "../../../server/errors/classes.js";
+import { summaryText } from "../../../server/modules/history/read.js";
+import { commandRegistry, executeSystem, runOne, runSystem } from "../../../server/modules/registry.js";
+import { userActor } from "../../../server/db/actor.js";
+import { apiTest as test } from "../../support/fixtures.js";
+import { op, push } from "../../support/push.js";
 
 interface Entry {
   action: string;
