@@ -4,7 +4,7 @@
  * challenge and resource. The grant is re-read on every /mcp call.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { OAuthGrant, OAuthGrantList, OAuthScope } from "../../shared/oauth.js";
 import type { PageQuery } from "../../shared/paging.js";
@@ -13,7 +13,7 @@ import { type Actor, asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../db/paging.js";
+import { pageOfRows } from "../db/paging.js";
 
 export const CODE_SECONDS = 60;
 
@@ -160,14 +160,8 @@ function requireSession(actor: Actor): void {
 export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promise<OAuthGrantList> {
   requireSession(actor);
   return withActor(db, actor, async (tx) => {
-    const found = await tx
-      .select({ row: oauthGrants, key: exactTime(oauthGrants.createdAt) })
-      .from(oauthGrants)
-      .where(and(eq(oauthGrants.userId, actor.userId), query.cursor ? afterTimeId(query.cursor, oauthGrants.createdAt, oauthGrants.id, "desc") : undefined))
-      .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.key, r.row.id]);
-    return { items: page.rows.map((r) => grantOut(r.row)), next_cursor: page.next_cursor };
+    const page = await pageOfRows(tx, oauthGrants, oauthGrants.createdAt, [eq(oauthGrants.userId, actor.userId)], query);
+    return { items: page.rows.map(grantOut), next_cursor: page.next_cursor };
   });
 }
 

@@ -4,7 +4,7 @@
  * /api/v1/me/sessions, "sign out everywhere else" (every session of the user but the caller's). Rows
  * are read from the session table directly; the token column is never selected.
  */
-import { and, desc, eq, gt, ne } from "drizzle-orm";
+import { and, eq, gt, ne } from "drizzle-orm";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
@@ -13,7 +13,7 @@ import type { Db } from "../../db/client.js";
 import { authSessions } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import { defineRoute, type RouteDef } from "../../http/route.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import type { Actor } from "../../db/actor.js";
 import type { Auth } from "../../auth/auth.js";
 
@@ -34,6 +34,7 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       response: sessionListSchema,
       async handler({ actor, query }) {
         const me = sessionOwner(actor);
+        const paging = timeIdPaging(authSessions.createdAt, authSessions.id, query);
         const found = await db
           .select({
             id: authSessions.id,
@@ -41,19 +42,13 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
             lastSeenAt: authSessions.lastSeenAt,
             ip: authSessions.ipAddress,
             userAgent: authSessions.userAgent,
-            key: exactTime(authSessions.createdAt),
+            key: paging.key,
           })
           .from(authSessions)
-          .where(
-            and(
-              eq(authSessions.userId, me.userId),
-              gt(authSessions.expiresAt, new Date()),
-              query.cursor ? afterTimeId(query.cursor, authSessions.createdAt, authSessions.id, "desc") : undefined,
-            ),
-          )
-          .orderBy(desc(authSessions.createdAt), desc(authSessions.id))
-          .limit(query.limit + 1);
-        const page = pageFrom(found, query.limit, (s) => [s.key, s.id]);
+          .where(and(eq(authSessions.userId, me.userId), gt(authSessions.expiresAt, new Date()), paging.after))
+          .orderBy(...paging.orderBy)
+          .limit(paging.limit);
+        const page = paging.page(found, (s) => s.id);
         return {
           next_cursor: page.next_cursor,
           items: page.rows.map((s) => ({

@@ -6,7 +6,7 @@
  * instance_admins and instance_settings are not granted to app_role: these run with the service's
  * authority after the checks here.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { AdminSettings, AdminUserList, SetupBody } from "../../../shared/admin.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import { type Actor, asSystem } from "../../db/actor.js";
@@ -16,7 +16,7 @@ import type { Config } from "../../config.js";
 import { rows, type Db } from "../../db/client.js";
 import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { forgetSetupCodes, isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
 
 export interface AdminDeps {
@@ -104,6 +104,7 @@ export async function writeSettings(db: Db, config: Config, patch: { signupOpen:
 
 /** Every user of the instance, oldest first. */
 export async function listUsers(db: Db, query: PageQuery): Promise<AdminUserList> {
+  const paging = timeIdPaging(users.createdAt, users.id, query, "asc");
   const found = await asSystem(db, (tx) =>
     tx
       .select({
@@ -113,15 +114,15 @@ export async function listUsers(db: Db, query: PageQuery): Promise<AdminUserList
         username: users.username,
         instanceAdmin: sql<boolean>`${instanceAdmins.userId} IS NOT NULL`,
         createdAt: users.createdAt,
-        key: exactTime(users.createdAt),
+        key: paging.key,
       })
       .from(users)
       .leftJoin(instanceAdmins, eq(instanceAdmins.userId, users.id))
-      .where(and(query.cursor ? afterTimeId(query.cursor, users.createdAt, users.id, "asc") : undefined))
-      .orderBy(users.createdAt, users.id)
-      .limit(query.limit + 1),
+      .where(paging.after)
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit),
   );
-  const page = pageFrom(found, query.limit, (u) => [u.key, u.id]);
+  const page = paging.page(found, (u) => u.id);
   return {
     items: page.rows.map(({ key: _key, createdAt, ...u }) => ({ ...u, createdAt: createdAt.toISOString() })),
     next_cursor: page.next_cursor,

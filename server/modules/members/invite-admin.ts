@@ -6,7 +6,7 @@
  * and answers the token for the admin to hand over. RLS (invites_admin) limits every statement to
  * the actor's admin locations as well.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Invite, InviteList, InviteResent } from "../../../shared/members.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast } from "../../../shared/roles.js";
@@ -16,7 +16,7 @@ import type { Tx } from "../../db/client.js";
 import { invites, locations, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { INVITE_TTL_MS, newInviteToken } from "./invites.js";
 
@@ -44,14 +44,15 @@ async function requireAdmin(tx: Tx, actor: Actor, locationId: string): Promise<v
 export async function listInvites({ db }: ServiceDeps, actor: Actor, locationId: string, query: PageQuery): Promise<InviteList> {
   return withActor(db, personOnly(actor), async (tx) => {
     await requireAdmin(tx, actor, locationId);
+    const paging = timeIdPaging(invites.createdAt, invites.id, query);
     const found = await tx
-      .select({ invite: invites, createdByName: users.name, key: exactTime(invites.createdAt) })
+      .select({ invite: invites, createdByName: users.name, key: paging.key })
       .from(invites)
       .leftJoin(users, eq(users.id, invites.createdBy))
-      .where(and(eq(invites.locationId, locationId), query.cursor ? afterTimeId(query.cursor, invites.createdAt, invites.id, "desc") : undefined))
-      .orderBy(desc(invites.createdAt), desc(invites.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.key, r.invite.id]);
+      .where(and(eq(invites.locationId, locationId), paging.after))
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit);
+    const page = paging.page(found, (r) => r.invite.id);
     const now = new Date();
     return {
       items: page.rows.map(({ invite: i, createdByName }) => ({

@@ -2,7 +2,7 @@
  * Creating, listing and revoking personal tokens (from a signed-in session only; the routes check
  * that), and resolving a presented token to the actor it acts as.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { roleAtLeast } from "../../../shared/roles.js";
 import type { PageQuery } from "../../../shared/paging.js";
@@ -13,7 +13,7 @@ import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
 import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
 
 /** Everything but the HMAC, which app_role cannot read. */
@@ -90,15 +90,14 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
 export async function listTokens(db: Db, actor: Actor, query: PageQuery): Promise<TokenList> {
   requireSession(actor);
   return withActor(db, actor, async (tx) => {
+    const paging = timeIdPaging(personalTokens.createdAt, personalTokens.id, query);
     const found = await tx
-      .select({ row: listed, key: exactTime(personalTokens.createdAt) })
+      .select({ row: listed, key: paging.key })
       .from(personalTokens)
-      .where(
-        and(eq(personalTokens.userId, actor.userId), query.cursor ? afterTimeId(query.cursor, personalTokens.createdAt, personalTokens.id, "desc") : undefined),
-      )
-      .orderBy(desc(personalTokens.createdAt), desc(personalTokens.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.key, r.row.id]);
+      .where(and(eq(personalTokens.userId, actor.userId), paging.after))
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit);
+    const page = paging.page(found, (r) => r.row.id);
     return { items: page.rows.map((r) => tokenOut(r.row)), next_cursor: page.next_cursor };
   });
 }
