@@ -12,8 +12,9 @@ import { recordAudit, SYSTEM_AUDIT_ACTOR } from "../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../errors/classes.js";
+import { NotFoundError } from "../errors/classes.js";
 import { pageOfRows } from "../db/paging.js";
+import { requireSession } from "../access/role.js";
 
 export const CODE_SECONDS = 60;
 
@@ -152,13 +153,13 @@ const grantOut = (g: typeof oauthGrants.$inferSelect): OAuthGrant => ({
   revokedAt: g.revokedAt?.toISOString() ?? null,
 });
 
-function requireSession(actor: Actor): void {
-  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Connected apps are managed from a signed-in session only.");
+function sessionOnly(actor: Actor): void {
+  requireSession(actor, "Connected apps are managed from a signed-in session only.");
 }
 
 /** A page of the actor's grants, newest first. */
 export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promise<OAuthGrantList> {
-  requireSession(actor);
+  sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
     const page = await pageOfRows(tx, oauthGrants, oauthGrants.createdAt, [eq(oauthGrants.userId, actor.userId)], query);
     return { items: page.rows.map(grantOut), next_cursor: page.next_cursor };
@@ -166,7 +167,7 @@ export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promis
 }
 
 export async function revokeGrant(db: Db, actor: Actor, id: string, now = new Date()): Promise<OAuthGrant> {
-  requireSession(actor);
+  sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
     const revoked = await tx
       .update(oauthGrants)

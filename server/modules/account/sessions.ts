@@ -5,21 +5,19 @@
  * are read from the session table directly; the token column is never selected.
  */
 import { and, eq, gt, ne } from "drizzle-orm";
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { okSchema, sessionListSchema, signedOutOthersSchema } from "../../../shared/sessions.js";
 import type { Db } from "../../db/client.js";
 import { authSessions } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
+import { NotFoundError } from "../../errors/classes.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
 import { timeIdPaging } from "../../db/paging.js";
 import type { Actor } from "../../db/actor.js";
 import type { Auth } from "../../auth/auth.js";
+import { requireSession } from "../../access/role.js";
 
 function sessionOwner(actor: Actor): Actor & { sessionId: string } {
-  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Sessions are managed from a signed-in session only.");
-  return actor as Actor & { sessionId: string };
+  return requireSession(actor, "Sessions are managed from a signed-in session only.");
 }
 
 export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
@@ -82,7 +80,7 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       path: "/api/v1/me/sessions/:id",
       summary: "Sign a device out (your own sessions only; the current one signs you out)",
       tag: "me",
-      params: z.object({ id: uuidSchema }).strict(),
+      params: idParams.strict(),
       response: okSchema,
       async handler({ actor, params, res }) {
         const me = sessionOwner(actor);

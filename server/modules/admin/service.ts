@@ -18,6 +18,7 @@ import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.j
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";
 import { timeIdPaging } from "../../db/paging.js";
 import { forgetSetupCodes, isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
+import { requirePerson } from "../../access/role.js";
 
 export interface AdminDeps {
   db: Db;
@@ -76,7 +77,7 @@ async function createFirstAdmin({ db, auth }: AdminDeps, body: SetupBody): Promi
 
 /** Instance admins only, from a signed-in session (never a token or an MCP grant). */
 export async function requireInstanceAdmin(db: Db, actor: Actor): Promise<void> {
-  if (actor.type !== "user") throw new ForbiddenError("Instance administration needs a signed-in session.");
+  requirePerson(actor, "Instance administration needs a signed-in session.");
   if (!(await isInstanceAdmin(db, actor.userId))) throw new ForbiddenError("Only instance admins can do this.");
 }
 

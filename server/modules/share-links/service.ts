@@ -23,6 +23,7 @@ import { places, shareLinks, things, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { timeIdPaging } from "../../db/paging.js";
 import { newShareToken, type ShareDeps } from "./token.js";
+import { requireWriteRole } from "../../access/role.js";
 
 export type { ShareDeps };
 
@@ -72,7 +73,7 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
   return withActor(deps.db, actor, async (tx) => {
     const locationId = await targetLocation(tx, body);
     const { role } = await locationAccess(tx, locationId);
-    if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot share from this location.`);
+    requireWriteRole(actor, role, "member", `Your role (${role}) cannot share from this location.`);
     await checkFilter(tx, locationId, body);
     const id = uuidv7();
     const token = newShareToken();
