@@ -11,6 +11,7 @@ import { moveBoxes, moves } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { pageOfRows } from "../../db/paging.js";
 import { thingPaths } from "../things/paths.js";
+import { walkDown } from "../../db/tree.js";
 
 type MoveRow = typeof moves.$inferSelect;
 type BoxRow = typeof moveBoxes.$inferSelect;
@@ -20,11 +21,7 @@ async function containersOf(tx: Tx, ids: string[]) {
   if (!ids.length) return new Map<string, { name: string | null; shortCode: string | null; contents: number }>();
   const found = await rows<{ id: string; name: string | null; short_code: string | null; contents: number }>(
     tx,
-    sql`WITH RECURSIVE down(root, id, depth) AS (
-          SELECT t.id, t.id, 0 FROM things t WHERE t.id = ANY(${uuidArray(ids)}) AND t.deleted_at IS NULL
-          UNION ALL
-          SELECT d.root, c.id, d.depth + 1 FROM things c JOIN down d ON c.container_id = d.id WHERE d.depth < 64
-        )
+    sql`${walkDown("things", sql`n.id = ANY(${uuidArray(ids)}) AND n.deleted_at IS NULL`)}
         SELECT b.id, b.name, b.short_code,
                (SELECT count(*)::int FROM down d JOIN things t ON t.id = d.id WHERE d.root = b.id AND d.depth > 0 AND t.deleted_at IS NULL) AS contents
         FROM things b WHERE b.id = ANY(${uuidArray(ids)}) AND b.deleted_at IS NULL`,
