@@ -4,10 +4,12 @@
  * that does not decode to the key its list gives out is 400 validation_failed, never a database
  * error. Every paged list encodes and decodes its cursors here.
  */
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, sql, type AnyColumn, type InferSelectModel, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { uuidSchema } from "../../shared/ids.js";
 import { ValidationError } from "../errors/classes.js";
+import type { Tx } from "./client.js";
 
 export const encodeCursor = (key: readonly string[]): string => Buffer.from(JSON.stringify(key)).toString("base64url");
 
@@ -50,4 +52,52 @@ export function pageFrom<R>(rows: R[], limit: number, key: (row: R) => readonly 
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { rows: page, next_cursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null };
+}
+
+/** What a paged list is asked: how many rows, and the cursor the last page gave out. */
+export interface PageAsk {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/**
+ * A list ordered by (time, id), newest first unless `order` says "asc": the pieces its query takes
+ * (the cursor's key column, the condition past the cursor, the ORDER BY and the LIMIT of `limit + 1`)
+ * and the page out of the rows it read. Every (time, id) list pages through this one keyset, so a
+ * cursor one list gives out means the same thing in all of them.
+ */
+export function timeIdPaging(time: AnyColumn, id: AnyColumn, ask: PageAsk, order: "asc" | "desc" = "desc") {
+  return {
+    key: exactTime(time),
+    after: ask.cursor ? afterTimeId(ask.cursor, time, id, order) : undefined,
+    orderBy: order === "asc" ? [asc(time), asc(id)] : [desc(time), desc(id)],
+    limit: ask.limit + 1,
+    page: <R extends { key: string }>(rows: R[], idOf: (row: R) => string) => pageFrom(rows, ask.limit, (r) => [r.key, idOf(r)]),
+  };
+}
+
+/**
+ * One page of whole rows of `table` where `where` holds, by (time, id) as timeIdPaging orders them:
+ * the lists that read a table's own rows and shape them afterwards.
+ */
+export async function pageOfRows<T extends PgTable & { id: AnyColumn }>(
+  tx: Tx,
+  table: T,
+  time: AnyColumn,
+  where: (SQL | undefined)[],
+  ask: PageAsk,
+  order: "asc" | "desc" = "desc",
+): Promise<{ rows: InferSelectModel<T>[]; next_cursor: string | null }> {
+  const paging = timeIdPaging(time, table.id, ask, order);
+  // Drizzle cannot infer a selection out of a generic table: read it as any table, and type the row
+  // as this table's select model.
+  const anyTable: PgTable = table;
+  const found = (await tx
+    .select({ row: anyTable, key: paging.key })
+    .from(anyTable)
+    .where(and(...where, paging.after))
+    .orderBy(...paging.orderBy)
+    .limit(paging.limit)) as unknown as { row: InferSelectModel<T>; key: string }[];
+  const page = paging.page(found, (r) => (r.row as { id: string }).id);
+  return { rows: page.rows.map((r) => r.row), next_cursor: page.next_cursor };
 }

@@ -4,15 +4,19 @@
  * OpenAPI document (server/http/openapi.ts), so the two cannot drift apart.
  */
 import type { NextFunction, Request, Response, Router } from "express";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Auth } from "../auth/auth.js";
 import type { Config } from "../config.js";
 import type { Actor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
+import { uuidSchema } from "../../shared/ids.js";
 import { findIllFormedText } from "../../shared/text.js";
 import { UnauthenticatedError, ValidationError } from "../errors/classes.js";
 import { illFormedTextError, zodToValidationError } from "../errors/zod.js";
 import { answerEtag, foldIfMatch } from "./etag.js";
+
+/** The params of a route whose path names one row by `:id`. */
+export const idParams = z.object({ id: uuidSchema });
 
 /** What route factories need from the running service, handed in by the route table (server/routes.ts). */
 export interface RouteDeps {

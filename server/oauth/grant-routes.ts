@@ -1,9 +1,7 @@
 /** /api/v1/oauth/grants: the apps a person connected over OAuth, and revoking one (from a session only). */
-import { z } from "zod";
-import { uuidSchema } from "../../shared/ids.js";
 import { oauthGrantListSchema, oauthGrantSchema } from "../../shared/oauth.js";
 import { pageQuerySchema } from "../../shared/paging.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../http/route.js";
 import { listGrants, revokeGrant } from "./grants.js";
 
 export function grantRoutes({ db }: RouteDeps): RouteDef[] {
@@ -22,7 +20,7 @@ export function grantRoutes({ db }: RouteDeps): RouteDef[] {
       path: "/api/v1/oauth/grants/:id",
       summary: "Revoke a connected app; its access tokens stop working at once",
       tag: "oauth",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       response: oauthGrantSchema,
       handler: ({ actor, params }) => revokeGrant(db, actor, params.id),
     }),

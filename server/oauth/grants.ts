@@ -4,7 +4,7 @@
  * challenge and resource. The grant is re-read on every /mcp call.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { OAuthGrant, OAuthGrantList, OAuthScope } from "../../shared/oauth.js";
 import type { PageQuery } from "../../shared/paging.js";
@@ -12,8 +12,9 @@ import { recordAudit, SYSTEM_AUDIT_ACTOR } from "../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../db/actor.js";
 import type { Db } from "../db/client.js";
 import { oauthCodes, oauthGrants, users } from "../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../db/paging.js";
+import { NotFoundError } from "../errors/classes.js";
+import { pageOfRows } from "../db/paging.js";
+import { requireSession } from "../access/role.js";
 
 export const CODE_SECONDS = 60;
 
@@ -152,27 +153,21 @@ const grantOut = (g: typeof oauthGrants.$inferSelect): OAuthGrant => ({
   revokedAt: g.revokedAt?.toISOString() ?? null,
 });
 
-function requireSession(actor: Actor): void {
-  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Connected apps are managed from a signed-in session only.");
+function sessionOnly(actor: Actor): void {
+  requireSession(actor, "Connected apps are managed from a signed-in session only.");
 }
 
 /** A page of the actor's grants, newest first. */
 export async function listGrants(db: Db, actor: Actor, query: PageQuery): Promise<OAuthGrantList> {
-  requireSession(actor);
+  sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
-    const found = await tx
-      .select({ row: oauthGrants, key: exactTime(oauthGrants.createdAt) })
-      .from(oauthGrants)
-      .where(and(eq(oauthGrants.userId, actor.userId), query.cursor ? afterTimeId(query.cursor, oauthGrants.createdAt, oauthGrants.id, "desc") : undefined))
-      .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.key, r.row.id]);
-    return { items: page.rows.map((r) => grantOut(r.row)), next_cursor: page.next_cursor };
+    const page = await pageOfRows(tx, oauthGrants, oauthGrants.createdAt, [eq(oauthGrants.userId, actor.userId)], query);
+    return { items: page.rows.map(grantOut), next_cursor: page.next_cursor };
   });
 }
 
 export async function revokeGrant(db: Db, actor: Actor, id: string, now = new Date()): Promise<OAuthGrant> {
-  requireSession(actor);
+  sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
     const revoked = await tx
       .update(oauthGrants)

@@ -4,22 +4,20 @@
  * /api/v1/me/sessions, "sign out everywhere else" (every session of the user but the caller's). Rows
  * are read from the session table directly; the token column is never selected.
  */
-import { and, desc, eq, gt, ne } from "drizzle-orm";
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
+import { and, eq, gt, ne } from "drizzle-orm";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { okSchema, sessionListSchema, signedOutOthersSchema } from "../../../shared/sessions.js";
 import type { Db } from "../../db/client.js";
 import { authSessions } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { NotFoundError } from "../../errors/classes.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
+import { timeIdPaging } from "../../db/paging.js";
 import type { Actor } from "../../db/actor.js";
 import type { Auth } from "../../auth/auth.js";
+import { requireSession } from "../../access/role.js";
 
 function sessionOwner(actor: Actor): Actor & { sessionId: string } {
-  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Sessions are managed from a signed-in session only.");
-  return actor as Actor & { sessionId: string };
+  return requireSession(actor, "Sessions are managed from a signed-in session only.");
 }
 
 export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
@@ -34,6 +32,7 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       response: sessionListSchema,
       async handler({ actor, query }) {
         const me = sessionOwner(actor);
+        const paging = timeIdPaging(authSessions.createdAt, authSessions.id, query);
         const found = await db
           .select({
             id: authSessions.id,
@@ -41,19 +40,13 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
             lastSeenAt: authSessions.lastSeenAt,
             ip: authSessions.ipAddress,
             userAgent: authSessions.userAgent,
-            key: exactTime(authSessions.createdAt),
+            key: paging.key,
           })
           .from(authSessions)
-          .where(
-            and(
-              eq(authSessions.userId, me.userId),
-              gt(authSessions.expiresAt, new Date()),
-              query.cursor ? afterTimeId(query.cursor, authSessions.createdAt, authSessions.id, "desc") : undefined,
-            ),
-          )
-          .orderBy(desc(authSessions.createdAt), desc(authSessions.id))
-          .limit(query.limit + 1);
-        const page = pageFrom(found, query.limit, (s) => [s.key, s.id]);
+          .where(and(eq(authSessions.userId, me.userId), gt(authSessions.expiresAt, new Date()), paging.after))
+          .orderBy(...paging.orderBy)
+          .limit(paging.limit);
+        const page = paging.page(found, (s) => s.id);
         return {
           next_cursor: page.next_cursor,
           items: page.rows.map((s) => ({
@@ -87,7 +80,7 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       path: "/api/v1/me/sessions/:id",
       summary: "Sign a device out (your own sessions only; the current one signs you out)",
       tag: "me",
-      params: z.object({ id: uuidSchema }).strict(),
+      params: idParams.strict(),
       response: okSchema,
       async handler({ actor, params, res }) {
         const me = sessionOwner(actor);

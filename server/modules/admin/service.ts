@@ -6,7 +6,7 @@
  * instance_admins and instance_settings are not granted to app_role: these run with the service's
  * authority after the checks here.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { AdminSettings, AdminUserList, SetupBody } from "../../../shared/admin.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import { type Actor, asSystem } from "../../db/actor.js";
@@ -16,8 +16,9 @@ import type { Config } from "../../config.js";
 import { rows, type Db } from "../../db/client.js";
 import { instanceAdmins, instanceSettings, users } from "../../db/schema/index.js";
 import { ConflictError, ForbiddenError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { forgetSetupCodes, isInstanceAdmin, needsSetup, type SetupCode } from "./setup-code.js";
+import { requirePerson } from "../../access/role.js";
 
 export interface AdminDeps {
   db: Db;
@@ -76,7 +77,7 @@ async function createFirstAdmin({ db, auth }: AdminDeps, body: SetupBody): Promi
 
 /** Instance admins only, from a signed-in session (never a token or an MCP grant). */
 export async function requireInstanceAdmin(db: Db, actor: Actor): Promise<void> {
-  if (actor.type !== "user") throw new ForbiddenError("Instance administration needs a signed-in session.");
+  requirePerson(actor, "Instance administration needs a signed-in session.");
   if (!(await isInstanceAdmin(db, actor.userId))) throw new ForbiddenError("Only instance admins can do this.");
 }
 
@@ -104,6 +105,7 @@ export async function writeSettings(db: Db, config: Config, patch: { signupOpen:
 
 /** Every user of the instance, oldest first. */
 export async function listUsers(db: Db, query: PageQuery): Promise<AdminUserList> {
+  const paging = timeIdPaging(users.createdAt, users.id, query, "asc");
   const found = await asSystem(db, (tx) =>
     tx
       .select({
@@ -113,15 +115,15 @@ export async function listUsers(db: Db, query: PageQuery): Promise<AdminUserList
         username: users.username,
         instanceAdmin: sql<boolean>`${instanceAdmins.userId} IS NOT NULL`,
         createdAt: users.createdAt,
-        key: exactTime(users.createdAt),
+        key: paging.key,
       })
       .from(users)
       .leftJoin(instanceAdmins, eq(instanceAdmins.userId, users.id))
-      .where(and(query.cursor ? afterTimeId(query.cursor, users.createdAt, users.id, "asc") : undefined))
-      .orderBy(users.createdAt, users.id)
-      .limit(query.limit + 1),
+      .where(paging.after)
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit),
   );
-  const page = pageFrom(found, query.limit, (u) => [u.key, u.id]);
+  const page = paging.page(found, (u) => u.id);
   return {
     items: page.rows.map(({ key: _key, createdAt, ...u }) => ({ ...u, createdAt: createdAt.toISOString() })),
     next_cursor: page.next_cursor,

@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { aiCostQuerySchema, aiCostSummarySchema, aiSettingsBody, aiSettingsOverviewSchema, aiSettingsViewSchema } from "../../../shared/ai-settings.js";
-import { uuidSchema } from "../../../shared/ids.js";
 import { aiGuard } from "../../ai/guard-policy.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { deleteSettings, locationCosts, overview, saveSettings, type Scope } from "./service.js";
 
 const KEY_RULE =
@@ -61,7 +60,7 @@ export function aiSettingsRoutes(deps: Pick<RouteDeps, "db" | "config">): RouteD
       path: "/api/v1/locations/:id/ai-costs",
       summary: "What AI calls for this location cost in a month (default: this month, UTC), by payer and model, with totals per currency (owners and admins)",
       tag: "ai-settings",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       query: aiCostQuerySchema,
       response: aiCostSummarySchema,
       handler: ({ actor, params, query }) => locationCosts(db, actor, params.id, query.month),

@@ -6,7 +6,6 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { AiCostSummary, AiSettingsBody, AiSettingsOverview, AiSettingsView } from "../../../shared/ai-settings.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { monthOf } from "../../ai/budget.js";
 import { checkAiBaseUrl, guardedAiFetch } from "../../ai/guarded-fetch.js";
@@ -18,16 +17,16 @@ import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Config } from "../../config.js";
 import { rows, sql, type Db, type Tx } from "../../db/client.js";
-import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from "../../errors/classes.js";
+import { NotFoundError, UnavailableError, ValidationError } from "../../errors/classes.js";
 import { checkedAddress, GuardRefusal, type GuardOptions } from "../../oauth/guarded-fetch.js";
 import { costSummary, settingsView } from "./read.js";
+import { requirePerson, requireRole } from "../../access/role.js";
 
 export type Scope = "user" | "account";
 
 /** AI settings are a person's business: never a token's or an MCP grant's (spec "Personal tokens" 5). */
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("AI settings are managed from a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "AI settings are managed from a signed-in session only.");
 }
 
 const invalid = (field: string, message: string, reason?: string) =>
@@ -169,8 +168,7 @@ export async function deleteSettings(db: Db, actor: Actor, scope: Scope): Promis
 export async function locationCosts(db: Db, actor: Actor, locationId: string, month: string | undefined): Promise<AiCostSummary> {
   return withActor(db, personOnly(actor), async (tx) => {
     const { role } = await locationAccess(tx, locationId);
-    if (!roleAtLeast(role, "admin"))
-      throw new ForbiddenError(`Your role (${role}) cannot see AI costs here; ask an owner or admin.`, { role, needed: "admin" });
+    requireRole(role, "admin", `Your role (${role}) cannot see AI costs here; ask an owner or admin.`, { role, needed: "admin" });
     return costSummary(tx, locationId, month ?? monthOf(new Date()));
   });
 }

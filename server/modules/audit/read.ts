@@ -3,21 +3,22 @@
  * (migrations/0038_audit_entries.sql) lets a person read only their own account's entries and
  * those of the locations they administer; the callers check the same first, for clear answers.
  */
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { AuditEntry, AuditList } from "../../../shared/audit.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Tx } from "../../db/client.js";
 import { auditEntries, users } from "../../db/schema/index.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 
 /** `where` picks the account's or the location's entries; `readerId` is who reads, for "you". */
 export async function auditPage(tx: Tx, where: SQL, readerId: string, query: PageQuery): Promise<AuditList> {
+  const paging = timeIdPaging(auditEntries.at, auditEntries.id, query);
   const found = await tx
     .select({
       id: auditEntries.id,
       action: auditEntries.action,
       at: auditEntries.at,
-      key: exactTime(auditEntries.at),
+      key: paging.key,
       actorType: auditEntries.actorType,
       actorUserId: auditEntries.actorUserId,
       actorName: users.name,
@@ -26,10 +27,10 @@ export async function auditPage(tx: Tx, where: SQL, readerId: string, query: Pag
     })
     .from(auditEntries)
     .leftJoin(users, eq(users.id, auditEntries.actorUserId))
-    .where(and(where, query.cursor ? afterTimeId(query.cursor, auditEntries.at, auditEntries.id, "desc") : undefined))
-    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
-    .limit(query.limit + 1);
-  const page = pageFrom(found, query.limit, (r) => [r.key, r.id]);
+    .where(and(where, paging.after))
+    .orderBy(...paging.orderBy)
+    .limit(paging.limit);
+  const page = paging.page(found, (r) => r.id);
   return {
     next_cursor: page.next_cursor,
     items: page.rows.map((r): AuditEntry => ({

@@ -1,9 +1,7 @@
 /** /api/v1/me/audit and /api/v1/locations/:id/audit: security-relevant settings changes, newest first. */
-import { z } from "zod";
 import { auditListSchema } from "../../../shared/audit.js";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
 import type { RouteDeps } from "../../http/route.js";
 import { locationAudit, myAudit } from "./service.js";
 
@@ -23,7 +21,7 @@ export function auditRoutes({ db }: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/audit",
       summary: "A location's security activity (webhooks, share links, members joining, delete and transfer), newest first, paged (owners and admins)",
       tag: "audit",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       query: pageQuerySchema,
       response: auditListSchema,
       handler: ({ actor, params, query }) => locationAudit(db, actor, params.id, query),

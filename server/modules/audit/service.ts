@@ -7,18 +7,16 @@
 import { eq } from "drizzle-orm";
 import type { AuditList } from "../../../shared/audit.js";
 import type { PageQuery } from "../../../shared/paging.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../db/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { auditEntries } from "../../db/schema/index.js";
-import { ForbiddenError } from "../../errors/classes.js";
 import { auditPage } from "./read.js";
+import { requirePerson, requireRole } from "../../access/role.js";
 
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("Activity is read from a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "Activity is read from a signed-in session only.");
 }
 
 export async function myAudit(db: Db, actor: Actor, query: PageQuery): Promise<AuditList> {
@@ -28,8 +26,7 @@ export async function myAudit(db: Db, actor: Actor, query: PageQuery): Promise<A
 export async function locationAudit(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<AuditList> {
   return withActor(db, personOnly(actor), async (tx) => {
     const { role } = await locationAccess(tx, locationId);
-    if (!roleAtLeast(role, "admin"))
-      throw new ForbiddenError(`Your role (${role}) cannot see this location's activity; ask an owner or admin.`, { role, needed: "admin" });
+    requireRole(role, "admin", `Your role (${role}) cannot see this location's activity; ask an owner or admin.`, { role, needed: "admin" });
     return auditPage(tx, eq(auditEntries.locationId, locationId), actor.userId, query);
   });
 }

@@ -15,6 +15,7 @@ import { ConflictError, NotFoundError, ValidationError, type AppError } from "..
 import { loadRefs } from "../things/refs.js";
 import { changeThing } from "../things/changes.js";
 import { type ThingRow } from "../things/values.js";
+import { walkUp } from "../../db/tree.js";
 
 /** What a check reads and writes of a thing: the one update of the segment sets these columns. */
 const KEYS = ["id", "locationId", "typeId", "name", "isContainer", "placeId", "containerId", "lastSeenAt", "missingSince", "rowVersion", "deletedAt"] as const;
@@ -44,11 +45,7 @@ async function chainParents(ctx: CommandContext, boxIds: string[]): Promise<Map<
   if (!boxIds.length) return new Map();
   const found = await rows<{ id: string; parent: string | null }>(
     ctx.tx,
-    sql`WITH RECURSIVE up(id, parent, depth) AS (
-          SELECT t.id, t.container_id, 0 FROM things t WHERE t.id = ANY(${uuidArray(boxIds)})
-          UNION ALL
-          SELECT t.id, t.container_id, up.depth + 1 FROM things t JOIN up ON t.id = up.parent WHERE up.depth < 64
-        ) SELECT DISTINCT id, parent FROM up`,
+    sql`${walkUp("things", sql`n.id = ANY(${uuidArray(boxIds)})`)} SELECT DISTINCT id, parent FROM up`,
   );
   return new Map(found.map((r) => [r.id, r.parent]));
 }

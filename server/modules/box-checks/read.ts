@@ -1,10 +1,10 @@
 /** Reads of box checks: the spec's record (counts of each list) and a thing's checks, newest first. */
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { BoxCheck } from "../../../shared/box-checks.js";
 import type { Tx } from "../../db/client.js";
 import { boxChecks, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { pageOfRows } from "../../db/paging.js";
 
 type Row = typeof boxChecks.$inferSelect;
 
@@ -53,19 +53,6 @@ export async function thingBoxChecks(tx: Tx, thing: { id: string; locationId: st
       sql`${boxChecks.split} @> ${JSON.stringify([{ thingId }])}::jsonb`,
     ),
   ];
-  if (q.cursor) where.push(afterTimeId(q.cursor, boxChecks.at, boxChecks.id, "desc"));
-  const found = await tx
-    .select({ row: boxChecks, key: exactTime(boxChecks.at) })
-    .from(boxChecks)
-    .where(and(...where))
-    .orderBy(desc(boxChecks.at), desc(boxChecks.id))
-    .limit(q.limit + 1);
-  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
-  return {
-    items: await boxChecksOut(
-      tx,
-      page.rows.map((r) => r.row),
-    ),
-    next_cursor: page.next_cursor,
-  };
+  const page = await pageOfRows(tx, boxChecks, boxChecks.at, where, q);
+  return { items: await boxChecksOut(tx, page.rows), next_cursor: page.next_cursor };
 }

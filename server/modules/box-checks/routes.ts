@@ -1,13 +1,9 @@
 /** /api/v1/things/:id/box-checks. */
-import { z } from "zod";
 import { boxCheckCreateBody, boxCheckQuerySchema, boxCheckSchema } from "../../../shared/box-checks.js";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { listBoxChecks, recordBoxCheck } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function boxCheckRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -19,7 +15,7 @@ export function boxCheckRoutes(deps: RouteDeps): RouteDef[] {
         "Record a box check (members and above): what was seen, not here, found partly (split) or moved in from elsewhere; `id` and `at` default to the server's",
       tag: "box-checks",
       status: 201,
-      params: byId,
+      params: idParams,
       body: boxCheckCreateBody,
       response: boxCheckSchema,
       handler: ({ actor, params, body }) => recordBoxCheck(service, actor, params.id, body),
@@ -29,7 +25,7 @@ export function boxCheckRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id/box-checks",
       summary: "Box checks of a thing, newest first: those of it as a box and those that named it",
       tag: "box-checks",
-      params: byId,
+      params: idParams,
       query: boxCheckQuerySchema,
       response: pageOf(boxCheckSchema),
       handler: ({ actor, params, query }) => listBoxChecks(service, actor, params.id, query),

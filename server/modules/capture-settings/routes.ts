@@ -1,11 +1,7 @@
 /** GET and PUT /api/v1/locations/{id}/capture-settings: your own capture settings in a location. */
-import { z } from "zod";
 import { captureSettingsSchema } from "../../../shared/capture-settings.js";
-import { uuidSchema } from "../../../shared/ids.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { getCaptureSettings, putCaptureSettings } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function captureSettingRoutes({ db }: Pick<RouteDeps, "db">): RouteDef[] {
   return [
@@ -14,7 +10,7 @@ export function captureSettingRoutes({ db }: Pick<RouteDeps, "db">): RouteDef[] 
       path: "/api/v1/locations/:id/capture-settings",
       summary: "Your capture settings in a location (whether your own captures go straight in)",
       tag: "inbox",
-      params: byId,
+      params: idParams,
       response: captureSettingsSchema,
       handler: ({ actor, params }) => getCaptureSettings(db, actor, params.id),
     }),
@@ -23,7 +19,7 @@ export function captureSettingRoutes({ db }: Pick<RouteDeps, "db">): RouteDef[] 
       path: "/api/v1/locations/:id/capture-settings",
       summary: "Set whether your own captures in a location go straight in (accepted as they arrive) or wait in the inbox",
       tag: "inbox",
-      params: byId,
+      params: idParams,
       body: captureSettingsSchema,
       response: captureSettingsSchema,
       handler: ({ actor, params, body }) => putCaptureSettings(db, actor, params.id, body),

@@ -4,18 +4,16 @@
  * location they cannot see is 404 either way.
  */
 import { and, eq } from "drizzle-orm";
-import { roleAtLeast } from "../../../shared/roles.js";
 import type { CaptureSettings } from "../../../shared/capture-settings.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { captureSettings } from "../../db/schema/index.js";
-import { ForbiddenError } from "../../errors/classes.js";
+import { requirePerson, requireWriteRole } from "../../access/role.js";
 
 /** Settings are a person's own choice on their devices: never a token's or an MCP grant's. */
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("Capture settings are kept for a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "Capture settings are kept for a signed-in session only.");
 }
 
 const mine = (actor: Actor, locationId: string) => and(eq(captureSettings.userId, actor.userId), eq(captureSettings.locationId, locationId));
@@ -32,7 +30,7 @@ export function putCaptureSettings(db: Db, actor: Actor, locationId: string, bod
   return withActor(db, personOnly(actor), async (tx) => {
     const { role } = await locationAccess(tx, locationId);
     // Viewers do not capture, so they have nothing to let in.
-    if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot capture here, so it has no capture settings.`);
+    requireWriteRole(actor, role, "member", `Your role (${role}) cannot capture here, so it has no capture settings.`);
     const set = { straightIn: body.straightIn, updatedAt: new Date() };
     const [row] = await tx
       .insert(captureSettings)

@@ -9,13 +9,11 @@ import {
   scanResolveBody,
   scanResultSchema,
 } from "../../../shared/codes.js";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { claim, createSheet, listSheets, lookup, scan, sheetPdf } from "./service.js";
 
-const byId = z.object({ id: uuidSchema });
 const byCode = z.object({ code: z.string().min(1).max(64) });
 
 export function codeRoutes(deps: RouteDeps): RouteDef[] {
@@ -57,7 +55,7 @@ export function codeRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Print a sheet of new codes as QR labels (owners and admins); count 1 to 200, 24 fill an A4 page",
       tag: "codes",
       status: 201,
-      params: byId,
+      params: idParams,
       body: labelSheetCreateBody,
       response: labelSheetSchema,
       handler: ({ actor, params, body }) => createSheet(service, actor, params.id, body.count),
@@ -67,7 +65,7 @@ export function codeRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/label-sheets",
       summary: "The location's label sheets, newest first (the latest 100; owners and admins)",
       tag: "codes",
-      params: byId,
+      params: idParams,
       response: pageOf(labelSheetSchema),
       handler: async ({ actor, params }) => ({ items: await listSheets(service, actor, params.id), next_cursor: null }),
     }),
@@ -76,7 +74,7 @@ export function codeRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/label-sheets/:id/pdf",
       summary: "A label sheet as a PDF: A4, 3 by 8 labels a page (owners and admins)",
       tag: "codes",
-      params: byId,
+      params: idParams,
       response: z.unknown(),
       produces: "application/pdf",
       handler: async ({ actor, params, res }) => {

@@ -2,18 +2,18 @@
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import { normalizeCode, type CodeClaimResult, type LabelSheet, type ScanResult, type codeClaimBody } from "../../../shared/codes.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { locations } from "../../db/schema/index.js";
-import { ForbiddenError, ValidationError } from "../../errors/classes.js";
+import { ValidationError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
 import { eq } from "drizzle-orm";
 import { labelSheetPdf } from "./pdf.js";
 import { codeLocation, findSheet, lookupCode, resolveScan, sheetsOf } from "./read.js";
+import { requireRole } from "../../access/role.js";
 
 export const lookup = ({ db }: ServiceDeps, actor: Actor, code: string) => withActor(db, actor, (tx) => lookupCode(tx, code));
 
@@ -38,7 +38,7 @@ export function claim(deps: ServiceDeps, actor: Actor, raw: string, body: z.infe
 /** Printing labels is an admin's job: members and viewers see the location but not its sheets. */
 async function adminOf(tx: Tx, locationId: string): Promise<void> {
   const { role } = await locationAccess(tx, locationId);
-  if (!roleAtLeast(role, "admin")) throw new ForbiddenError(`Your role (${role}) cannot print labels here.`, { role, needed: "admin" });
+  requireRole(role, "admin", `Your role (${role}) cannot print labels here.`, { role, needed: "admin" });
 }
 
 export function createSheet(deps: ServiceDeps, actor: Actor, locationId: string, count: number): Promise<Written<LabelSheet>> {

@@ -14,18 +14,18 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { CSV_IMPORT_MAX_ROWS, type CsvImportResult } from "../../../shared/exports.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { isWellFormedText } from "../../../shared/text.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { CommandInput } from "../../commands/types.js";
 import { rows, sql, type Tx } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
-import { DependsOnDroppedError, ForbiddenError, ValidationError } from "../../errors/classes.js";
+import { DependsOnDroppedError, ValidationError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
 import { executeInTx } from "../write.js";
 import { loadRefs } from "../things/refs.js";
 import { CsvReadProblem, decodeCsv, parseCsv, type CsvRow } from "./csv-read.js";
 import { norm, planRow, type ImportContext, type PlannedRow } from "./csv-rows.js";
+import { requireWriteRole } from "../../access/role.js";
 
 /** Thrown to end the transaction without keeping its writes (a dry run, or a run with problems). */
 class RollBack extends Error {
@@ -104,7 +104,7 @@ export async function importCsv(deps: ServiceDeps, actor: Actor, locationId: str
   try {
     return await withActor(deps.db, actor, async (tx) => {
       const access = await locationAccess(tx, locationId);
-      if (!actor.canWrite || !roleAtLeast(access.role, "member")) throw new ForbiddenError("Only members and above can import things.");
+      requireWriteRole(actor, access.role, "member", "Only members and above can import things.");
       if (!("header" in file)) return { dryRun, rows: 0, ok: 0, created: 0, placesCreated: 0, errors: [file] };
       const { ctx, places } = await loadContext(tx, locationId);
       const errors: Problem[] = [];

@@ -22,11 +22,10 @@
  */
 import { createHash } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import { rows, sql, type Tx } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
-import { ConflictError, ForbiddenError, ValidationError } from "../../errors/classes.js";
+import { ConflictError, ValidationError } from "../../errors/classes.js";
 import type { FileDeps } from "../files/service.js";
 import { TABLES } from "./tables.js";
 import { EXPORT_FORMAT_VERSION } from "./build.js";
@@ -35,6 +34,7 @@ import { catalogOf, fillDeferred, insertRows, overwriteRow, settleReferences, ty
 import { planTables } from "./restore-plan.js";
 import { matchRegistries } from "./restore-registries.js";
 import { restoreSecrets, type ExportedSecret } from "./restore-secrets.js";
+import { requireWriteRole } from "../../access/role.js";
 
 export interface ZipImportResult {
   places: number;
@@ -133,7 +133,7 @@ async function emptyOrRefuse(tx: Tx, locationId: string): Promise<string> {
 export async function importZip(deps: FileDeps, actor: Actor, locationId: string, file: string): Promise<ZipImportResult> {
   const { accountId } = await withActor(deps.db, actor, async (tx) => {
     const access = await locationAccess(tx, locationId);
-    if (!actor.canWrite || !roleAtLeast(access.role, "admin")) throw new ForbiddenError("Only the location's owners and admins can restore an export into it.");
+    requireWriteRole(actor, access.role, "admin", "Only the location's owners and admins can restore an export into it.");
     const [l] = await rows<{ account_id: string }>(tx, sql`SELECT account_id::text AS account_id FROM locations WHERE id = ${locationId}`);
     return { accountId: l!.account_id };
   });

@@ -13,10 +13,9 @@ import {
   exportListSchema,
   exportSchema,
 } from "../../../shared/exports.js";
-import { uuidSchema } from "../../../shared/ids.js";
 import type { SignInLimits } from "../../auth/limits.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { importCsv } from "./import-csv.js";
 import { importZip } from "./import-zip.js";
@@ -25,7 +24,6 @@ import { receiveToFile } from "./receive.js";
 import { cancelExport, createExport, getExport, listExports, sendExportFile, type ExportDeps } from "./service.js";
 import { exportDirOf } from "./worker.js";
 
-const idParams = z.object({ id: uuidSchema });
 /** The CSV's bytes as sent: the import decodes them itself, so text that is not UTF-8 is refused by line, not replaced. */
 const readCsv = express.raw({ type: () => true, limit: CSV_IMPORT_MAX_BYTES });
 

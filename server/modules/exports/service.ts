@@ -15,6 +15,7 @@ import { rows, sql, type Db } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError } from "../../errors/classes.js";
 import { exportPath, removeExportFiles } from "./build.js";
+import { requirePerson, requireRole } from "../../access/role.js";
 
 export interface ExportDeps extends ReauthDeps {
   db: Db;
@@ -64,7 +65,7 @@ const COLUMNS = sql`id::text AS id, scope, location_id::text AS location_id, sta
 
 /** Only a signed-in person exports: a token or an MCP grant never does (spec "Personal tokens" 5). */
 function person(actor: Actor): void {
-  if (actor.type !== "user") throw new ForbiddenError("Exports are made by a signed-in person, never by a token.");
+  requirePerson(actor, "Exports are made by a signed-in person, never by a token.");
 }
 
 export async function createExport(deps: ExportDeps, actor: Actor, body: ExportCreate): Promise<ExportRecord> {
@@ -76,7 +77,7 @@ export async function createExport(deps: ExportDeps, actor: Actor, body: ExportC
     const { locationId } = body;
     // Owners and admins export a location: the zip holds every record, money and members' history included.
     const access = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
-    if (access.role !== "owner" && access.role !== "admin") throw new ForbiddenError("Only the location's owners and admins can export it.");
+    requireRole(access.role, "admin", "Only the location's owners and admins can export it.");
     const [loc] = await asSystem(db, (tx) =>
       rows<{ account_id: string; owner: string }>(
         tx,

@@ -1,12 +1,9 @@
 /** /api/v1/things/:id/extractions: a thing's AI readings of its photos, and asking for another. */
 import { z } from "zod";
 import { extractionRecordSchema, extractionStartBody } from "../../../shared/extractions.js";
-import { uuidSchema } from "../../../shared/ids.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { listExtractions, startExtraction } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function extractionRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -16,7 +13,7 @@ export function extractionRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id/extractions",
       summary: "The thing's extractions (AI readings of its photos), newest first, each with its AI call record",
       tag: "extractions",
-      params: byId,
+      params: idParams,
       response: z.object({ items: z.array(extractionRecordSchema) }),
       handler: ({ actor, params }) => listExtractions(service, actor, params.id),
     }),
@@ -27,7 +24,7 @@ export function extractionRoutes(deps: RouteDeps): RouteDef[] {
         "Read the thing's photos again (members and above): queues a new extraction, superseding an unfinished one; the latest run's photos unless `fileIds` names others",
       tag: "extractions",
       status: 201,
-      params: byId,
+      params: idParams,
       body: extractionStartBody,
       response: extractionRecordSchema,
       handler: ({ actor, params, body }) => startExtraction(service, actor, params.id, body),

@@ -7,9 +7,8 @@ import { pipeline } from "node:stream/promises";
 import express from "express";
 import { z } from "zod";
 import { fileSchema, fileUploadQuery, MAX_FILE_BYTES, THUMB_MAX_PX } from "../../../shared/files.js";
-import { uuidSchema } from "../../../shared/ids.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { blobStoreOf } from "./blob-store.js";
 import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps, type Served } from "./service.js";
@@ -61,7 +60,7 @@ export function fileRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/files/:id",
       summary: "The bytes of a file",
       tag: "files",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       response: z.unknown(),
       produces: "*/*",
       handler: async ({ res, actor, params }) => send(res, await openFile(service, actor, params.id)),
@@ -71,7 +70,7 @@ export function fileRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/files/:id/thumb",
       summary: `A photo's thumbnail (WebP, at most ${THUMB_MAX_PX} px on the long side, no metadata); 404 for a PDF`,
       tag: "files",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       response: z.unknown(),
       produces: "image/webp",
       handler: async ({ res, actor, params }) => send(res, await openThumbnail(service, actor, params.id)),

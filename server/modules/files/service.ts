@@ -5,10 +5,9 @@
 import type { Readable } from "node:stream";
 import { v7 as uuidv7 } from "uuid";
 import { THUMBNAIL_MIMES, type FileRecord } from "../../../shared/files.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { AppError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
@@ -16,6 +15,7 @@ import { stripJpegMetadata } from "./jpeg-metadata.js";
 import { fileOut, findFile } from "./read.js";
 import { sniffMime, type BlobStore, type StoredBlob } from "./storage.js";
 import { thumbnailOf } from "./thumbs.js";
+import { requireWriteRole } from "../../access/role.js";
 
 export interface FileDeps extends ServiceDeps {
   store: BlobStore;
@@ -27,7 +27,7 @@ export interface FileDeps extends ServiceDeps {
  */
 export async function mayUpload({ db }: FileDeps, actor: Actor, locationId: string): Promise<void> {
   const { role } = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
-  if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot add files here.`);
+  requireWriteRole(actor, role, "member", `Your role (${role}) cannot add files here.`);
 }
 
 /**

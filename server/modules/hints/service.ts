@@ -8,15 +8,15 @@ import { MAX_HINTS_PER_USER, type Hint, type HintPutBody } from "../../../shared
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { userHints } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError } from "../../errors/classes.js";
+import { ConflictError } from "../../errors/classes.js";
+import { requirePerson } from "../../access/role.js";
 
 type Row = typeof userHints.$inferSelect;
 const out = (r: Row): Hint => ({ key: r.key, seen: r.seenAt !== null, dismissed: r.dismissedAt !== null, updatedAt: r.updatedAt.toISOString() });
 
 /** Hints belong to a person's session, as everything under /me: never to a token or an MCP grant. */
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("Hints are kept for a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "Hints are kept for a signed-in session only.");
 }
 
 export function listHints(db: Db, actor: Actor): Promise<Hint[]> {

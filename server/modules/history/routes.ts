@@ -3,7 +3,7 @@ import { z } from "zod";
 import { historyEntrySchema, historyQuerySchema } from "../../../shared/history.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { thingHistory, undo } from "./service.js";
 
@@ -16,7 +16,7 @@ export function historyRoutes(deps: RouteDeps): RouteDef[] {
       summary: "A thing's history, newest first, with undo windows",
       tag: "history",
       bearer: true,
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       query: historyQuerySchema,
       response: pageOf(historyEntrySchema),
       handler: ({ actor, params, query }) => thingHistory(service, actor, params.id, query),

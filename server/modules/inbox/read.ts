@@ -1,12 +1,12 @@
 /** Inbox items in the spec's shape, listed newest first with keyset paging. */
 import { thumbUrl } from "../files/read.js";
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { InboxItem } from "../../../shared/inbox.js";
 import { rows, type Tx } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
 import { historyEntries, inboxItems, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { pageOfRows } from "../../db/paging.js";
 import { summaries } from "../things/read.js";
 import { visibleLocations } from "../../access/visible.js";
 import type { InboxCurrency, ReceiptPayload } from "../../../shared/receipts.js";
@@ -144,19 +144,6 @@ export async function listInbox(tx: Tx, q: InboxQuery): Promise<{ items: InboxIt
   const where: SQL[] = [eq(inboxItems.status, "open"), sql`${inboxItems.deletedAt} IS NULL`];
   if (q.locationId) where.push(eq(inboxItems.locationId, q.locationId));
   if (q.kind) where.push(eq(inboxItems.kind, q.kind as Row["kind"]));
-  if (q.cursor) where.push(afterTimeId(q.cursor, inboxItems.createdAt, inboxItems.id, "desc"));
-  const found = await tx
-    .select({ row: inboxItems, key: exactTime(inboxItems.createdAt) })
-    .from(inboxItems)
-    .where(and(...where))
-    .orderBy(desc(inboxItems.createdAt), desc(inboxItems.id))
-    .limit(q.limit + 1);
-  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
-  return {
-    items: await inboxOut(
-      tx,
-      page.rows.map((r) => r.row),
-    ),
-    next_cursor: page.next_cursor,
-  };
+  const page = await pageOfRows(tx, inboxItems, inboxItems.createdAt, where, q);
+  return { items: await inboxOut(tx, page.rows), next_cursor: page.next_cursor };
 }

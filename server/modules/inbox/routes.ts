@@ -4,11 +4,10 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { inboxItemSchema, inboxQuerySchema } from "../../../shared/inbox.js";
 import { inboxAcceptArgs } from "../../../shared/inbox-actions.js";
 import { pageOf } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { openItems, reviewItem } from "./service.js";
 
-const byId = z.object({ id: uuidSchema });
 const itemResponse = z.object({ item: inboxItemSchema });
 
 export function inboxRoutes(deps: RouteDeps): RouteDef[] {
@@ -19,7 +18,7 @@ export function inboxRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/inbox/:id/accept",
       summary: "Accept an item (a captured draft becomes an active thing; a receipt makes or links the things of its lines; a currency item takes its pick)",
       tag: "inbox",
-      params: byId,
+      params: idParams,
       // Optional: a receipt's per-line decisions, a currency item's pick.
       body: inboxAcceptArgs.omit({ id: true }),
       bodyOptional: true,
@@ -31,7 +30,7 @@ export function inboxRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/inbox/:id/dismiss",
       summary: "Dismiss an item (a captured draft is discarded; undoable from its history)",
       tag: "inbox",
-      params: byId,
+      params: idParams,
       response: itemResponse,
       handler: ({ actor, params }) => reviewItem(service, actor, params.id, { verb: "dismiss" }),
     }),
@@ -40,7 +39,7 @@ export function inboxRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/inbox/:id/merge",
       summary: "Merge a captured draft into an existing thing",
       tag: "inbox",
-      params: byId,
+      params: idParams,
       body: z.object({ into: uuidSchema }).strict(),
       response: itemResponse,
       handler: ({ actor, params, body }) => reviewItem(service, actor, params.id, { verb: "merge", into: body.into }),

@@ -5,6 +5,7 @@
 import type { PlaceRef } from "../../../shared/loans.js";
 import { rows, sql, uuidArray, type Tx } from "../../db/client.js";
 import { thingPaths } from "../things/paths.js";
+import { walkUp } from "../../db/tree.js";
 
 export interface PlaceKey {
   placeId: string | null;
@@ -21,9 +22,7 @@ export async function placeRefs(tx: Tx, keys: PlaceKey[]): Promise<Map<string, P
     placeIds.length
       ? rows<{ id: string; name: string; short_code: string | null; path: string }>(
           tx,
-          sql`WITH RECURSIVE up(start, id, depth) AS (
-                SELECT p.id, p.id, 0 FROM places p WHERE p.id = ANY(${uuidArray(placeIds)})
-                UNION ALL SELECT up.start, p.parent_id, up.depth + 1 FROM up JOIN places p ON p.id = up.id WHERE p.parent_id IS NOT NULL AND up.depth < 64)
+          sql`${walkUp("places", sql`n.id = ANY(${uuidArray(placeIds)})`)}
               SELECT s.id::text AS id, s.name, s.short_code,
                 (SELECT string_agg(a.name, ${SEP} ORDER BY up.depth DESC) FROM up JOIN places a ON a.id = up.id WHERE up.start = s.id) AS path
               FROM places s WHERE s.id = ANY(${uuidArray(placeIds)}) AND s.deleted_at IS NULL`,

@@ -1,11 +1,11 @@
 /** Reads of loans: the spec's record, one loan, the filtered list with its counts, the contacts. */
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { trimDecimal } from "../../../shared/ids.js";
 import { isOverdue, utcDay, type ContactList, type Loan, type LoanList, type LoanQuery } from "../../../shared/loans.js";
 import type { Tx } from "../../db/client.js";
 import { contacts, loans, things, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, decodeCursor, exactTime, pageFrom, textIdKey } from "../../db/paging.js";
+import { decodeCursor, pageFrom, pageOfRows, textIdKey } from "../../db/paging.js";
 import { summaries, summaryColumns } from "../things/read.js";
 import { placeRefs, refKey } from "./places.js";
 
@@ -96,14 +96,8 @@ export async function listLoans(tx: Tx, q: LoanQuery, now: Date = new Date()): P
     where.push(sql`(${loans.personName} ILIKE ${like} OR EXISTS (SELECT 1 FROM things t WHERE t.id = ${loans.thingId} AND t.name ILIKE ${like})
       OR EXISTS (SELECT 1 FROM users u WHERE u.id = ${loans.personUserId} AND u.name ILIKE ${like}))`);
   }
-  if (q.cursor) where.push(afterTimeId(q.cursor, loans.startedAt, loans.id, "desc"));
-  const [found, [counts]] = await Promise.all([
-    tx
-      .select({ row: loans, key: exactTime(loans.startedAt) })
-      .from(loans)
-      .where(and(...where))
-      .orderBy(desc(loans.startedAt), desc(loans.id))
-      .limit(q.limit + 1),
+  const [page, [counts]] = await Promise.all([
+    pageOfRows(tx, loans, loans.startedAt, where, q),
     tx
       .select({
         out: sql<number>`count(*) FILTER (WHERE ${loans.returnedAt} IS NULL AND ${loans.direction} = 'out')::int`,
@@ -113,13 +107,8 @@ export async function listLoans(tx: Tx, q: LoanQuery, now: Date = new Date()): P
       .from(loans)
       .where(and(...scope)),
   ]);
-  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
   return {
-    items: await loansOut(
-      tx,
-      page.rows.map((r) => r.row),
-      now,
-    ),
+    items: await loansOut(tx, page.rows, now),
     counts: { out: counts?.out ?? 0, in: counts?.in ?? 0, overdue: counts?.overdue ?? 0 },
     next_cursor: page.next_cursor,
   };

@@ -1,6 +1,4 @@
 /** /api/v1/things/:id/loans, /api/v1/loans (+ :id, return), /api/v1/contacts. Writes go through the service. */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import {
   contactListSchema,
   contactQuery,
@@ -11,11 +9,9 @@ import {
   loanReturnBody,
   loanSchema,
 } from "../../../shared/loans.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function loanRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -27,7 +23,7 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
         "Lend a thing out or record it borrowed (members and above); part of its quantity splits it. The person is {userId}, {contactId} or a new contact {name, id?}",
       tag: "loans",
       status: 201,
-      params: byId,
+      params: idParams,
       body: loanCreateBody,
       response: loanSchema,
       handler: ({ actor, params, body }) => lend(service, actor, params.id, body),
@@ -46,7 +42,7 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/loans/:id",
       summary: "A loan",
       tag: "loans",
-      params: byId,
+      params: idParams,
       response: loanSchema,
       handler: ({ actor, params }) => getLoan(service, actor, params.id),
     }),
@@ -55,7 +51,7 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/loans/:id",
       summary: "Change a loan's due date or notes (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "loans",
-      params: byId,
+      params: idParams,
       body: loanPatchBody,
       response: loanSchema,
       handler: ({ actor, params, body }) => updateLoan(service, actor, params.id, body),
@@ -65,7 +61,7 @@ export function loanRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/loans/:id/return",
       summary: "Return a loan: the thing goes back to returnPlace (default: where it was when it went out); a split thing joins its original",
       tag: "loans",
-      params: byId,
+      params: idParams,
       body: loanReturnBody,
       response: loanSchema,
       handler: ({ actor, params, body }) => returnLoan(service, actor, params.id, body),

@@ -1,6 +1,5 @@
 /** GET /api/v1/me, /api/v1/locations[/:id], the owner's acts on a location and its trash. */
 import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import {
   locationCreateArgs,
   locationDeleteBody,
@@ -13,13 +12,11 @@ import {
   trashedLocationSchema,
 } from "../../../shared/locations.js";
 import { pageOf, pageQuerySchema } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { deleteLocation, transferLocation } from "./ownership.js";
 import { listTrash, restoreLocation } from "./trash.js";
 import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function locationRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -55,7 +52,7 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id",
       summary: "One location with your role in it",
       tag: "locations",
-      params: byId,
+      params: idParams,
       response: locationSchema,
       handler: ({ actor, params }) => getLocation(service, actor, params.id),
     }),
@@ -64,7 +61,7 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id",
       summary: "Rename a location or change its settings (admins; requiresTwoFactor and secretRevealRoles: owner only)",
       tag: "locations",
-      params: byId,
+      params: idParams,
       body: locationPatchBody,
       response: locationSchema,
       handler: ({ actor, params, body }) => updateLocation(service, actor, params.id, body),
@@ -74,7 +71,7 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/transfer",
       summary: "Make another member the owner (owner only; the name typed as `confirm`); you become an admin",
       tag: "locations",
-      params: byId,
+      params: idParams,
       body: locationTransferBody,
       response: locationSchema,
       async handler({ actor, params, body }) {
@@ -87,7 +84,7 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id",
       summary: "Delete a location (owner only; the name typed as `confirm`): gone for everyone, kept 30 days in the trash",
       tag: "locations",
-      params: byId,
+      params: idParams,
       body: locationDeleteBody,
       response: locationDeletedSchema,
       handler: ({ actor, params, body }) => deleteLocation(service.db, actor, params.id, body.confirm),
@@ -106,7 +103,7 @@ export function locationRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/restore",
       summary: "Take a deleted location out of the trash (owner only, before it is purged); its revoked invites and share links stay revoked",
       tag: "locations",
-      params: byId,
+      params: idParams,
       response: locationSchema,
       async handler({ actor, params }) {
         await restoreLocation(service.db, actor, params.id);

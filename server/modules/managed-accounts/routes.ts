@@ -3,7 +3,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { managedAccountCodeSchema, managedAccountCreateBody, resetCodeBody, resetCodeDoneSchema } from "../../../shared/managed-accounts.js";
 import type { SignInLimits } from "../../auth/limits.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { redeemCode } from "./redeem.js";
 import { createManagedAccount, resetManagedAccount } from "./service.js";
 
@@ -16,7 +16,7 @@ export function managedAccountRoutes(deps: RouteDeps & { limits: SignInLimits })
       summary: "Create a managed account (owner or admin; at most 20 per location); answers its one-time code",
       tag: "managed-accounts",
       status: 201,
-      params: z.object({ id: uuidSchema }).strict(),
+      params: idParams.strict(),
       body: managedAccountCreateBody,
       response: managedAccountCodeSchema,
       handler: ({ actor, params, body }) => createManagedAccount(db, config.secret, actor, params.id, body),

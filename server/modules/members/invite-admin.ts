@@ -6,19 +6,19 @@
  * and answers the token for the admin to hand over. RLS (invites_admin) limits every statement to
  * the actor's admin locations as well.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Invite, InviteList, InviteResent } from "../../../shared/members.js";
 import type { PageQuery } from "../../../shared/paging.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { invites, locations, users } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
+import { ConflictError, NotFoundError } from "../../errors/classes.js";
 import type { ServiceDeps } from "../deps.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { INVITE_TTL_MS, newInviteToken } from "./invites.js";
+import { requirePerson, requireWriteRole } from "../../access/role.js";
 
 type InviteRow = typeof invites.$inferSelect;
 
@@ -29,29 +29,27 @@ function statusOf(r: Pick<InviteRow, "acceptedAt" | "revokedAt" | "expiresAt">, 
 }
 
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("Members and invites are managed from a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "Members and invites are managed from a signed-in session only.");
 }
 
 /** Owner or admin of a location the actor sees (404 when it does not see it). */
 async function requireAdmin(tx: Tx, actor: Actor, locationId: string): Promise<void> {
   const { role } = await locationAccess(tx, locationId);
-  if (!actor.canWrite || !roleAtLeast(role, "admin")) {
-    throw new ForbiddenError(`Your role (${role}) cannot manage invitations here; ask an owner or admin.`, { role, needed: "admin" });
-  }
+  requireWriteRole(actor, role, "admin", `Your role (${role}) cannot manage invitations here; ask an owner or admin.`, { role, needed: "admin" });
 }
 
 export async function listInvites({ db }: ServiceDeps, actor: Actor, locationId: string, query: PageQuery): Promise<InviteList> {
   return withActor(db, personOnly(actor), async (tx) => {
     await requireAdmin(tx, actor, locationId);
+    const paging = timeIdPaging(invites.createdAt, invites.id, query);
     const found = await tx
-      .select({ invite: invites, createdByName: users.name, key: exactTime(invites.createdAt) })
+      .select({ invite: invites, createdByName: users.name, key: paging.key })
       .from(invites)
       .leftJoin(users, eq(users.id, invites.createdBy))
-      .where(and(eq(invites.locationId, locationId), query.cursor ? afterTimeId(query.cursor, invites.createdAt, invites.id, "desc") : undefined))
-      .orderBy(desc(invites.createdAt), desc(invites.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.key, r.invite.id]);
+      .where(and(eq(invites.locationId, locationId), paging.after))
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit);
+    const page = paging.page(found, (r) => r.invite.id);
     const now = new Date();
     return {
       items: page.rows.map(({ invite: i, createdByName }) => ({

@@ -5,10 +5,11 @@ import type { PageQuery } from "../../../shared/paging.js";
 import type { Tx } from "../../db/client.js";
 import { memberships, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 
 export async function selectMembers(tx: Tx, locationId: string, only: { userId: string } | PageQuery): Promise<{ rows: Member[]; next_cursor: string | null }> {
-  const limit = "limit" in only ? only.limit : 1;
+  // One member by id reads as a page of one, oldest first by when they joined.
+  const paging = timeIdPaging(memberships.createdAt, memberships.userId, "limit" in only ? only : { limit: 1 }, "asc");
   const found = await tx
     .select({
       userId: memberships.userId,
@@ -18,7 +19,7 @@ export async function selectMembers(tx: Tx, locationId: string, only: { userId: 
       role: memberships.role,
       joinedAt: memberships.createdAt,
       rowVersion: memberships.rowVersion,
-      key: exactTime(memberships.createdAt),
+      key: paging.key,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -27,12 +28,12 @@ export async function selectMembers(tx: Tx, locationId: string, only: { userId: 
         eq(memberships.locationId, locationId),
         isNull(memberships.deletedAt),
         "userId" in only ? eq(memberships.userId, only.userId) : undefined,
-        "cursor" in only && only.cursor ? afterTimeId(only.cursor, memberships.createdAt, memberships.userId, "asc") : undefined,
+        paging.after,
       ),
     )
-    .orderBy(memberships.createdAt, memberships.userId)
-    .limit(limit + 1);
-  const page = pageFrom(found, limit, (m) => [m.key, m.userId]);
+    .orderBy(...paging.orderBy)
+    .limit(paging.limit);
+  const page = paging.page(found, (m) => m.userId);
   return { rows: page.rows.map(({ key: _key, ...m }) => ({ ...m, joinedAt: m.joinedAt.toISOString() })), next_cursor: page.next_cursor };
 }
 

@@ -19,7 +19,7 @@ import {
   memberSchema,
 } from "../../../shared/members.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import type { Logger } from "pino";
 import type { SignInLimits } from "../../auth/limits.js";
 import { createMailer } from "../../mail/mailer.js";
@@ -29,8 +29,8 @@ import type { InviteMailDeps } from "./invite-mail.js";
 import { previewInvite } from "./invite-preview.js";
 import { acceptInvite, createInvite, listMembers, removeMember, updateMember } from "./service.js";
 
-const locationParams = z.object({ id: uuidSchema }).strict();
-const inviteParams = z.object({ id: uuidSchema }).strict();
+const locationParams = idParams.strict();
+const inviteParams = idParams.strict();
 const memberParams = z.object({ id: uuidSchema, userId: uuidSchema }).strict();
 
 export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: Logger; limits: SignInLimits }): RouteDef[] {

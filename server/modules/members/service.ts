@@ -9,18 +9,19 @@ import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { InviteAccepted, InviteCreateBody, InviteCreated, Member, MemberList, MemberPatchBody, MemberRemoved } from "../../../shared/members.js";
 import type { PageQuery } from "../../../shared/paging.js";
-import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import { type Role } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
 import { invites, locations, users } from "../../db/schema/index.js";
-import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
+import { NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
 import { findMember, selectMembers } from "./read.js";
 import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
 import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
+import { requirePerson, requireWriteRole } from "../../access/role.js";
 
 /**
  * The actor's role in `locationId`, or 404 when it cannot see the location (absent, not a member,
@@ -41,8 +42,7 @@ export async function listMembers({ db }: ServiceDeps, actor: Actor, locationId:
 
 /** Members and invites are a person's business: never a token's or an MCP grant's. */
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("Members and invites are managed from a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "Members and invites are managed from a signed-in session only.");
 }
 
 /** Changes a member's role in one transaction: member.update, then the member as it is now. */
@@ -87,9 +87,7 @@ export async function createInvite(
 ): Promise<InviteCreated> {
   const made = await withActor(db, personOnly(actor), async (tx) => {
     const role = await requireRole(tx, locationId);
-    if (!actor.canWrite || !roleAtLeast(role, "admin")) {
-      throw new ForbiddenError(`Your role (${role}) cannot invite people here; ask an owner or admin.`, { role, needed: "admin" });
-    }
+    requireWriteRole(actor, role, "admin", `Your role (${role}) cannot invite people here; ask an owner or admin.`, { role, needed: "admin" });
     const { token, tokenHash } = newInviteToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);

@@ -3,12 +3,12 @@
  * the meter record (latest, needsReview, estimate), and the paged readings and proofs of a meter.
  */
 import { thumbUrl } from "../files/read.js";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, type SQL } from "drizzle-orm";
 import type { Meter, Proof, Reading } from "../../../shared/meters.js";
 import { rows, sql, uuidArray, type Tx } from "../../db/client.js";
 import { meters, readings, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { pageOfRows } from "../../db/paging.js";
 import { ESTIMATE_PERIOD_DAYS, decimalOut, estimate } from "./estimate.js";
 
 export type MeterRow = typeof meters.$inferSelect;
@@ -28,16 +28,7 @@ export async function findMeter(tx: Tx, id: string): Promise<MeterRow> {
 
 /** A page of a thing's live meters, oldest first (spec convention 6). */
 export async function metersOfThing(tx: Tx, thingId: string, q: PageQuery): Promise<{ rows: MeterRow[]; next_cursor: string | null }> {
-  const where: SQL[] = [eq(meters.thingId, thingId), isNull(meters.deletedAt)];
-  if (q.cursor) where.push(afterTimeId(q.cursor, meters.createdAt, meters.id, "asc"));
-  const found = await tx
-    .select({ row: meters, key: exactTime(meters.createdAt) })
-    .from(meters)
-    .where(and(...where))
-    .orderBy(asc(meters.createdAt), asc(meters.id))
-    .limit(q.limit + 1);
-  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
-  return { rows: page.rows.map((r) => r.row), next_cursor: page.next_cursor };
+  return pageOfRows(tx, meters, meters.createdAt, [eq(meters.thingId, thingId), isNull(meters.deletedAt)], q, "asc");
 }
 
 interface Facts {
@@ -161,35 +152,19 @@ export interface PageQuery {
 async function readingPage(tx: Tx, meterId: string, q: PageQuery, proofsOnly: boolean) {
   const where: SQL[] = [eq(readings.meterId, meterId), isNull(readings.deletedAt)];
   if (proofsOnly) where.push(isNotNull(readings.fileId));
-  if (q.cursor) where.push(afterTimeId(q.cursor, readings.takenAt, readings.id, "desc"));
-  const found = await tx
-    .select({ row: readings, key: exactTime(readings.takenAt) })
-    .from(readings)
-    .where(and(...where))
-    .orderBy(desc(readings.takenAt), desc(readings.id))
-    .limit(q.limit + 1);
-  return pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
+  return pageOfRows(tx, readings, readings.takenAt, where, q);
 }
 
 export async function listReadings(tx: Tx, meterId: string, q: PageQuery): Promise<{ items: Reading[]; next_cursor: string | null }> {
   const page = await readingPage(tx, meterId, q, false);
-  return {
-    items: await readingsOut(
-      tx,
-      page.rows.map((r) => r.row),
-    ),
-    next_cursor: page.next_cursor,
-  };
+  return { items: await readingsOut(tx, page.rows), next_cursor: page.next_cursor };
 }
 
 export async function listProofs(tx: Tx, meterId: string, q: PageQuery): Promise<{ items: Proof[]; next_cursor: string | null }> {
   const page = await readingPage(tx, meterId, q, true);
-  const names = await namesOf(
-    tx,
-    page.rows.map((r) => r.row),
-  );
+  const names = await namesOf(tx, page.rows);
   return {
-    items: page.rows.map(({ row: r }) => ({
+    items: page.rows.map((r) => ({
       readingId: r.id,
       value: decimalOut(r.value),
       takenAt: r.takenAt.toISOString(),

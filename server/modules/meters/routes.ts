@@ -1,14 +1,10 @@
 /** /api/v1/things/:id/meters and /api/v1/meters/:id (+ readings, proofs). Writes go through the service. */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { meterCreateBody, meterPageQuery, meterPatchBody, meterSchema, proofSchema, readingCreateBody, readingSchema } from "../../../shared/meters.js";
 import { pageOf } from "../../../shared/paging.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { captureReading, createMeter, deleteMeter, getMeter, getProofs, getReadings, listMeters, updateMeter } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function meterRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -19,7 +15,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Put a meter on a thing (members and above)",
       tag: "meters",
       status: 201,
-      params: byId,
+      params: idParams,
       body: meterCreateBody,
       response: meterSchema,
       handler: ({ actor, params, body }) => createMeter(service, actor, params.id, body),
@@ -29,7 +25,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id/meters",
       summary: "The meters of a thing, oldest first (paged)",
       tag: "meters",
-      params: byId,
+      params: idParams,
       query: meterPageQuery,
       response: pageOf(meterSchema),
       handler: ({ actor, params, query }) => listMeters(service, actor, params.id, query),
@@ -39,7 +35,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/meters/:id",
       summary: "A meter with its latest reading, readings waiting for review and estimate",
       tag: "meters",
-      params: byId,
+      params: idParams,
       response: meterSchema,
       handler: ({ actor, params }) => getMeter(service, actor, params.id),
     }),
@@ -48,7 +44,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/meters/:id",
       summary: "Change a meter (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "meters",
-      params: byId,
+      params: idParams,
       body: meterPatchBody,
       response: meterSchema,
       handler: ({ actor, params, body }) => updateMeter(service, actor, params.id, body),
@@ -58,7 +54,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/meters/:id",
       summary: "Delete a meter (a tombstone)",
       tag: "meters",
-      params: byId,
+      params: idParams,
       body: rowVersionBody,
       bodyOptional: true,
       response: writeResultSchema,
@@ -70,7 +66,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Record a reading (takenAt defaults to now; an implausible one is kept and goes to the inbox)",
       tag: "meters",
       status: 201,
-      params: byId,
+      params: idParams,
       body: readingCreateBody,
       response: readingSchema,
       handler: ({ actor, params, body }) => captureReading(service, actor, params.id, body),
@@ -80,7 +76,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/meters/:id/readings",
       summary: "A meter's readings, newest takenAt first (paged)",
       tag: "meters",
-      params: byId,
+      params: idParams,
       query: meterPageQuery,
       response: pageOf(readingSchema),
       handler: ({ actor, params, query }) => getReadings(service, actor, params.id, query),
@@ -90,7 +86,7 @@ export function meterRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/meters/:id/proofs",
       summary: "The photo proofs of a meter's readings, newest takenAt first (paged)",
       tag: "meters",
-      params: byId,
+      params: idParams,
       query: meterPageQuery,
       response: pageOf(proofSchema),
       handler: ({ actor, params, query }) => getProofs(service, actor, params.id, query),

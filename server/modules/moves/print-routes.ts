@@ -2,12 +2,11 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { type Actor, withActor } from "../../db/actor.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { boxLabelsPdf, packingListPdf, PRINT_LOCALES, type PrintLocale } from "./print.js";
 import { printedMove } from "./print-data.js";
 
-const byId = z.object({ id: uuidSchema });
 const printQuery = z.object({
   /** One box only (its container id); all the move's boxes when absent. */
   containerId: uuidSchema.optional(),
@@ -23,7 +22,7 @@ export function movePrintRoutes(deps: RouteDeps): RouteDef[] {
       path: `/api/v1/moves/:id/${what}.pdf`,
       summary,
       tag: "moves",
-      params: byId,
+      params: idParams,
       query: printQuery,
       response: z.unknown(),
       produces: "application/pdf",

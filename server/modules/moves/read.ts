@@ -3,14 +3,15 @@
  * once unpacked into a location the reader cannot read, it is `visible: false` with no name, code
  * or place, and counts no contents.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Move, MoveBox } from "../../../shared/moves.js";
 import { locationAccess } from "../../access/location.js";
 import { rows, sql, uuidArray, type Tx } from "../../db/client.js";
 import { moveBoxes, moves } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { pageOfRows } from "../../db/paging.js";
 import { thingPaths } from "../things/paths.js";
+import { walkDown } from "../../db/tree.js";
 
 type MoveRow = typeof moves.$inferSelect;
 type BoxRow = typeof moveBoxes.$inferSelect;
@@ -20,11 +21,7 @@ async function containersOf(tx: Tx, ids: string[]) {
   if (!ids.length) return new Map<string, { name: string | null; shortCode: string | null; contents: number }>();
   const found = await rows<{ id: string; name: string | null; short_code: string | null; contents: number }>(
     tx,
-    sql`WITH RECURSIVE down(root, id, depth) AS (
-          SELECT t.id, t.id, 0 FROM things t WHERE t.id = ANY(${uuidArray(ids)}) AND t.deleted_at IS NULL
-          UNION ALL
-          SELECT d.root, c.id, d.depth + 1 FROM things c JOIN down d ON c.container_id = d.id WHERE d.depth < 64
-        )
+    sql`${walkDown("things", sql`n.id = ANY(${uuidArray(ids)}) AND n.deleted_at IS NULL`)}
         SELECT b.id, b.name, b.short_code,
                (SELECT count(*)::int FROM down d JOIN things t ON t.id = d.id WHERE d.root = b.id AND d.depth > 0 AND t.deleted_at IS NULL) AS contents
         FROM things b WHERE b.id = ANY(${uuidArray(ids)}) AND b.deleted_at IS NULL`,
@@ -108,22 +105,8 @@ export async function findMove(tx: Tx, id: string): Promise<Move> {
 /** A location's moves, newest first. */
 export async function listMoves(tx: Tx, locationId: string, q: { limit: number; cursor?: string | undefined }) {
   await locationAccess(tx, locationId);
-  const where = [eq(moves.locationId, locationId), isNull(moves.deletedAt)];
-  if (q.cursor) where.push(afterTimeId(q.cursor, moves.createdAt, moves.id, "desc"));
-  const found = await tx
-    .select({ row: moves, key: exactTime(moves.createdAt) })
-    .from(moves)
-    .where(and(...where))
-    .orderBy(desc(moves.createdAt), desc(moves.id))
-    .limit(q.limit + 1);
-  const page = pageFrom(found, q.limit, (r) => [r.key, r.row.id]);
-  return {
-    items: await movesOut(
-      tx,
-      page.rows.map((r) => r.row),
-    ),
-    next_cursor: page.next_cursor,
-  };
+  const page = await pageOfRows(tx, moves, moves.createdAt, [eq(moves.locationId, locationId), isNull(moves.deletedAt)], q);
+  return { items: await movesOut(tx, page.rows), next_cursor: page.next_cursor };
 }
 
 /** A live box of a visible move, or 404. */

@@ -4,11 +4,10 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { boxAddBody, boxPatchBody, boxSchema, moveCreateBody, moveListQuery, movePatchBody, moveSchema } from "../../../shared/moves.js";
 import { pageOf } from "../../../shared/paging.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { addBox, createMove, getMove, locationMoves, removeBox, updateBox, updateMove } from "./service.js";
 
-const byId = z.object({ id: uuidSchema });
 const byBox = z.object({ id: uuidSchema, containerId: uuidSchema });
 
 export function moveRoutes(deps: RouteDeps): RouteDef[] {
@@ -20,7 +19,7 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Start a move of boxes out of this location (members and above); toLocationId: another location of the same owner",
       tag: "moves",
       status: 201,
-      params: byId,
+      params: idParams,
       body: moveCreateBody,
       response: moveSchema,
       handler: ({ actor, params, body }) => createMove(service, actor, params.id, body),
@@ -30,7 +29,7 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/moves",
       summary: "The moves out of a location, newest first (paged)",
       tag: "moves",
-      params: byId,
+      params: idParams,
       query: moveListQuery,
       response: pageOf(moveSchema),
       handler: ({ actor, params, query }) => locationMoves(service, actor, params.id, query),
@@ -40,7 +39,7 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/moves/:id",
       summary: "A move with its boxes and their states",
       tag: "moves",
-      params: byId,
+      params: idParams,
       response: moveSchema,
       handler: ({ actor, params }) => getMove(service, actor, params.id),
     }),
@@ -50,7 +49,7 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
       summary:
         "Change a move: name, target location, status active -> finished or cancelled (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "moves",
-      params: byId,
+      params: idParams,
       body: movePatchBody,
       response: moveSchema,
       handler: ({ actor, params, body }) => updateMove(service, actor, params.id, body),
@@ -61,7 +60,7 @@ export function moveRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Add a container of the move's location as a box; the server numbers it",
       tag: "moves",
       status: 201,
-      params: byId,
+      params: idParams,
       body: boxAddBody,
       response: boxSchema,
       handler: ({ actor, params, body }) => addBox(service, actor, params.id, body),

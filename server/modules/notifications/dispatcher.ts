@@ -9,17 +9,15 @@
  *   that), counted per person without the drafts they captured themselves.
  * - A sync drop goes at once, and only to the person whose op was dropped.
  */
-import { eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { PushLang, PushMessage } from "../../../shared/push.js";
 import type { Config } from "../../config.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, uuidArray, type Db } from "../../db/client.js";
-import { pushSubscriptions } from "../../db/schema/index.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";
 import { pushGuard } from "./guard.js";
 import { burstMessage, dropMessage } from "./messages.js";
-import { sendPush, type SendOutcome } from "./send.js";
+import { deliverPush } from "./send.js";
 
 export interface DispatchDeps {
   db: Db;
@@ -146,21 +144,12 @@ export async function dispatchPush(deps: DispatchDeps, now: Date = new Date()): 
   const result: DispatchResult = { sent: 0, gone: 0, failed: 0 };
   if (!claimed.length) return result;
   const outgoing = await plan(deps.db, claimed);
-  const guard = pushGuard(deps.config, deps.guard);
+  const delivery = { db: deps.db, vapid: deps.config.vapid, guard: pushGuard(deps.config, deps.guard), logger: deps.logger };
   const queue = [...outgoing];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const sent: SendOutcome = await sendPush(next.target, next.message, deps.config.vapid, guard);
-      if (sent.outcome === "sent") result.sent++;
-      else if (sent.outcome === "gone") {
-        result.gone++;
-        // The browser dropped the subscription (RFC 8030 7.3): never send to it again.
-        await deps.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, next.subscriptionId));
-      } else {
-        result.failed++;
-        // The subscription id only: endpoints are capability URLs and keys are secrets.
-        deps.logger.warn({ subscriptionId: next.subscriptionId, reason: sent.reason }, "web push not delivered");
-      }
+      const { outcome } = await deliverPush(delivery, next.subscriptionId, next.target, next.message, "web push not delivered");
+      result[outcome]++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));

@@ -3,10 +3,8 @@
  * GET /api/v1/push/vapid-public-key. Sessions only: /me is never open to a personal token
  * (server/modules/tokens/allow-list.ts).
  */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pushRemovedSchema, pushSubscribedSchema, pushSubscriptionBody, vapidKeySchema } from "../../../shared/push.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { pushGuard } from "./guard.js";
 import { subscribe, unsubscribe } from "./service.js";
 
@@ -37,7 +35,7 @@ export function notificationRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/me/push-subscriptions/:id",
       summary: "Remove one of your push subscriptions",
       tag: "notifications",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       response: pushRemovedSchema,
       async handler({ actor, params }) {
         await unsubscribe(db, actor, params.id);

@@ -4,9 +4,13 @@
  * guard rather than web-push's own https client (research/stack-spike-2.md): the endpoint is a URL
  * someone gave us. Nothing here logs an endpoint or a key.
  */
+import { eq } from "drizzle-orm";
+import type { Logger } from "pino";
 import webpush from "web-push";
 import type { PushMessage } from "../../../shared/push.js";
 import type { VapidConfig } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { pushSubscriptions } from "../../db/schema/index.js";
 import { GuardRefusal, checkOutgoingUrl, guardedRequest, type GuardOptions } from "../../oauth/guarded-fetch.js";
 
 /** Kept a day: a notification about new items that arrives later than that is stale. */
@@ -44,4 +48,25 @@ export async function sendPush(target: Target, message: PushMessage, vapid: Vapi
   } catch (err) {
     return { outcome: "failed", reason: err instanceof GuardRefusal ? err.reason : "the request failed" };
   }
+}
+
+/** What delivering to a stored subscription needs besides the message. */
+export interface Delivery {
+  db: Db;
+  vapid: VapidConfig;
+  guard: GuardOptions;
+  logger: Pick<Logger, "warn">;
+}
+
+/**
+ * One message to one stored subscription, and what its answer means for the subscription: every
+ * sender of the service delivers through here. `notDelivered` is the log line of a failure.
+ */
+export async function deliverPush(d: Delivery, subscriptionId: string, target: Target, message: PushMessage, notDelivered: string): Promise<SendOutcome> {
+  const sent = await sendPush(target, message, d.vapid, d.guard);
+  // The browser dropped the subscription (RFC 8030 7.3): never send to it again.
+  if (sent.outcome === "gone") await d.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, subscriptionId));
+  // The subscription id only: endpoints are capability URLs and keys are secrets.
+  else if (sent.outcome === "failed") d.logger.warn({ subscriptionId, reason: sent.reason }, notDelivered);
+  return sent;
 }

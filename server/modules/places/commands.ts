@@ -8,11 +8,11 @@ import { lockTargets } from "../../commands/targets.js";
 import { deleteRefusal } from "../../../sync/op-rules.js";
 import { refusalError } from "../../errors/refusal.js";
 import { defineCommand, type CommandContext } from "../../commands/types.js";
-import { rows, sql, uuidArray } from "../../db/client.js";
 import { placeKinds, places, things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
 import { secretHistoryKeys, secretRowsFor, secretWriteProblem, splitSecretFields, writeSecretValues, type SecretRowWrite } from "../secrets/values.js";
 import { fieldChecker, mergeFields } from "./fields.js";
+import { chainsOf } from "../../db/tree.js";
 
 type PlaceRow = typeof places.$inferSelect;
 /** What a parent check reads of a place. */
@@ -45,21 +45,6 @@ function kindProblem(kind: { accountId: string; archived: boolean } | undefined,
 }
 
 /** Ancestors of each place (itself included), for cycle checks on re-parenting. */
-async function placeAncestors(ctx: CommandContext, ids: string[]): Promise<Map<string, Set<string>>> {
-  const out = new Map<string, Set<string>>();
-  if (!ids.length) return out;
-  const found = await rows<{ start: string; id: string }>(
-    ctx.tx,
-    sql`WITH RECURSIVE up(start, id, parent, depth) AS (
-          SELECT p.id, p.id, p.parent_id, 0 FROM places p WHERE p.id = ANY(${uuidArray(ids)})
-          UNION ALL
-          SELECT up.start, p.id, p.parent_id, up.depth + 1 FROM places p JOIN up ON p.id = up.parent WHERE up.depth < 64
-        ) SELECT start, id FROM up`,
-  );
-  for (const r of found) out.set(r.start, (out.get(r.start) ?? new Set()).add(r.id));
-  return out;
-}
-
 function parentProblem(parent: Parent | undefined, loc: string): AppError | null {
   if (!parent || parent.locationId !== loc || parent.deletedAt) return new NotFoundError("parent place");
   if (parent.isUnplaced) return new ValidationError("parentId: nothing can be placed inside the Unplaced area.");
@@ -153,7 +138,7 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
     const targets = await lockTargets(ctx, places, { entity: "place", entityType: "place" }, ops, PLACE_KEYS);
     const newParents = ops.map((o) => o.args.patch.parentId).filter((x): x is string => !!x);
     const parents = await loadParents(ctx, newParents);
-    const ancestors = await placeAncestors(ctx, newParents);
+    const ancestors = await chainsOf(ctx.tx, "places", newParents);
     const kinds = await loadKinds(
       ctx,
       ops.map((o) => o.args.patch.kindId).filter((x): x is string => !!x),

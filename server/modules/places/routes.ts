@@ -1,14 +1,10 @@
 /** /api/v1/locations/:id/places and /api/v1/places/:id. */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { placeCreateBody, placePatchBody, placeSchema } from "../../../shared/places.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { createPlace, deletePlace, listPlaces, updatePlace } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function placeRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -18,7 +14,7 @@ export function placeRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/places",
       summary: "Every place of a location (a flat list; parentId builds the tree)",
       tag: "places",
-      params: byId,
+      params: idParams,
       response: pageOf(placeSchema),
       handler: async ({ actor, params }) => ({ items: await listPlaces(service, actor, params.id), next_cursor: null }),
     }),
@@ -28,7 +24,7 @@ export function placeRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Create a place",
       tag: "places",
       status: 201,
-      params: byId,
+      params: idParams,
       body: placeCreateBody,
       response: placeSchema,
       handler: ({ actor, params, body }) => createPlace(service, actor, params.id, body),
@@ -38,7 +34,7 @@ export function placeRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/places/:id",
       summary: "Rename, re-parent or change the kind of a place",
       tag: "places",
-      params: byId,
+      params: idParams,
       body: placePatchBody,
       response: placeSchema,
       handler: ({ actor, params, body }) => updatePlace(service, actor, params.id, body),
@@ -48,7 +44,7 @@ export function placeRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/places/:id",
       summary: "Delete an empty place (a tombstone; undoable in the window). A place that holds places or things is 409 conflict",
       tag: "places",
-      params: byId,
+      params: idParams,
       body: rowVersionBody,
       bodyOptional: true,
       response: writeResultSchema,

@@ -3,8 +3,6 @@
  * place kinds and theirs, brands and tags. Reads for every role; writes for admins and owners of
  * any of the account's locations (a secret field: the owner).
  */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import {
   brandCreateBody,
@@ -21,7 +19,7 @@ import {
   typePatchBody,
   typeSchema,
 } from "../../../shared/registries.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import {
   archiveField,
@@ -38,8 +36,6 @@ import {
   updateType,
 } from "./service.js";
 
-const byId = z.object({ id: uuidSchema });
-
 export function registryRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
   const listed = <T>(items: T[]) => ({ items, next_cursor: null });
@@ -49,7 +45,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/types",
       summary: "The types of the location's owner account (archived ones flagged), each with every field it sees and the field's source",
       tag: "registries",
-      params: byId,
+      params: idParams,
       response: pageOf(typeSchema),
       handler: async ({ actor, params }) => listed(await listTypes(service, actor, params.id)),
     }),
@@ -59,7 +55,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Create a type in the location's owner account (admins)",
       tag: "registries",
       status: 201,
-      params: byId,
+      params: idParams,
       body: typeCreateBody,
       response: typeSchema,
       handler: ({ actor, params, body }) => createType(service, actor, params.id, body),
@@ -69,7 +65,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/types/:id",
       summary: "Rename a type, change its icon, parent or groups, or archive it (admins; a built-in type keeps its name)",
       tag: "registries",
-      params: byId,
+      params: idParams,
       body: typePatchBody,
       response: typeSchema,
       handler: ({ actor, params, body }) => updateType(service, actor, params.id, body),
@@ -80,7 +76,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Add a field to a type (admins; a secret field: the owner). 409 conflict when the type has the key already",
       tag: "registries",
       status: 201,
-      params: byId,
+      params: idParams,
       body: fieldBody,
       response: typeFieldSchema,
       handler: ({ actor, params, body }) => createField(service, actor, "type", params.id, body),
@@ -90,7 +86,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/type-fields/:id",
       summary: "Change a field's label, unit, options, required or sort (admins); rowVersion or If-Match optional",
       tag: "registries",
-      params: byId,
+      params: idParams,
       body: fieldPatchBody,
       response: typeFieldSchema,
       handler: ({ actor, params, body }) => updateField(service, actor, params.id, body),
@@ -100,7 +96,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/type-fields/:id",
       summary: "Archive a field (archivedAt set; the values already entered are kept). Body {}, {rowVersion} or none",
       tag: "registries",
-      params: byId,
+      params: idParams,
       body: fieldArchiveBody,
       bodyOptional: true,
       response: typeFieldSchema,
@@ -111,7 +107,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/place-kinds",
       summary: "The place kinds of the location's owner account, each with its fields",
       tag: "registries",
-      params: byId,
+      params: idParams,
       response: pageOf(placeKindSchema),
       handler: async ({ actor, params }) => listed(await listPlaceKinds(service, actor, params.id)),
     }),
@@ -121,7 +117,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Create a place kind (admins)",
       tag: "registries",
       status: 201,
-      params: byId,
+      params: idParams,
       body: placeKindCreateBody,
       response: placeKindSchema,
       handler: ({ actor, params, body }) => createPlaceKind(service, actor, params.id, body),
@@ -132,7 +128,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Add a field to a place kind (admins; a secret field: the owner). 409 conflict when the kind has the key already",
       tag: "registries",
       status: 201,
-      params: byId,
+      params: idParams,
       body: fieldBody,
       response: typeFieldSchema,
       handler: ({ actor, params, body }) => createField(service, actor, "placeKind", params.id, body),
@@ -142,7 +138,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/brands",
       summary: "The brands of the location's owner account",
       tag: "registries",
-      params: byId,
+      params: idParams,
       response: pageOf(brandSchema),
       handler: async ({ actor, params }) => listed(await listBrands(service, actor, params.id)),
     }),
@@ -152,7 +148,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Create a brand (admins)",
       tag: "registries",
       status: 201,
-      params: byId,
+      params: idParams,
       body: brandCreateBody,
       response: brandSchema,
       handler: ({ actor, params, body }) => createBrand(service, actor, params.id, body),
@@ -162,7 +158,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/tags",
       summary: "The tags of the location's owner account",
       tag: "registries",
-      params: byId,
+      params: idParams,
       response: pageOf(tagSchema),
       handler: async ({ actor, params }) => listed(await listTags(service, actor, params.id)),
     }),
@@ -172,7 +168,7 @@ export function registryRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Create a tag (admins)",
       tag: "registries",
       status: 201,
-      params: byId,
+      params: idParams,
       body: tagCreateBody,
       response: tagSchema,
       handler: ({ actor, params, body }) => createTag(service, actor, params.id, body),

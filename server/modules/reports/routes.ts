@@ -4,13 +4,10 @@
  * the whole inventory out, as exports are.
  */
 import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { reportJobSchema, reportRequestBody, reportStateSchema } from "../../../shared/reports.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { getReport, reportFile, requestReport } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function reportRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -31,7 +28,7 @@ export function reportRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/reports/:id",
       summary: "A report job as it stands (the requester's own only); fileUrl once the PDF is ready",
       tag: "reports",
-      params: byId,
+      params: idParams,
       response: reportStateSchema,
       handler: ({ actor, params }) => getReport(service, actor, params.id),
     }),
@@ -40,7 +37,7 @@ export function reportRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/reports/:id/file",
       summary: "Download a finished report (application/pdf); 409 while it is being made, 410 once expired",
       tag: "reports",
-      params: byId,
+      params: idParams,
       response: z.unknown(),
       produces: "application/pdf",
       handler: async ({ actor, params, res }) => {

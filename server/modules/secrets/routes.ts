@@ -7,11 +7,9 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { conversionPreviewSchema, conversionSchema, convertBody, revealedSecretSchema } from "../../../shared/secrets.js";
 import type { SignInLimits } from "../../auth/limits.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { convertField, previewConversion, revealSecret } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function secretRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
   const service = { ...serviceDeps(deps), auth: deps.auth, limits: deps.limits };
@@ -34,7 +32,7 @@ export function secretRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       path: "/api/v1/type-fields/:id/convert/preview",
       summary: "What converting a field to or from secret would do, per location (owner only; changes nothing)",
       tag: "types",
-      params: byId,
+      params: idParams,
       body: convertBody,
       response: conversionPreviewSchema,
       handler: ({ actor, params, body }) => previewConversion(service, actor, params.id, body.toSecret),
@@ -44,7 +42,7 @@ export function secretRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       path: "/api/v1/type-fields/:id/convert",
       summary: "Convert a field to or from secret, moving every value (one that cannot take the new form goes into the thing's notes); owner only",
       tag: "types",
-      params: byId,
+      params: idParams,
       body: convertBody,
       response: conversionSchema,
       handler: ({ actor, params, body }) => convertField(service, actor, params.id, body.toSecret),

@@ -15,12 +15,13 @@ import { findThing } from "../things/read.js";
 import { writeOne } from "../write.js";
 import { conversionPlan, type FieldRow } from "./conversion.js";
 import { findTypeField, previewOf, revealedValue } from "./read.js";
+import { requireSession } from "../../access/role.js";
 
 export type SecretDeps = ServiceDeps & ReauthDeps;
 
 /** Tokens and MCP never reach secrets (spec "Personal tokens" 5): only a signed-in person's session. */
 function personOnly(actor: Actor): void {
-  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Secrets are open only to a signed-in person, never to a token.");
+  requireSession(actor, "Secrets are open only to a signed-in person, never to a token.");
 }
 
 /**

@@ -14,6 +14,7 @@ import { NotFoundError } from "../../errors/classes.js";
 import { thingPaths } from "../things/paths.js";
 import { scopedThings, type LinkScope } from "./scope.js";
 import type { ShareDeps } from "./token.js";
+import { walkUp } from "../../db/tree.js";
 
 export interface OpenLink extends LinkScope {
   title: string | null;
@@ -97,11 +98,7 @@ async function sharedThings(tx: Tx, link: OpenLink, token: string, ids: string[]
 async function sharedPlace(tx: Tx, link: OpenLink): Promise<NonNullable<ShareLinkPreview["place"]>> {
   const found = await rows<{ id: string; name: string; is_unplaced: boolean; depth: number }>(
     tx,
-    sql`WITH RECURSIVE up(id, depth) AS (
-          SELECT p.id, 0 FROM places p WHERE p.id = ${link.targetId}::uuid AND p.location_id = ${link.locationId}::uuid AND p.deleted_at IS NULL
-          UNION ALL
-          SELECT p.parent_id, up.depth + 1 FROM up JOIN places p ON p.id = up.id WHERE p.parent_id IS NOT NULL AND up.depth < 64
-        )
+    sql`${walkUp("places", sql`n.id = ${link.targetId}::uuid AND n.location_id = ${link.locationId}::uuid AND n.deleted_at IS NULL`)}
         SELECT p.id, p.name, p.is_unplaced, up.depth FROM up JOIN places p ON p.id = up.id ORDER BY up.depth DESC`,
   );
   const self = found.find((r) => r.depth === 0);

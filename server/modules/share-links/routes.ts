@@ -21,7 +21,7 @@ import {
 } from "../../../shared/share-links.js";
 import type { ShareLimits } from "./limits.js";
 import { NotFoundError } from "../../errors/classes.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { blobStoreOf } from "../files/blob-store.js";
 import type { StoredBlob } from "../files/storage.js";
 import { thumbnailOf } from "../files/thumbs.js";
@@ -29,7 +29,6 @@ import { sharedFile, sharePreview } from "./preview.js";
 import { createShareLink, listShareLinks, revokeShareLink } from "./service.js";
 import { ShareTokenHasher, type ShareDeps } from "./token.js";
 
-const byId = z.object({ id: uuidSchema });
 const byFile = z.object({ id: uuidSchema, fileId: uuidSchema });
 
 function tokenOf(req: Request, query: { t?: string | undefined }): string | undefined {
@@ -99,7 +98,7 @@ export function shareLinkRoutes(deps: RouteDeps & { shareLimits: ShareLimits }):
       path: "/api/v1/locations/:id/share-links",
       summary: "The location's live share links, newest first, paged (never their tokens)",
       tag: "share-links",
-      params: byId,
+      params: idParams,
       query: pageQuerySchema,
       response: shareLinkListSchema,
       handler: ({ actor, params, query }) => listShareLinks(deps.db, actor, params.id, query),
@@ -110,7 +109,7 @@ export function shareLinkRoutes(deps: RouteDeps & { shareLimits: ShareLimits }):
       summary: "Revoke a share link (its maker or an admin); it then answers like a link never made",
       tag: "share-links",
       status: 204,
-      params: byId,
+      params: idParams,
       response: z.undefined(),
       async handler({ res, actor, params }) {
         await revokeShareLink(deps.db, actor, params.id);
@@ -125,7 +124,7 @@ export function shareLinkRoutes(deps: RouteDeps & { shareLimits: ShareLimits }):
         "A share link's preview, with no sign-in: the link's token (header `X-Share-Token`, or query `t`) is its only authority. Unknown, revoked, expired and wrong-token links all answer 404",
       tag: "share-links",
       auth: "none",
-      params: byId,
+      params: idParams,
       query: shareLinkPreviewQuery,
       response: shareLinkPreviewSchema,
       async handler({ req, res, params, query }) {

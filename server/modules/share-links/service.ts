@@ -2,7 +2,7 @@
  * Making, listing and revoking share links, for signed-in members. Links are made online only: the
  * token is shown once, in the answer's URL, and only its hash is kept.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast } from "../../../shared/roles.js";
@@ -21,8 +21,9 @@ import { type Actor, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
 import { places, shareLinks, things, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { newShareToken, type ShareDeps } from "./token.js";
+import { requireWriteRole } from "../../access/role.js";
 
 export type { ShareDeps };
 
@@ -72,7 +73,7 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
   return withActor(deps.db, actor, async (tx) => {
     const locationId = await targetLocation(tx, body);
     const { role } = await locationAccess(tx, locationId);
-    if (!actor.canWrite || !roleAtLeast(role, "member")) throw new ForbiddenError(`Your role (${role}) cannot share from this location.`);
+    requireWriteRole(actor, role, "member", `Your role (${role}) cannot share from this location.`);
     await checkFilter(tx, locationId, body);
     const id = uuidv7();
     const token = newShareToken();
@@ -98,6 +99,7 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
 export async function listShareLinks(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<ShareLinkList> {
   return withActor(db, actor, async (tx) => {
     const { role } = await locationAccess(tx, locationId);
+    const paging = timeIdPaging(shareLinks.createdAt, shareLinks.id, query);
     const found = await tx
       .select({
         id: shareLinks.id,
@@ -111,20 +113,14 @@ export async function listShareLinks(db: Db, actor: Actor, locationId: string, q
         createdAt: shareLinks.createdAt,
         createdById: shareLinks.createdBy,
         createdByName: users.name,
-        createdKey: exactTime(shareLinks.createdAt),
+        key: paging.key,
       })
       .from(shareLinks)
       .leftJoin(users, eq(users.id, shareLinks.createdBy))
-      .where(
-        and(
-          eq(shareLinks.locationId, locationId),
-          isNull(shareLinks.revokedAt),
-          query.cursor ? afterTimeId(query.cursor, shareLinks.createdAt, shareLinks.id, "desc") : undefined,
-        ),
-      )
-      .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.createdKey, r.id]);
+      .where(and(eq(shareLinks.locationId, locationId), isNull(shareLinks.revokedAt), paging.after))
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit);
+    const page = paging.page(found, (r) => r.id);
     const admin = actor.canWrite && roleAtLeast(role, "admin");
     const mayWrite = actor.canWrite && roleAtLeast(role, "member");
     return {

@@ -1,14 +1,10 @@
 /** /api/v1/things/:id/save-as-template and /api/v1/templates. */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { saveAsTemplateBody, templateListQuery, templatePatchBody, templateSchema } from "../../../shared/templates.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { deleteTemplate, listTemplates, saveAsTemplate, updateTemplate } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function templateRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -20,7 +16,7 @@ export function templateRoutes(deps: RouteDeps): RouteDef[] {
         "Save a thing as a template (owners and admins of its location). locationIds: locations of the thing's account you can see (one you cannot see is 404, one of another account 400)",
       tag: "templates",
       status: 201,
-      params: byId,
+      params: idParams,
       body: saveAsTemplateBody,
       response: templateSchema,
       handler: ({ actor, params, body }) => saveAsTemplate(service, actor, params.id, body),
@@ -39,7 +35,7 @@ export function templateRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/templates/:id",
       summary: "Rename a template or change where it is offered (locations you cannot see stay); rowVersion or If-Match optional, a stale one is 409",
       tag: "templates",
-      params: byId,
+      params: idParams,
       body: templatePatchBody,
       response: templateSchema,
       handler: ({ actor, params, body }) => updateTemplate(service, actor, params.id, body),
@@ -49,7 +45,7 @@ export function templateRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/templates/:id",
       summary: "Delete a template (a tombstone)",
       tag: "templates",
-      params: byId,
+      params: idParams,
       body: rowVersionBody,
       bodyOptional: true,
       response: writeResultSchema,

@@ -6,9 +6,10 @@
  */
 import { and, getTableColumns, inArray, isNull, type Table } from "drizzle-orm";
 import { idIn } from "../../commands/bulk.js";
-import { type Tx, namedRows, rows, sql, uuidArray } from "../../db/client.js";
+import { type Tx, namedRows, sql, uuidArray } from "../../db/client.js";
 import { brands, places, things, typeFields, types } from "../../db/schema/index.js";
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
+import { chainsOf } from "../../db/tree.js";
 
 export interface Refs {
   places: Map<string, { id: string; locationId: string; isUnplaced: boolean; name: string }>;
@@ -132,21 +133,4 @@ export async function loadRefs(tx: Tx, want: { locationIds: string[]; placeIds?:
  * Ancestor containers of each given container (itself included), for cycle checks: a thing may
  * not go into itself or into anything inside it.
  */
-export async function containerAncestors(tx: Tx, containerIds: string[]): Promise<Map<string, Set<string>>> {
-  const out = new Map<string, Set<string>>();
-  if (!containerIds.length) return out;
-  const found = await rows<{ start: string; id: string }>(
-    tx,
-    sql`WITH RECURSIVE up(start, id, parent, depth) AS (
-          SELECT t.id, t.id, t.container_id, 0 FROM things t WHERE t.id = ANY(${uuidArray(containerIds)})
-          UNION ALL
-          SELECT up.start, t.id, t.container_id, up.depth + 1 FROM things t JOIN up ON t.id = up.parent WHERE up.depth < 64
-        ) SELECT start, id FROM up`,
-  );
-  for (const r of found) {
-    const set = out.get(r.start) ?? new Set<string>();
-    set.add(r.id);
-    out.set(r.start, set);
-  }
-  return out;
-}
+export const containerAncestors = (tx: Tx, containerIds: string[]): Promise<Map<string, Set<string>>> => chainsOf(tx, "things", containerIds);

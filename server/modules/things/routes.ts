@@ -4,12 +4,10 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { thingCreateBody, thingDetailSchema, thingListQuerySchema, thingPatchBody, thingSummarySchema } from "../../../shared/things.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { serviceDeps } from "../deps.js";
 import { thingCoverBody, thingPhotoAddBody } from "../../../shared/thing-photos.js";
 import { changePhotos, createThing, deleteThing, getThing, listThingsIn, moveThing, updateThing } from "./service.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function thingRoutes(deps: RouteDeps): RouteDef[] {
   const service = serviceDeps(deps);
@@ -19,7 +17,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/things",
       summary: "List things (q, placeId, typeId, tagId; paged)",
       tag: "things",
-      params: byId,
+      params: idParams,
       query: thingListQuerySchema,
       response: pageOf(thingSummarySchema),
       handler: ({ actor, params, query }) => listThingsIn(service, actor, params.id, query),
@@ -30,7 +28,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Create a thing",
       tag: "things",
       status: 201,
-      params: byId,
+      params: idParams,
       body: thingCreateBody,
       response: thingDetailSchema,
       handler: ({ actor, params, body }) => createThing(service, actor, params.id, body),
@@ -40,7 +38,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id",
       summary: "A thing with its path",
       tag: "things",
-      params: byId,
+      params: idParams,
       response: thingDetailSchema,
       handler: ({ actor, params }) => getThing(service, actor, params.id),
     }),
@@ -49,7 +47,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id",
       summary: "Change a thing (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "things",
-      params: byId,
+      params: idParams,
       body: thingPatchBody,
       response: thingDetailSchema,
       handler: ({ actor, params, body }) => updateThing(service, actor, params.id, body),
@@ -59,7 +57,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id",
       summary: "Delete a thing (a tombstone; undoable in the window)",
       tag: "things",
-      params: byId,
+      params: idParams,
       body: rowVersionBody,
       bodyOptional: true,
       // writeResultSchema (shared/writes.ts) keeps txid in the body too; x-txid carries it as on every write.
@@ -71,7 +69,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id/move",
       summary: "Move a thing to a place or into a container",
       tag: "things",
-      params: byId,
+      params: idParams,
       body: z
         .object({ placeId: uuidSchema.optional(), containerId: uuidSchema.optional(), rowVersion: z.number().int().min(1).optional() })
         .strict()
@@ -84,7 +82,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id/photos",
       summary: "Add an uploaded photo (POST /api/v1/files first) to a thing; the first photo, or one added with cover, is its cover",
       tag: "things",
-      params: byId,
+      params: idParams,
       body: thingPhotoAddBody,
       response: thingDetailSchema,
       handler: ({ actor, params, body: { rowVersion, ...add } }) => changePhotos(service, actor, params.id, { name: "thing.photo.add", ...add }, rowVersion),
@@ -105,7 +103,7 @@ export function thingRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/things/:id/cover",
       summary: "Choose which of a thing's photos is its cover",
       tag: "things",
-      params: byId,
+      params: idParams,
       body: thingCoverBody,
       response: thingDetailSchema,
       handler: ({ actor, params, body }) => changePhotos(service, actor, params.id, { name: "thing.photo.cover", fileId: body.fileId }, body.rowVersion),

@@ -1,9 +1,7 @@
 /** /api/v1/tokens: create (secret shown once), list and revoke personal tokens, from a session only. */
-import { z } from "zod";
-import { uuidSchema } from "../../../shared/ids.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { tokenCreatedSchema, tokenCreateSchema, tokenListSchema, tokenSchema } from "../../../shared/tokens.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import type { TokenHasher } from "./secret.js";
 import { createToken, listTokens, revokeToken } from "./service.js";
 
@@ -37,7 +35,7 @@ export function tokenRoutes({ db }: RouteDeps, hasher: TokenHasher): RouteDef[] 
       path: "/api/v1/tokens/:id",
       summary: "Revoke one of your personal tokens",
       tag: "tokens",
-      params: z.object({ id: uuidSchema }),
+      params: idParams,
       response: tokenSchema,
       handler: ({ actor, params }) => revokeToken(db, actor, params.id),
     }),

@@ -2,9 +2,8 @@
  * Creating, listing and revoking personal tokens (from a signed-in session only; the routes check
  * that), and resolving a presented token to the actor it acts as.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { roleAtLeast } from "../../../shared/roles.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Token, TokenCreate, TokenCreated, TokenList } from "../../../shared/tokens.js";
 import { visibleRoles } from "../../access/visible.js";
@@ -12,9 +11,10 @@ import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { personalTokens, users } from "../../db/schema/index.js";
-import { ForbiddenError, LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { afterTimeId, exactTime, pageFrom } from "../../db/paging.js";
+import { LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { timeIdPaging } from "../../db/paging.js";
 import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
+import { requireRole, requireSession } from "../../access/role.js";
 
 /** Everything but the HMAC, which app_role cannot read. */
 const listed = {
@@ -46,12 +46,12 @@ function tokenOut(row: Listed): Token {
 }
 
 /** Only a person's own session manages tokens: never a token, never an MCP grant. */
-function requireSession(actor: Actor): void {
-  if (actor.type !== "user" || !actor.sessionId) throw new ForbiddenError("Personal tokens are managed from a signed-in session only.");
+function sessionOnly(actor: Actor): void {
+  requireSession(actor, "Personal tokens are managed from a signed-in session only.");
 }
 
 export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, input: TokenCreate, now = new Date()): Promise<TokenCreated> {
-  requireSession(actor);
+  sessionOnly(actor);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw new ValidationError("body.expiresAt: must be in the future");
   return withActor(db, actor, async (tx) => {
@@ -61,8 +61,8 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
       const role = roles.get(id);
       if (!role) throw new LocationNotVisibleError();
       // The state table would take the location away at once; refuse instead of creating a dead grant.
-      if (input.scope === "write" && !roleAtLeast(role, "member"))
-        throw new ForbiddenError("You are a viewer in one of these locations; a write token cannot include it.", { locationId: id, role });
+      if (input.scope === "write")
+        requireRole(role, "member", "You are a viewer in one of these locations; a write token cannot include it.", { locationId: id, role });
     }
     const { lookup, secret, token } = newToken();
     const [row] = await tx
@@ -88,23 +88,22 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
 
 /** A page of the actor's tokens, newest first. */
 export async function listTokens(db: Db, actor: Actor, query: PageQuery): Promise<TokenList> {
-  requireSession(actor);
+  sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
+    const paging = timeIdPaging(personalTokens.createdAt, personalTokens.id, query);
     const found = await tx
-      .select({ row: listed, key: exactTime(personalTokens.createdAt) })
+      .select({ row: listed, key: paging.key })
       .from(personalTokens)
-      .where(
-        and(eq(personalTokens.userId, actor.userId), query.cursor ? afterTimeId(query.cursor, personalTokens.createdAt, personalTokens.id, "desc") : undefined),
-      )
-      .orderBy(desc(personalTokens.createdAt), desc(personalTokens.id))
-      .limit(query.limit + 1);
-    const page = pageFrom(found, query.limit, (r) => [r.key, r.row.id]);
+      .where(and(eq(personalTokens.userId, actor.userId), paging.after))
+      .orderBy(...paging.orderBy)
+      .limit(paging.limit);
+    const page = paging.page(found, (r) => r.row.id);
     return { items: page.rows.map((r) => tokenOut(r.row)), next_cursor: page.next_cursor };
   });
 }
 
 export async function revokeToken(db: Db, actor: Actor, id: string, now = new Date()): Promise<Token> {
-  requireSession(actor);
+  sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
     const revoked = await tx
       .update(personalTokens)

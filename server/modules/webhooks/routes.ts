@@ -3,11 +3,9 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf, pageQuerySchema } from "../../../shared/paging.js";
 import { deliverySchema, webhookCreateBody, webhookCreatedSchema, webhookPatchBody, webhookSchema } from "../../../shared/webhooks.js";
-import { defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
+import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookDeps } from "./service.js";
 import { webhookGuard } from "./url.js";
-
-const byId = z.object({ id: uuidSchema });
 
 export function webhookRoutes(deps: RouteDeps): RouteDef[] {
   const service: WebhookDeps = { db: deps.db, guard: webhookGuard(deps.config) };
@@ -18,7 +16,7 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
       summary: "Add a webhook (owners and admins); the answer holds its signing secret, shown this once",
       tag: "webhooks",
       status: 201,
-      params: byId,
+      params: idParams,
       body: webhookCreateBody,
       response: webhookCreatedSchema,
       handler: ({ actor, params, body }) => createWebhook(service, actor, params.id, body),
@@ -28,7 +26,7 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/locations/:id/webhooks",
       summary: "A location's webhooks, oldest first, paged (owners and admins; never their secrets)",
       tag: "webhooks",
-      params: byId,
+      params: idParams,
       query: pageQuerySchema,
       response: pageOf(webhookSchema),
       handler: ({ actor, params, query }) => listWebhooks(service, actor, params.id, query),
@@ -38,7 +36,7 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/webhooks/:id",
       summary: "Change a webhook's URL, events or active switch (rowVersion or If-Match optional; a stale one is 409 version_conflict)",
       tag: "webhooks",
-      params: byId,
+      params: idParams,
       body: webhookPatchBody,
       response: webhookSchema,
       handler: ({ actor, params, body }) => updateWebhook(service, actor, params.id, body),
@@ -48,7 +46,7 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/webhooks/:id",
       summary: "Delete a webhook and its delivery log",
       tag: "webhooks",
-      params: byId,
+      params: idParams,
       response: z.object({ id: uuidSchema, deleted: z.literal(true) }),
       handler: ({ actor, params }) => deleteWebhook(service, actor, params.id),
     }),
@@ -57,7 +55,7 @@ export function webhookRoutes(deps: RouteDeps): RouteDef[] {
       path: "/api/v1/webhooks/:id/deliveries",
       summary: "A webhook's delivery log, newest first (paged): each delivery's attempts, status codes and errors",
       tag: "webhooks",
-      params: byId,
+      params: idParams,
       query: pageQuerySchema,
       response: pageOf(deliverySchema),
       handler: ({ actor, params, query }) => listDeliveries(service, actor, params.id, query),

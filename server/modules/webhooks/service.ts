@@ -6,7 +6,6 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { PageQuery } from "../../../shared/paging.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import {
   MAX_WEBHOOKS_PER_LOCATION,
   type Delivery,
@@ -25,6 +24,7 @@ import { decodeCursor, encodeCursor, pageFrom } from "../../db/paging.js";
 import { z } from "zod";
 import { newSigningSecret, sealSigningSecret } from "./secret.js";
 import { checkWebhookUrl } from "./url.js";
+import { requirePerson, requireRole } from "../../access/role.js";
 
 export interface WebhookDeps {
   db: Db;
@@ -68,14 +68,13 @@ const toWebhook = (r: Row): Webhook => ({
 const hostOf = (url: string): string => new URL(url).host;
 
 function personOnly(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("Webhooks are managed from a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "Webhooks are managed from a signed-in session only.");
 }
 
 /** 404 for a location the actor cannot see; 403 for members and viewers; writes need a writable location too. */
 async function requireAdmin(tx: Tx, actor: Actor, locationId: string): Promise<void> {
   const { role } = await locationAccess(tx, locationId);
-  if (!roleAtLeast(role, "admin")) throw new ForbiddenError("Only owners and admins manage webhooks.");
+  requireRole(role, "admin", "Only owners and admins manage webhooks.");
   if (!actor.canWrite) throw new ForbiddenError("This session may only read.");
 }
 
