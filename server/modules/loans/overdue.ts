@@ -6,17 +6,15 @@
  * are a fixed list with no loan kind, so there is no inbox item: in the app the Loans screen's
  * overdue count is where an overdue loan shows.
  */
-import { eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { PushLang, PushMessage } from "../../../shared/push.js";
 import type { Config } from "../../config.js";
 import { SYSTEM_ACTOR } from "../../commands/executor.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, uuidArray, type Db } from "../../db/client.js";
-import { pushSubscriptions } from "../../db/schema/index.js";
 import type { GuardOptions } from "../../oauth/guarded-fetch.js";
 import { pushGuard } from "../notifications/guard.js";
-import { sendPush } from "../notifications/send.js";
+import { deliverPush } from "../notifications/send.js";
 import { executeSystem } from "../write.js";
 
 const HOUR = 3600_000;
@@ -83,14 +81,12 @@ export async function notifyOverdue(deps: OverdueDeps, now: Date = new Date()): 
         FROM push_subscriptions s JOIN memberships m ON m.user_id = s.user_id AND m.deleted_at IS NULL
         WHERE s.user_id = ANY(${uuidArray(lenders)})`,
   );
-  const guard = pushGuard(deps.config, deps.guard);
+  const delivery = { db: deps.db, vapid: deps.config.vapid, guard: pushGuard(deps.config, deps.guard), logger: deps.logger };
   let sent = 0;
   for (const loan of claimed)
     for (const s of subs.filter((x) => x.user_id === loan.created_by && x.location_id === loan.location_id)) {
-      const outcome = await sendPush(s, overdueMessage(s.lang, loan), deps.config.vapid, guard);
-      if (outcome.outcome === "sent") sent++;
-      else if (outcome.outcome === "gone") await deps.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, s.id));
-      else deps.logger.warn({ subscriptionId: s.id, reason: outcome.reason }, "overdue loan push not delivered");
+      const { outcome } = await deliverPush(delivery, s.id, s, overdueMessage(s.lang, loan), "overdue loan push not delivered");
+      if (outcome === "sent") sent++;
     }
   return { claimed: claimed.length, sent };
 }

@@ -18,19 +18,20 @@
  */
 import { eq } from "drizzle-orm";
 import { locationAccess } from "../../access/location.js";
+import { requirePerson, requireRole } from "../../access/role.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { locations } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
 import { runSystem } from "../write.js";
 import { purgeAfterOf } from "./trash.js";
 
 async function requireOwner(db: Db, actor: Actor, id: string, confirm: string, what: string): Promise<{ name: string }> {
-  if (actor.type !== "user") throw new ForbiddenError("Only the owner, signed in, can do this.");
+  requirePerson(actor, "Only the owner, signed in, can do this.");
   return withActor(db, actor, async (tx) => {
     const { role } = await locationAccess(tx, id);
-    if (role !== "owner") throw new ForbiddenError(`Only the owner can ${what} a location.`, { role, needed: "owner" });
+    requireRole(role, "owner", `Only the owner can ${what} a location.`, { role, needed: "owner" });
     const [loc] = await tx.select({ name: locations.name, isPersonal: locations.isPersonal }).from(locations).where(eq(locations.id, id));
     if (!loc) throw new NotFoundError("location");
     if (loc.isPersonal)

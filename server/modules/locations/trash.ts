@@ -11,6 +11,7 @@
 import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/paging.js";
 import { TRASH_DAYS, type TrashedLocation } from "../../../shared/locations.js";
+import { requirePerson } from "../../access/role.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
@@ -24,8 +25,7 @@ const DAY_MS = 86_400_000;
 export const purgeAfterOf = (deletedAt: Date): Date => new Date(deletedAt.getTime() + TRASH_DAYS * DAY_MS);
 
 function person(actor: Actor): Actor {
-  if (actor.type !== "user") throw new ForbiddenError("The trash is handled from a signed-in session only.");
-  return actor;
+  return requirePerson(actor, "The trash is handled from a signed-in session only.");
 }
 
 /** The caller's own deleted locations, most recently deleted first. */

@@ -7,24 +7,22 @@
 import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import { MAX_MANAGED_ACCOUNTS, type ManagedAccountCode } from "../../../shared/managed-accounts.js";
-import { roleAtLeast } from "../../../shared/roles.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import { type Db, isUniqueViolation, type Tx } from "../../db/client.js";
 import { authAccounts, authSessions, locations, managedAccounts, users } from "../../db/schema/index.js";
-import { ConflictError, ForbiddenError, NotFoundError } from "../../errors/classes.js";
+import { ConflictError, NotFoundError } from "../../errors/classes.js";
 import { SYNTHETIC_EMAIL_DOMAIN } from "../../mail/mailer.js";
 import { locationAccess } from "../../access/location.js";
+import { requirePerson, requireRole } from "../../access/role.js";
 import { runSystem } from "../write.js";
 import { CODE_TTL_MS, hashCode, newCode } from "./codes.js";
 
 /** Owner or admin of a location the actor can see; otherwise 404 (not a member) or 403. */
 async function requireAdmin(db: Db, actor: Actor, locationId: string): Promise<void> {
-  if (actor.type !== "user") throw new ForbiddenError("Managed accounts are handled from a signed-in session only.");
+  requirePerson(actor, "Managed accounts are handled from a signed-in session only.");
   const { role } = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
-  if (!roleAtLeast(role, "admin")) {
-    throw new ForbiddenError(`Your role (${role}) cannot manage accounts here; ask an owner or admin.`, { role, needed: "admin" });
-  }
+  requireRole(role, "admin", `Your role (${role}) cannot manage accounts here; ask an owner or admin.`, { role, needed: "admin" });
 }
 
 /** No password known to the person any more: drop it and sign every device out. */
