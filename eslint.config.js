@@ -82,11 +82,7 @@ const serverFloors = [
  * stands. Keep this empty: an entry is a debt with a reason, not a way around the rule.
  * @type {Record<string, string>}
  */
-const floorExceptions = {
-  // Issue #32, part 1 rewrites the meter nudges so that they take what they need as values: until
-  // then this one domain file imports the composition root's type (Services).
-  "server/modules/meters/nudges.ts -> server/services.ts": "the nudges take the whole service bag",
-};
+const floorExceptions = {};
 
 const serverRoot = path.join(import.meta.dirname, "server");
 const floorOf = new Map(serverFloors.flatMap(({ names }, i) => names.map((name) => [name, i])));
@@ -158,6 +154,10 @@ const moduleRule = {
   },
   dbFromRoutes: { regex: "(^|/)db/", message: "routes.ts does no database work: its service.ts opens the transaction and reads through read.ts." },
   readFromRoutes: { regex: "(^|/)read\\.js$", message: "routes.ts asks its service.ts, which reads through read.ts in its transaction." },
+  routesOfAnother: {
+    regex: "^\\.\\./[^/]+/routes\\.js$",
+    message: "A module's manifest.ts names its own routes only: another module's routes are that module's manifest's.",
+  },
 };
 
 /** Which module files may not import what; later entries repeat the general one (a later match replaces the rule's options). */
@@ -180,6 +180,9 @@ const moduleLayers = [
     ],
     forbid: [moduleRule.routes, moduleRule.service],
   },
+  // manifest.ts stands above its module's routes.ts (server/modules/manifest.ts): it names that
+  // module's routes, commands and jobs for the composition root, and nobody's else.
+  { files: ["server/modules/*/manifest.ts"], forbid: [moduleRule.routesOfAnother] },
 ];
 
 export default tseslint.config(

@@ -6,7 +6,7 @@
  * changes the latest takenAt and so re-arms the meter.
  */
 import { NUDGE_REASON, type InboxReading } from "../../../shared/meters.js";
-import type { Services } from "../../services.js";
+import type { ModuleDeps } from "../manifest.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, type Db } from "../../db/client.js";
 import { inboxItems } from "../../db/schema/index.js";
@@ -75,7 +75,7 @@ export async function sendNudges(db: Db, now: Date = new Date()): Promise<number
 }
 
 /** Runs sendNudges now and every hour; answers the stop function. */
-export function startNudges({ database, logger }: Pick<Services, "database" | "logger">): () => void {
+export function startNudges({ database, logger }: Pick<ModuleDeps, "database" | "logger">): () => void {
   const run = async () => {
     try {
       const sent = await sendNudges(database.db);
