@@ -11,6 +11,7 @@ import { v7 as uuidv7 } from "uuid";
 import { UUID_PATTERN } from "../../shared/ids.js";
 import { rows, sql, type Db } from "../../server/db/client.js";
 import { memberships } from "../../server/db/schema/index.js";
+import { modules } from "../../server/modules/index.js";
 import { grantAndCode } from "../../server/oauth/grants.js";
 import { PROTOCOL } from "../../sync/protocol.js";
 import type { HttpClient, TestService } from "./app.js";
@@ -255,6 +256,25 @@ export const ID_KINDS = [
   "invite",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
+
+/** Kinds of id that routes of no module take: the OAuth grants' (server/oauth/) and sync push's op ids. */
+const NON_MODULE_KINDS: readonly IdKind[] = ["grant", "opId"];
+
+/**
+ * The kinds of id each module's manifest says its routes take (server/modules/index.ts) are the
+ * kinds above: a kind here that no manifest names, or one a manifest names that is missing here
+ * (so no tenant holds a row of it), fails every hostile suite when it loads.
+ */
+export function checkIdKinds(named: readonly string[]): void {
+  const known = new Set<string>(ID_KINDS);
+  const claimed = new Set([...named, ...NON_MODULE_KINDS]);
+  const unclaimed = ID_KINDS.filter((k) => !claimed.has(k));
+  const unknown = [...claimed].filter((k) => !known.has(k));
+  if (unclaimed.length) throw new Error(`no module's manifest names the id kinds ${unclaimed.join(", ")}: add them to their owner's idKinds`);
+  if (unknown.length)
+    throw new Error(`manifests name the id kinds ${unknown.join(", ")}, which the hostile suites do not know: add them to ID_KINDS with a maker`);
+}
+checkIdKinds(modules.flatMap((m) => m.idKinds ?? []));
 
 /**
  * An id a request carries: the kind of row it names, and whether the request makes that row with
