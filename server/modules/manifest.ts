@@ -43,8 +43,8 @@ export interface ModuleJob<D extends ModuleDeps = ModuleDeps> {
 export interface ModuleManifest<D extends ModuleDeps = ModuleDeps> {
   /** The folder's name under server/modules/. */
   name: string;
-  routes?: (deps: D) => RouteDef<any, any, any, any>[];
-  /** The write core's commands this module defines; a new command is added to this list. */
+  routes?: (deps: D) => RouteDef[];
+  /** The write core's commands this module defines; a new command is added to this list (each has its own args, hence `any`). */
   commands?: readonly CommandDef<any>[];
   jobs?: readonly ModuleJob<D>[];
   /** Inbox kinds whose items this module raises (shared/inbox.ts INBOX_KINDS); each kind has one owner. */
@@ -57,6 +57,19 @@ export interface ModuleManifest<D extends ModuleDeps = ModuleDeps> {
 
 /** A manifest, typed: the identity, so that a module's manifest.ts reads as a declaration. */
 export const defineModule = <D extends ModuleDeps = ModuleDeps>(manifest: ModuleManifest<D>): ModuleManifest<D> => manifest;
+
+/** A queue worker as a job: `start` answers the running worker (or null: none in this process), whose stop drains it. */
+export function workerJob<D extends ModuleDeps = ModuleDeps>(name: string, start: (deps: D) => { stop(): void | Promise<void> } | null): ModuleJob<D> {
+  return {
+    name,
+    start(deps) {
+      const worker = start(deps);
+      return async () => {
+        await worker?.stop();
+      };
+    },
+  };
+}
 
 const HOUR = 3600_000;
 

@@ -1,5 +1,5 @@
 /** Exports and imports: a location's ZIP or CSV, made by a worker, and restoring or importing one. */
-import { defineModule, type ModuleDeps } from "../manifest.js";
+import { defineModule, workerJob, type ModuleDeps } from "../manifest.js";
 import type { BlobStore } from "../files/storage.js";
 import { exportRoutes } from "./routes.js";
 import { exportDirOf, startExportWorker } from "./worker.js";
@@ -8,13 +8,9 @@ export const exportsModule = defineModule<ModuleDeps & { store: BlobStore }>({
   name: "exports",
   routes: exportRoutes,
   jobs: [
-    {
-      name: "export worker",
-      start: ({ db, store, logger, config }) => {
-        const worker = startExportWorker({ db, store, logger, dir: exportDirOf(config.dataDir), origin: config.publicUrl.origin });
-        return () => worker.stop();
-      },
-    },
+    workerJob("export worker", ({ db, store, logger, config }) =>
+      startExportWorker({ db, store, logger, dir: exportDirOf(config.dataDir), origin: config.publicUrl.origin }),
+    ),
   ],
   idKinds: ["export"],
 });
