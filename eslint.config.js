@@ -136,17 +136,21 @@ const importFloorRule = {
 /**
  * Inside a domain module (server/modules/<domain>/): routes -> service -> commands/read -> db.
  * routes.ts is HTTP only and asks its service; service.ts opens the transaction and runs commands
- * and reads; commands.ts and read.ts never reach back up. Only the route table (server/routes.ts)
- * imports a module's routes.ts. The paths are relative, so "./commands.js" and
+ * and reads; commands.ts and read.ts never reach back up. Only the module's manifest.ts imports
+ * its routes.ts, and only the composition root imports the list of manifests (modules/index.ts). The paths are relative, so "./commands.js" and
  * "../things/commands.js" are the same kind of import here.
  * @type {Record<string, { regex: string, message: string }>}
  */
 const moduleRule = {
   routesFromOutside: {
     regex: "(^|/)modules/[^/]+/routes\\.js$",
-    message: "Only the route table (server/routes.ts) imports a module's routes.ts: share the module's service.ts or read.ts instead.",
+    message: "Only a module's manifest.ts imports its routes.ts: share the module's service.ts or read.ts instead.",
   },
-  routes: { regex: "(^|/)routes\\.js$", message: "Only the route table (server/routes.ts) imports a module's routes.ts: import its service.ts or read.ts." },
+  routes: { regex: "(^|/)routes\\.js$", message: "Only a module's manifest.ts imports its routes.ts: import its service.ts or read.ts." },
+  list: {
+    regex: "^\\.\\.?/index\\.js$",
+    message: "Only the composition root (server/routes.ts, schedule.ts, services.ts) imports the list of modules (server/modules/index.ts).",
+  },
   service: { regex: "(^|/)service\\.js$", message: "commands.ts, read.ts and the files they are split into sit under service.ts: they never import it." },
   commandsFromRoutes: {
     regex: "(^|/)(commands|registry)(\\.js$|/)",
@@ -154,12 +158,19 @@ const moduleRule = {
   },
   dbFromRoutes: { regex: "(^|/)db/", message: "routes.ts does no database work: its service.ts opens the transaction and reads through read.ts." },
   readFromRoutes: { regex: "(^|/)read\\.js$", message: "routes.ts asks its service.ts, which reads through read.ts in its transaction." },
+  routesOfAnother: {
+    regex: "^\\.\\./[^/]+/routes\\.js$",
+    message: "A module's manifest.ts names its own routes only: another module's routes are that module's manifest's.",
+  },
 };
 
 /** Which module files may not import what; later entries repeat the general one (a later match replaces the rule's options). */
 const moduleLayers = [
-  { files: ["server/modules/**/*.ts"], forbid: [moduleRule.routes] },
-  { files: ["server/modules/*/routes.ts"], forbid: [moduleRule.routes, moduleRule.commandsFromRoutes, moduleRule.dbFromRoutes, moduleRule.readFromRoutes] },
+  { files: ["server/modules/**/*.ts"], forbid: [moduleRule.routes, moduleRule.list] },
+  {
+    files: ["server/modules/*/routes.ts"],
+    forbid: [moduleRule.routes, moduleRule.list, moduleRule.commandsFromRoutes, moduleRule.dbFromRoutes, moduleRule.readFromRoutes],
+  },
   // Everything in a module below its service (commands.ts, read.ts and the files they are split
   // into: create.ts, undo.ts, values.ts, ...) never reaches back up to a service or routes.
   {
@@ -174,8 +185,11 @@ const moduleLayers = [
       // Imports write through other modules' services (place, thing and file creation), as a device's ops would.
       "server/modules/exports/import-*.ts",
     ],
-    forbid: [moduleRule.routes, moduleRule.service],
+    forbid: [moduleRule.routes, moduleRule.list, moduleRule.service],
   },
+  // manifest.ts stands above its module's routes.ts (server/modules/manifest.ts): it names that
+  // module's routes, commands and jobs for the composition root, and nobody's else.
+  { files: ["server/modules/*/manifest.ts"], forbid: [moduleRule.routesOfAnother, moduleRule.list] },
 ];
 
 export default tseslint.config(
@@ -234,9 +248,9 @@ export default tseslint.config(
     },
   },
   {
-    // Everywhere else in server/, the route table excepted: no module's routes.ts.
+    // Everywhere else in server/: no module's routes.ts (the manifests name them).
     files: ["server/**/*.ts"],
-    ignores: ["server/routes.ts", "server/modules/**"],
+    ignores: ["server/modules/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [moduleRule.routesFromOutside] }] },
   },
   {

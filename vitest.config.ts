@@ -25,6 +25,7 @@ export default defineConfig({
           include: ["test/db/**/*.test.ts", "test/contract/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/support/global-setup.ts"],
+          setupFiles: ["test/support/commands.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // PGlite instances are heavy (about 400 MB each); two files at a time fit a 2-core box.

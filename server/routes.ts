@@ -1,88 +1,44 @@
-/** Every API route, by domain. The OpenAPI document is generated from this same list. */
+/**
+ * Every API route: each module's (its manifest's `routes`, in the order of server/modules/index.ts),
+ * then the routes that are no module's: sync push and shapes, the OAuth grants, the OpenAPI
+ * document, which is generated from this same list.
+ */
 import type { Services } from "./services.js";
-import { signUpRoute } from "./modules/account/signup.js";
 import type { RouteDef } from "./http/route.js";
 import { openApiRoute } from "./http/openapi.js";
 import { metaOperations } from "./http/meta.js";
 import { authLibraryOperations } from "./http/openapi-auth.js";
 import { oauthOperations } from "./oauth/openapi.js";
-import { historyRoutes } from "./modules/history/routes.js";
-import { locationRoutes } from "./modules/locations/routes.js";
-import { placeRoutes } from "./modules/places/routes.js";
-import { registryRoutes } from "./modules/registries/routes.js";
-import { thingRoutes } from "./modules/things/routes.js";
-import { inboxRoutes } from "./modules/inbox/routes.js";
-import { fileRoutes } from "./modules/files/routes.js";
 import { pushRoutes } from "./sync/push.js";
 import { recordDrops } from "./modules/inbox/drops.js";
 import { executeInTx } from "./modules/registry.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
-import { managedAccountRoutes } from "./modules/managed-accounts/routes.js";
-import { memberRoutes } from "./modules/members/routes.js";
-import { accountRoutes } from "./modules/account/routes.js";
 import { isTokenRoute } from "./modules/tokens/allow-list.js";
-import { tokenRoutes } from "./modules/tokens/routes.js";
 import { grantRoutes } from "./oauth/grant-routes.js";
-import { templateRoutes } from "./modules/templates/routes.js";
-import { secretRoutes } from "./modules/secrets/routes.js";
-import { boxCheckRoutes } from "./modules/box-checks/routes.js";
-import { codeRoutes } from "./modules/codes/routes.js";
-import { meterRoutes } from "./modules/meters/routes.js";
-import { webhookRoutes } from "./modules/webhooks/routes.js";
-import { loanRoutes } from "./modules/loans/routes.js";
-import { notificationRoutes } from "./modules/notifications/routes.js";
-import { extractionRoutes } from "./modules/extractions/routes.js";
-import { aiSettingsRoutes } from "./modules/ai-settings/routes.js";
-import { movePrintRoutes } from "./modules/moves/print-routes.js";
-import { moveRoutes } from "./modules/moves/routes.js";
-import { reportRoutes } from "./modules/reports/routes.js";
-import { createShareLimits } from "./modules/share-links/limits.js";
-import { shareLinkRoutes } from "./modules/share-links/routes.js";
-import { adminRoutes } from "./modules/admin/routes.js";
-import { hintRoutes } from "./modules/hints/routes.js";
-import { captureSettingRoutes } from "./modules/capture-settings/routes.js";
-import { exportRoutes } from "./modules/exports/routes.js";
-import { auditRoutes } from "./modules/audit/routes.js";
+import { modules } from "./modules/index.js";
+
+/** A method and path answered twice would leave the second one dead (Express takes the first): the server does not start with one. */
+function assertPathsOnce(list: RouteDef[], ownerOf: Map<RouteDef, string>): void {
+  const seen = new Map<string, string>();
+  for (const def of list) {
+    const key = `${def.method.toUpperCase()} ${def.path}`;
+    const owner = ownerOf.get(def) ?? "the route table";
+    const other = seen.get(key);
+    if (other !== undefined) throw new Error(`${key} is answered twice: by ${other} and by ${owner}`);
+    seen.set(key, owner);
+  }
+}
 
 export function apiRoutes(services: Services): RouteDef[] {
-  const { database, config, auth } = services;
+  const { database, config, auth, moduleDeps } = services;
   const deps = { db: database.db, config, auth };
-  const list: RouteDef[] = [
-    signUpRoute(deps),
-    ...locationRoutes(deps),
-    ...placeRoutes(deps),
-    ...registryRoutes(deps),
-    ...thingRoutes(deps),
-    ...historyRoutes(deps),
-    ...memberRoutes({ ...deps, logger: services.logger, limits: services.limits }),
-    ...accountRoutes({ ...deps, limits: services.limits, logger: services.logger }),
-    ...managedAccountRoutes({ ...deps, limits: services.limits }),
-    ...inboxRoutes(deps),
-    ...fileRoutes(deps),
-    ...pushRoutes(deps, { executeInTx, recordDrops }),
-    ...shapeRoutes(deps, services.notifier),
-    ...tokenRoutes(deps, services.tokens.hasher),
-    ...grantRoutes(deps),
-    ...templateRoutes(deps),
-    ...secretRoutes({ ...deps, limits: services.limits }),
-    ...boxCheckRoutes(deps),
-    ...codeRoutes(deps),
-    ...meterRoutes(deps),
-    ...webhookRoutes(deps),
-    ...notificationRoutes(deps),
-    ...extractionRoutes(deps),
-    ...aiSettingsRoutes(deps),
-    ...movePrintRoutes(deps),
-    ...loanRoutes(deps),
-    ...moveRoutes(deps),
-    ...reportRoutes(deps),
-    ...shareLinkRoutes({ ...deps, shareLimits: createShareLimits(services.database) }),
-    ...exportRoutes({ ...deps, limits: services.limits }),
-    ...adminRoutes({ ...deps, limits: services.limits, setup: services.setup }),
-    ...hintRoutes(deps),
-    ...captureSettingRoutes(deps),
-    ...auditRoutes(deps),
-  ];
+  const ownerOf = new Map<RouteDef, string>();
+  const list: RouteDef[] = modules.flatMap((m) => {
+    const defs = m.routes?.(moduleDeps) ?? [];
+    for (const def of defs) ownerOf.set(def, `module ${m.name}`);
+    return defs;
+  });
+  list.push(...pushRoutes(deps, { executeInTx, recordDrops }), ...shapeRoutes(deps, services.notifier), ...grantRoutes(deps));
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));
   // The routes answered outside this list, described beside their code (server/http/openapi.ts).
@@ -91,5 +47,6 @@ export function apiRoutes(services: Services): RouteDef[] {
     return [authLibraryOperations(auth, ours), metaOperations(), ...(services.oauth ? [oauthOperations()] : [])];
   };
   marked.push(openApiRoute(() => marked, described));
+  assertPathsOnce(list.concat(marked.slice(-1)), ownerOf);
   return marked;
 }

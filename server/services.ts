@@ -16,6 +16,15 @@ import { useServerSecret } from "./db/secret-box.js";
 import { TokenHasher } from "./modules/tokens/secret.js";
 import { oauthContext, type OAuthContext } from "./oauth/context.js";
 import { ChangeNotifier } from "./sync/shapes/notifier.js";
+import { checkModules, modules, type AppModuleDeps } from "./modules/index.js";
+import { installCommands } from "./modules/registry.js";
+import { blobStoreOf } from "./modules/files/blob-store.js";
+import { createMailer } from "./mail/mailer.js";
+
+// The modules' claims are checked and their commands installed once the process loads the list:
+// before any service exists, so no write can run on a registry that is not the modules'.
+checkModules(modules);
+installCommands(modules.flatMap((m) => m.commands ?? []));
 
 export interface Services {
   config: Config;
@@ -34,6 +43,8 @@ export interface Services {
   sessions: SessionCache;
   /** The one-time setup code of this process (server/modules/admin/setup-code.ts); used only while no instance admin exists. */
   setup: SetupCode;
+  /** What the modules' routes and jobs get (server/modules/manifest.ts), made once from the above. */
+  moduleDeps: AppModuleDeps;
 }
 
 export function createServices(config: Config, database: Database, rootLogger: Logger): Services {
@@ -48,16 +59,20 @@ export function createServices(config: Config, database: Database, rootLogger: L
   const tokens = { hasher: new TokenHasher(config.secret), limits: createTokenLimits(database) };
   const oauth = config.secure ? oauthContext(config, database) : null;
   const sessions = new SessionCache(config.sessionCacheMs);
-  return {
-    config,
+  const auth = createAuth(database.db, config, logger, { userCreated: (user) => bootstrapUser(database.db, user) });
+  const limits = createSignInLimits(database);
+  const setup = new SetupCode();
+  const moduleDeps: AppModuleDeps = {
+    db: database.db,
     database,
-    auth: createAuth(database.db, config, logger, { userCreated: (user) => bootstrapUser(database.db, user) }),
-    limits: createSignInLimits(database),
+    config,
+    auth,
     logger,
-    notifier,
-    tokens,
-    oauth,
-    sessions,
-    setup: new SetupCode(),
+    limits,
+    setup,
+    tokenHasher: tokens.hasher,
+    store: blobStoreOf(config),
+    mailer: createMailer(config, logger),
   };
+  return { config, database, auth, limits, logger, notifier, tokens, oauth, sessions, setup, moduleDeps };
 }

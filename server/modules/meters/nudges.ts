@@ -6,8 +6,8 @@
  * changes the latest takenAt and so re-arms the meter.
  */
 import { NUDGE_REASON, type InboxReading } from "../../../shared/meters.js";
-import type { Logger } from "pino";
 import { SYSTEM_ACTOR } from "../../commands/executor.js";
+import type { ModuleDeps } from "../manifest.js";
 import { asSystem } from "../../db/actor.js";
 import { rows, sql, type Db } from "../../db/client.js";
 import { decimalOut } from "./estimate.js";
@@ -72,10 +72,10 @@ export async function sendNudges(db: Db, now: Date = new Date()): Promise<number
 }
 
 /** Runs sendNudges now and every hour; answers the stop function. */
-export function startNudges({ db, logger }: { db: Db; logger: Pick<Logger, "info" | "error"> }): () => void {
+export function startNudges({ database, logger }: Pick<ModuleDeps, "database" | "logger">): () => void {
   const run = async () => {
     try {
-      const sent = await sendNudges(db);
+      const sent = await sendNudges(database.db);
       if (sent) logger.info({ sent }, "meter nudges sent");
     } catch (err) {
       logger.error({ err }, "meter nudges failed");

@@ -26,7 +26,7 @@ interface Entry {
   summary_params: Record<string, string>;
 }
 
-const SYSTEM_NAMES = [...commandRegistry.values()].filter((d) => d.system).map((d) => d.name);
+const SYSTEM_NAMES = [...commandRegistry().values()].filter((d) => d.system).map((d) => d.name);
 
 describe("no request runs a system command", () => {
   test("the registry holds them: location, member, AI and job writes", () => {
