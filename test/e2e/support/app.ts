@@ -181,9 +181,13 @@ export async function locationIdOf(page: Page): Promise<string> {
 export async function goTo(page: Page, navLabel: string): Promise<void> {
   const nav = page.getByRole("navigation", { name: "Main" });
   const link = nav.getByRole("link", { name: navLabel, exact: false }).first();
+  const more = nav.getByRole("button", { name: "More" });
   for (let tries = 0; tries < 5; tries++) {
-    if (!(await link.isVisible())) await nav.getByRole("button", { name: "More" }).click();
     try {
+      // Right after sign-up the navigation may still be drawing: wait for the link or "More".
+      await link.or(more).first().waitFor({ timeout: 10_000 });
+      // A wide screen has no "More"; only a phone hides the later tabs behind it.
+      if (!(await link.isVisible()) && (await more.isVisible())) await more.click({ timeout: 5000 });
       return await link.click({ timeout: 5000 });
     } catch {
       // The screen changed under the click (it finished loading, or moved on): look again.
