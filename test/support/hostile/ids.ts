@@ -1,9 +1,8 @@
 /**
- * The kinds of id the routes take, checked against the modules' manifests (server/modules/index.ts).
+ * The kinds of id the routes take; each is made beside its module (kinds/), as its manifest names it.
  */
-import { modules } from "../../../server/modules/index.js";
 
-/** Every kind of row a route names by id. A route naming an id of another kind fails the suites until it is added here. */
+/** Every kind of row a route names by id. A route naming an id of another kind fails the suites until it is added here, with its maker in kinds/. */
 export const ID_KINDS = [
   "location",
   "place",
@@ -27,8 +26,6 @@ export const ID_KINDS = [
   "managedUser",
   "opId",
   "template",
-  "tag",
-  "typeField",
   /** Not an id but a key: the secret field a reveal names (`/secrets/{fieldKey}`). */
   "fieldKey",
   "labelSheet",
@@ -50,25 +47,6 @@ export const ID_KINDS = [
   "invite",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
-
-/** Kinds of id that routes of no module take: the OAuth grants' (server/oauth/) and sync push's op ids. */
-const NON_MODULE_KINDS: readonly IdKind[] = ["grant", "opId"];
-
-/**
- * The kinds of id each module's manifest says its routes take (server/modules/index.ts) are the
- * kinds above: a kind here that no manifest names, or one a manifest names that is missing here
- * (so no tenant holds a row of it), fails every hostile suite when it loads.
- */
-export function checkIdKinds(named: readonly string[]): void {
-  const known = new Set<string>(ID_KINDS);
-  const claimed = new Set([...named, ...NON_MODULE_KINDS]);
-  const unclaimed = ID_KINDS.filter((k) => !claimed.has(k));
-  const unknown = [...claimed].filter((k) => !known.has(k));
-  if (unclaimed.length) throw new Error(`no module's manifest names the id kinds ${unclaimed.join(", ")}: add them to their owner's idKinds`);
-  if (unknown.length)
-    throw new Error(`manifests name the id kinds ${unknown.join(", ")}, which the hostile suites do not know: add them to ID_KINDS with a maker`);
-}
-checkIdKinds(modules.flatMap((m) => m.idKinds ?? []));
 
 /**
  * An id a request carries: the kind of row it names, and whether the request makes that row with
