@@ -11,9 +11,13 @@
  *   test.override("serviceEnv", { SVC_SIGNUP_OPEN: "" });
  *
  * and a file that needs mail takes `mailTest`, whose service sends to a local SMTP server (`smtp`).
+ * A file that shows what one service cannot (a cookie an https service sets, read by a plain one;
+ * sign-up open on one and closed on another) takes `sharedDbTest` and starts each with `serviceOn`.
  */
 import { test } from "vitest";
-import { startService } from "./app.js";
+import type { Database } from "../../server/db/client.js";
+import { startService, type ServiceOptions, type TestService } from "./app.js";
+import { freshDatabase } from "./db.js";
 import { locationWithRoles } from "./members.js";
 import { startSmtp } from "./smtp.js";
 
@@ -40,3 +44,32 @@ export const mailTest = serviceTest
     return smtp;
   })
   .extend("serviceEnv", { scope: "file" }, async ({ smtp }) => ({ SVC_SMTP_URL: smtp.url }));
+
+/**
+ * Several services on one fresh database, each with settings of its own: `serviceOn(env)` starts
+ * one; all are closed after the file's last test, and the database after them.
+ */
+export const sharedDbTest = test
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; this one has none
+  .extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await freshDatabase();
+    onCleanup(() => database.close());
+    return database;
+  })
+  .extend("serviceOn", { scope: "file" }, async ({ database }, { onCleanup }) => {
+    const started: TestService[] = [];
+    onCleanup(async () => {
+      for (const svc of started.reverse()) await svc.close();
+    });
+    // Each service's close leaves the database to the fixture: the others still use it.
+    const shared = (): Database => ({ ...database, close: async () => undefined });
+    return async (env: Record<string, string> = {}, opts?: ServiceOptions): Promise<TestService> => {
+      const svc = await startService(env, shared(), opts);
+      // A test may close its own service early (to show what a restart or a second one does): once is enough.
+      const close = svc.close.bind(svc);
+      let closing: Promise<void> | undefined;
+      svc.close = () => (closing ??= close());
+      started.push(svc);
+      return svc;
+    };
+  });

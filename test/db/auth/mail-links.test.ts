@@ -9,31 +9,28 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { eq, like } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import { loadConfig } from "../../../server/config.js";
 import type { Database } from "../../../server/db/client.js";
 import { authVerifications, users } from "../../../server/db/schema/index.js";
 import { createMailer } from "../../../server/mail/mailer.js";
-import { startService, type TestService } from "../../support/app.js";
+import { type TestService } from "../../support/app.js";
 import { enableTotp, expectError, keysDeep, PASSWORD, signInWithPassword } from "../../support/auth.js";
-import { freshDatabase } from "../../support/db.js";
 import { startSmtp, tokenFromLink, type TestSmtp } from "../../support/smtp.js";
 import { freshTotpCode } from "../../support/totp.js";
 
 let database: Database;
 let smtp: TestSmtp;
 let svc: TestService;
-const shared = (): Database => ({ ...database, close: async () => undefined });
 
-beforeAll(async () => {
-  database = await freshDatabase();
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
   smtp = await startSmtp();
-  svc = await startService({ SVC_SMTP_URL: smtp.url }, shared());
+  svc = await serviceOn({ SVC_SMTP_URL: smtp.url });
 });
-afterAll(async () => {
-  await svc?.close();
+test.afterAll(async () => {
   await smtp?.close();
-  await database?.close();
 });
 
 const NEW_PASSWORD = "a brand new passphrase";
@@ -190,9 +187,9 @@ describe("without an SMTP server", () => {
     expect(lines.join("")).not.toContain("SECRET123");
   });
 
-  test("a reset requested through the server lands in the mail folder", async () => {
+  test("a reset requested through the server lands in the mail folder", async ({ serviceOn }) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "svc-mail-"));
-    const local = await startService({ SVC_DATA_DIR: dataDir }, shared());
+    const local = await serviceOn({ SVC_DATA_DIR: dataDir });
     try {
       const user = await local.signedIn();
       expect((await local.client().post("/api/v1/auth/request-password-reset", { email: user.email })).status).toBe(200);

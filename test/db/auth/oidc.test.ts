@@ -4,41 +4,36 @@
  * provisions an account, social uses prompt=select_account, the provider's tokens are dropped.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import type { Database } from "../../../server/db/client.js";
 import { authAccounts, users } from "../../../server/db/schema/index.js";
-import { startService, type HttpClient, type TestService } from "../../support/app.js";
+import { type HttpClient, type TestService } from "../../support/app.js";
 import { enableTotp, expectError } from "../../support/auth.js";
-import { freshDatabase } from "../../support/db.js";
 import { startOidcProvider, type TestOidcProvider } from "../../support/oidc-provider.js";
 
 let database: Database;
 let idp: TestOidcProvider;
 let social: TestOidcProvider;
 let svc: TestService;
-const shared = (): Database => ({ ...database, close: async () => undefined });
 
-beforeAll(async () => {
-  database = await freshDatabase();
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
   idp = await startOidcProvider();
   social = await startOidcProvider({ clientId: "social-client", clientSecret: "social-secret" });
-  svc = await startService(
-    {
-      SVC_OIDC_ISSUER: idp.issuer,
-      SVC_OIDC_CLIENT_ID: idp.clientId,
-      SVC_OIDC_CLIENT_SECRET: idp.clientSecret,
-      SVC_SOCIAL_CLIENT_ID: social.clientId,
-      SVC_SOCIAL_CLIENT_SECRET: social.clientSecret,
-      SVC_SOCIAL_ISSUER: social.issuer,
-    },
-    shared(),
-  );
+  svc = await serviceOn({
+    SVC_OIDC_ISSUER: idp.issuer,
+    SVC_OIDC_CLIENT_ID: idp.clientId,
+    SVC_OIDC_CLIENT_SECRET: idp.clientSecret,
+    SVC_SOCIAL_CLIENT_ID: social.clientId,
+    SVC_SOCIAL_CLIENT_SECRET: social.clientSecret,
+    SVC_SOCIAL_ISSUER: social.issuer,
+  });
 });
-afterAll(async () => {
-  await svc?.close();
+// The stand-in providers outlive the services (closed by the fixture after the last test) by a moment: harmless.
+test.afterAll(async () => {
   await idp?.close();
   await social?.close();
-  await database?.close();
 });
 
 let n = 0;
@@ -65,11 +60,11 @@ function errorOf(res: { status: number; headers: Headers }): string | null {
 }
 
 describe("availability", () => {
-  test("a provider whose discovery fails at start-up is not offered", async () => {
+  test("a provider whose discovery fails at start-up is not offered", async ({ serviceOn }) => {
     const down = await startOidcProvider();
     const issuer = down.issuer;
     await down.close();
-    const offline = await startService({ SVC_OIDC_ISSUER: issuer, SVC_OIDC_CLIENT_ID: "x" }, shared());
+    const offline = await serviceOn({ SVC_OIDC_ISSUER: issuer, SVC_OIDC_CLIENT_ID: "x" });
     try {
       expect(offline.config.signInProviders).toEqual([]);
       const res = await offline.client().post("/api/v1/auth/sign-in/social", { provider: "oidc", callbackURL: "/" });

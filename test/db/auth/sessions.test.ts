@@ -4,27 +4,21 @@
  * session lifetimes (spec "Sessions and cookies" 1-3).
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import type { Database } from "../../../server/db/client.js";
 import { authSessions } from "../../../server/db/schema/index.js";
-import { startService, type HttpClient, type TestService } from "../../support/app.js";
+import { type HttpClient, type TestService } from "../../support/app.js";
 import { expectError, keysDeep, signInWithPassword } from "../../support/auth.js";
-import { freshDatabase } from "../../support/db.js";
 
 let database: Database;
 let svc: TestService;
 let https: TestService;
-const shared = (): Database => ({ ...database, close: async () => undefined });
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  svc = await startService({}, shared());
-  https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
-});
-afterAll(async () => {
-  await svc?.close();
-  await https?.close();
-  await database?.close();
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
+  svc = await serviceOn();
+  https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
 });
 
 const HOUR = 3600_000;

@@ -4,12 +4,12 @@
  * addresses, and the library's own sign-up switched off.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import { loadConfig } from "../../../server/config.js";
 import type { Database } from "../../../server/db/client.js";
 import { instanceSettings, users } from "../../../server/db/schema/index.js";
-import { startService, type TestService } from "../../support/app.js";
-import { freshDatabase } from "../../support/db.js";
+import { type TestService } from "../../support/app.js";
 
 const PASSWORD = "correct horse battery";
 let n = 0;
@@ -19,18 +19,10 @@ let database: Database;
 let open: TestService;
 let closed: TestService;
 
-/** Both services share one database; only the final close() really closes it. */
-const shared = (): Database => ({ ...database, close: async () => undefined });
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  open = await startService({ SVC_SIGNUP_OPEN: "1" }, shared());
-  closed = await startService({ SVC_SIGNUP_OPEN: "" }, shared());
-});
-afterAll(async () => {
-  await open?.close();
-  await closed?.close();
-  await database?.close();
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
+  open = await serviceOn({ SVC_SIGNUP_OPEN: "1" });
+  closed = await serviceOn({ SVC_SIGNUP_OPEN: "" });
 });
 
 async function userCount(email: string): Promise<number> {

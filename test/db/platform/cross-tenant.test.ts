@@ -9,13 +9,13 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import { CODE_ALPHABET } from "../../../shared/codes.js";
 import { opArgs, OP_NAMES } from "../../../sync/ops.js";
 import { PROTOCOL } from "../../../sync/protocol.js";
 import { rows, sql, type Database } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
-import { freshDatabase } from "../../support/db.js";
+import { type TestService } from "../../support/app.js";
 import {
   delta,
   changedMetrics,
@@ -51,12 +51,10 @@ let B: Tenant;
 let snap: () => Promise<Snapshot>;
 let snapA: () => Promise<Snapshot>;
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  // Only the last close() really closes the database both services share.
-  const shared = (): Database => ({ ...database, close: async () => undefined });
-  svc = await startService({}, shared());
-  https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
+  svc = await serviceOn();
+  https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
   A = await seedTenant(svc, "Alpha");
   B = await seedTenant(svc, "Bravo");
   snap = await snapshotter(database.db);
@@ -67,9 +65,6 @@ afterAll(async () => {
   console.log(
     `cross-tenant (${svc?.database.kind}): ${stats.routes.size - tools} routes and ${tools} MCP tools covered, ${stats.attempts} attempts, ${stats.same} answered as for an unknown id${stats.same === stats.attempts ? " (all)" : ""}`,
   );
-  await https?.close();
-  await svc?.close();
-  await database?.close();
 });
 
 /** Path parameters that name no row. */

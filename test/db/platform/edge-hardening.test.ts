@@ -10,14 +10,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import { errorBodySchema } from "../../../shared/errors.js";
 import type { Database } from "../../../server/db/client.js";
 import { oauthGrants, things } from "../../../server/db/schema/index.js";
 import { MAX_JSON_DEPTH } from "../../../server/http/edge.js";
 import { grantAndCode } from "../../../server/oauth/grants.js";
-import { startService, type HttpClient, type TestService } from "../../support/app.js";
-import { freshDatabase } from "../../support/db.js";
+import { type HttpClient, type TestService } from "../../support/app.js";
 
 interface RawResponse {
   status: number;
@@ -67,18 +67,11 @@ let svc: TestService;
 let alice: Awaited<ReturnType<TestService["signedIn"]>>;
 let home: string;
 
-/** The same database for every service in this file; only the last close() really closes it. */
-const shared = (): Database => ({ ...database, close: async () => undefined });
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  svc = await startService({}, shared());
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
+  svc = await serviceOn();
   alice = await svc.signedIn("Alice");
   home = (await alice.get("/api/v1/me")).body.locations[0].id as string;
-});
-afterAll(async () => {
-  await svc?.close();
-  await database?.close();
 });
 
 const origin = () => svc.config.publicUrl.origin;
@@ -324,8 +317,8 @@ describe("JSON depth", () => {
     expect(res.body.name).toBe(JSON.parse(`"${name}"`));
   });
 
-  test("an MCP call nested 10,000 levels deep answers 400 before the MCP server sees it", async () => {
-    const https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
+  test("an MCP call nested 10,000 levels deep answers 400 before the MCP server sees it", async ({ serviceOn }) => {
+    const https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
     try {
       const oauth = https.services.oauth!;
       const clientId = "https://client.example/app.json";
@@ -350,8 +343,8 @@ describe("JSON depth", () => {
 });
 
 describe("forms where OAuth requires them", () => {
-  test("the OAuth token endpoint and the consent form still read application/x-www-form-urlencoded", async () => {
-    const https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
+  test("the OAuth token endpoint and the consent form still read application/x-www-form-urlencoded", async ({ serviceOn }) => {
+    const https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
     try {
       const form =
         "grant_type=authorization_code&code=nope&redirect_uri=https%3A%2F%2Fclient.example%2Fcb&client_id=https%3A%2F%2Fclient.example%2Fapp.json&code_verifier=" +
@@ -411,13 +404,13 @@ describe("security headers", () => {
     }
   });
 
-  test("the app's index carries the app's CSP", async () => {
+  test("the app's index carries the app's CSP", async ({ serviceOn }) => {
     const dir = mkdtempSync(path.join(tmpdir(), "svc-client-"));
     writeFileSync(
       path.join(dir, "index.html"),
       '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>',
     );
-    const withApp = await startService({ SVC_CLIENT_DIR: dir }, shared());
+    const withApp = await serviceOn({ SVC_CLIENT_DIR: dir });
     try {
       for (const page of ["/", "/l/anything/things"]) {
         const res = await send(withApp.url, "GET", page, { headers: { accept: "text/html" } });
@@ -447,8 +440,8 @@ describe("security headers", () => {
     expect(down.headers["x-content-type-options"]).toBe("nosniff");
   });
 
-  test("over https, every answer carries HSTS and the CSP upgrades insecure requests", async () => {
-    const https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
+  test("over https, every answer carries HSTS and the CSP upgrades insecure requests", async ({ serviceOn }) => {
+    const https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
     try {
       for (const res of [await send(https.url, "GET", "/health"), await send(https.url, "GET", "/api/v1/me")]) {
         expectSecurityHeaders(res);
@@ -462,9 +455,9 @@ describe("security headers", () => {
 });
 
 describe("log lines keep request data out", () => {
-  test("a database failure logs its SQLSTATE and the query's name, never the values sent or the SQL text", async () => {
+  test("a database failure logs its SQLSTATE and the query's name, never the values sent or the SQL text", async ({ serviceOn }) => {
     const lines: string[] = [];
-    const logged = await startService({}, shared(), { log: { write: (line: string) => void lines.push(line) } });
+    const logged = await serviceOn({}, { log: { write: (line: string) => void lines.push(line) } });
     const bob = await logged.signedIn("Bob Logged");
     const loc = (await bob.get("/api/v1/me")).body.locations[0].id as string;
     // The database refuses the insert the way a replica gone read-only would (SQLSTATE 25006), and

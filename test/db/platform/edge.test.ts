@@ -5,13 +5,13 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import { errorBodySchema } from "../../../shared/errors.js";
 import type { Database } from "../../../server/db/client.js";
 import { authSessions, users } from "../../../server/db/schema/index.js";
 import { ANONYMOUS_BODY_LIMIT } from "../../../server/http/edge.js";
-import { startService, type TestService } from "../../support/app.js";
-import { freshDatabase } from "../../support/db.js";
+import { type TestService } from "../../support/app.js";
 
 const FOREIGN = "https://evil.example";
 const PASSWORD = "correct horse battery";
@@ -84,16 +84,9 @@ let database: Database;
 let svc: TestService;
 let n = 0;
 
-/** The same database for every service in this file; only the last close() really closes it. */
-const shared = (): Database => ({ ...database, close: async () => undefined });
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  svc = await startService({}, shared());
-});
-afterAll(async () => {
-  await svc?.close();
-  await database?.close();
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
+  svc = await serviceOn();
 });
 
 const signUpBody = () => ({ email: `edge${++n}@example.test`, password: PASSWORD, name: "Edge Tester" });
@@ -232,8 +225,8 @@ describe("client address", () => {
     expect(["127.0.0.1", "::ffff:127.0.0.1"]).toContain(ips[0]);
   });
 
-  test.each(["127.0.0.1", "loopback"])("with SVC_TRUSTED_PROXIES=%s the forwarded address is used", async (proxies) => {
-    const proxied = await startService({ SVC_TRUSTED_PROXIES: proxies }, shared());
+  test.for(["127.0.0.1", "loopback"])("with SVC_TRUSTED_PROXIES=%s the forwarded address is used", async (proxies, { serviceOn }) => {
+    const proxied = await serviceOn({ SVC_TRUSTED_PROXIES: proxies });
     try {
       const { userId } = await signUpAndIn(proxied, { "x-forwarded-for": "203.0.113.7", "x-svc-client-ip": "198.51.100.9" }, "127.0.0.1");
       expect(await sessionIps(userId)).toEqual(["203.0.113.7"]);
@@ -262,8 +255,8 @@ describe("session cookie", () => {
     expect(cookie).toMatch(/;\s*Max-Age=43200\b/i);
   });
 
-  test("with an https public URL the cookie is HttpOnly, Secure, __Secure- prefixed and lasts 30 days", async () => {
-    const https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
+  test("with an https public URL the cookie is HttpOnly, Secure, __Secure- prefixed and lasts 30 days", async ({ serviceOn }) => {
+    const https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
     try {
       expect(https.config.publicUrl.origin).toBe("https://inventory.example");
       const { c, signIn, userId } = await signUpAndIn(https);

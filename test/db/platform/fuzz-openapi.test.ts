@@ -12,13 +12,13 @@
  */
 import { z } from "zod";
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
+import { sharedDbTest as test } from "../../support/fixtures.js";
 import { errorBodySchema } from "../../../shared/errors.js";
 import { opArgs } from "../../../sync/ops.js";
 import { PROTOCOL } from "../../../sync/protocol.js";
 import type { Database } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
-import { freshDatabase } from "../../support/db.js";
+import { type TestService } from "../../support/app.js";
 import { seeded } from "../../support/device-load.js";
 import { holdsId, ID_CASES, idPlaces, idsByPlace, recase, upperCaseIds, type IdCase } from "../../support/id-case.js";
 import {
@@ -635,12 +635,10 @@ function expectClean(invalidBases: (string | null)[]) {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The same database for both services of this file (http and https); only the last close() closes it. */
-beforeAll(async () => {
-  database = await freshDatabase();
-  const shared = (): Database => ({ ...database, close: async () => undefined });
-  svc = await startService({}, shared());
-  https = await startService({ SVC_PUBLIC_URL: "https://inventory.example" }, shared());
+test.beforeAll(async ({ database: db, serviceOn }) => {
+  database = db;
+  svc = await serviceOn();
+  https = await serviceOn({ SVC_PUBLIC_URL: "https://inventory.example" });
   owner = await seedTenant(svc, "Fuzz");
   snap = await snapshotter(database.db);
 });
@@ -648,9 +646,6 @@ afterAll(async () => {
   console.log(
     `fuzz-openapi total (seed ${SEED}, ${svc?.database.kind}): ${stats.operations.size} operations, ${stats.requests} requests; by status ${JSON.stringify(stats.byStatus)}; by class ${JSON.stringify(stats.byClass)}; ${Math.round(timing.send)} ms sending, ${Math.round(timing.snap)} ms snapshots, ${Math.round(timing.cases)} ms on ids in other cases`,
   );
-  await https?.close();
-  await svc?.close();
-  await database?.close();
 });
 
 test("every operation of the OpenAPI document answers every hostile variant with a 4xx in our error body (or a 2xx), never a 5xx, and a refusal writes nothing", async () => {
