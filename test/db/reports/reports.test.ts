@@ -10,16 +10,17 @@ import { join } from "node:path";
 import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { mailTest as test } from "../../support/fixtures.js";
 import { REPORT_MAX_IDS, REPORT_MAX_THING_IDS, REPORT_TTL_MS } from "../../../shared/reports.js";
 import { rows, sql } from "../../../server/db/client.js";
 import { blobStoreOf } from "../../../server/modules/files/blob-store.js";
 import { createMailer } from "../../../server/mail/mailer.js";
 import { MAX_ATTEMPTS } from "../../../server/modules/reports/queue.js";
 import { startReportWorker, type ReportWorker } from "../../../server/modules/reports/worker.js";
-import { startService, type HttpClient, type TestService } from "../../support/app.js";
+import type { HttpClient, TestService } from "../../support/app.js";
 import { locationWithRoles } from "../../support/members.js";
-import { startSmtp, type TestSmtp } from "../../support/smtp.js";
+import type { TestSmtp } from "../../support/smtp.js";
 
 const hasPoppler = existsSync("/usr/bin/pdftotext") && existsSync("/usr/bin/pdfimages");
 if (!hasPoppler) {
@@ -35,9 +36,9 @@ let worker: ReportWorker;
 /** The worker's clock, moved forward to see reports expire. */
 let clock = () => new Date();
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  svc = await startService({ SVC_SMTP_URL: smtp.url });
+test.beforeAll(async ({ svc: service, smtp: mail }) => {
+  smtp = mail;
+  svc = service;
   ({ locationId: loc, as } = await locationWithRoles(svc));
   const logger = pino({ level: "silent" });
   worker = startReportWorker(
@@ -45,10 +46,8 @@ beforeAll(async () => {
     { timer: false },
   );
 });
-afterAll(async () => {
+test.afterAll(async () => {
   await worker?.stop();
-  await svc?.close();
-  await smtp?.close();
 });
 
 const ok = async <T = any>(p: Promise<{ status: number; body: T }>, status = 201): Promise<T> => {
