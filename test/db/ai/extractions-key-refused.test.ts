@@ -4,22 +4,20 @@
  * was refused until it is replaced, and a save with `check: true` asks the provider first. An
  * outage (5xx, 429) still waits and is tried again.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
+import { aiTest as test } from "../../support/ai-fixtures.js";
 import { v7 as uuidv7 } from "uuid";
-import { pino } from "pino";
 import { aiSettingsOverviewSchema } from "../../../shared/ai-settings.js";
 import { errorBodySchema } from "../../../shared/errors.js";
 import { extractionRecordSchema } from "../../../shared/extractions.js";
 import { inboxItemSchema } from "../../../shared/inbox.js";
-import { startExtractionWorker, type Worker } from "../../../server/modules/extractions/worker.js";
+import { type Worker } from "../../../server/modules/extractions/worker.js";
 import { claimDue } from "../../../server/ai/extraction-queue.js";
-import { blobStoreOf } from "../../../server/modules/files/blob-store.js";
 import { sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
+import type { TestService } from "../../support/app.js";
 import { locationWithRoles, type Client } from "../../support/members.js";
 import { op, push } from "../../support/push.js";
-import { openaiFormat } from "../../support/ai-standins/openai.js";
-import { startStandin, type Standin } from "../../support/ai-standins/server.js";
+import { type Standin } from "../../support/ai-standins/server.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const INSTANCE_KEY = "sk-standin-instance-SECRET-77aa";
@@ -42,24 +40,15 @@ let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
 let loc: string;
 let worker: Worker;
 
-beforeAll(async () => {
-  // The provider knows the instance's key and the member's good one; any other is answered 401.
-  standin = await startStandin(openaiFormat(), { keys: [INSTANCE_KEY, GOOD_KEY] });
-  svc = await startService({
-    SVC_AI_PROVIDER: "provider_a",
-    SVC_AI_MODEL: "gpt-4o-mini",
-    SVC_AI_API_KEY: INSTANCE_KEY,
-    SVC_AI_BASE_URL: standin.baseUrl,
-    SVC_AI_ALLOW_LOOPBACK: "1",
-  });
-  ({ as, locationId: loc } = await locationWithRoles(svc));
-  const logger = pino({ level: "silent" });
-  worker = startExtractionWorker({ db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger }, { timer: false });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await svc?.close();
-  await standin?.close();
+test.override("aiKey", INSTANCE_KEY);
+// The provider knows the instance's key and the member's good one; any other is answered 401.
+test.override("standinKeys", [INSTANCE_KEY, GOOD_KEY]);
+test.override("aiEnv", { SVC_AI_ALLOW_LOOPBACK: "1" });
+test.beforeAll(async ({ standin: stand, svc: service, team, worker: work }) => {
+  standin = stand;
+  svc = service;
+  ({ as, locationId: loc } = team);
+  worker = work;
 });
 
 async function capture(c: Client): Promise<string> {

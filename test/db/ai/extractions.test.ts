@@ -5,24 +5,24 @@
  * the call with its cost; people answer suggestions by ops; failures, retries, supersession and a
  * worker that died mid-run all end in the spec's statuses.
  */
-import { afterAll, beforeAll, describe, expect } from "vitest";
-import { test as base } from "vitest";
+import { describe, expect } from "vitest";
+import { aiTest as test } from "../../support/ai-fixtures.js";
 import { v7 as uuidv7 } from "uuid";
 import { pino } from "pino";
 import { extractionRecordSchema } from "../../../shared/extractions.js";
 import { inboxItemSchema } from "../../../shared/inbox.js";
 import { historyEntrySchema } from "../../../shared/history.js";
-import { startExtractionWorker, type Worker } from "../../../server/modules/extractions/worker.js";
+import { type Worker } from "../../../server/modules/extractions/worker.js";
 import { claimDue } from "../../../server/ai/extraction-queue.js";
 import { runExtraction } from "../../../server/modules/extractions/run.js";
 import { blobStoreOf } from "../../../server/modules/files/blob-store.js";
 import { costLaterCalls } from "../../../server/ai/later-costs.js";
 import { rows, sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
+import type { TestService } from "../../support/app.js";
 import { locationWithRoles, type Client } from "../../support/members.js";
 import { op, push } from "../../support/push.js";
 import { openaiFormat } from "../../support/ai-standins/openai.js";
-import { startStandin, type Standin } from "../../support/ai-standins/server.js";
+import { type Standin } from "../../support/ai-standins/server.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const KEY = "sk-standin-extract-SECRET-5d1e";
@@ -45,25 +45,14 @@ let loc: string;
 let worker: Worker;
 const logger = pino({ level: "silent" });
 
-beforeAll(async () => {
-  standin = await startStandin(openaiFormat());
-  svc = await startService({
-    SVC_AI_PROVIDER: "provider_a",
-    SVC_AI_MODEL: "gpt-4o-mini",
-    SVC_AI_API_KEY: KEY,
-    SVC_AI_BASE_URL: standin.baseUrl,
-    SVC_AI_ALLOW_LOOPBACK: "1",
-  });
-  ({ as, locationId: loc } = await locationWithRoles(svc));
-  worker = startExtractionWorker({ db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger }, { timer: false });
+test.override("aiKey", KEY);
+test.override("aiEnv", { SVC_AI_ALLOW_LOOPBACK: "1" });
+test.beforeAll(async ({ standin: stand, svc: service, team, worker: work }) => {
+  standin = stand;
+  svc = service;
+  ({ as, locationId: loc } = team);
+  worker = work;
 });
-afterAll(async () => {
-  await worker?.stop();
-  await svc?.close();
-  await standin?.close();
-});
-
-const test = base;
 
 async function upload(c: Client): Promise<string> {
   const res = await fetch(`${svc.url}/api/v1/files?locationId=${loc}`, {

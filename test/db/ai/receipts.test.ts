@@ -5,20 +5,19 @@
  * things; an ambiguous "$" asks which currency it was through a `currency` item. A bad accept
  * changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { aiTest as test } from "../../support/ai-fixtures.js";
 import { v7 as uuidv7 } from "uuid";
-import { pino } from "pino";
 import { Shape, ShapeStream, type ShapeStreamInterface } from "@electric-sql/client";
 import { inboxItemSchema, type InboxItem } from "../../../shared/inbox.js";
 import { historyEntrySchema } from "../../../shared/history.js";
-import { startExtractionWorker, type Worker } from "../../../server/modules/extractions/worker.js";
-import { blobStoreOf } from "../../../server/modules/files/blob-store.js";
+import { type Worker } from "../../../server/modules/extractions/worker.js";
 import { rows, sql } from "../../../server/db/client.js";
-import { startService, type TestService } from "../../support/app.js";
+import type { TestService } from "../../support/app.js";
 import { locationWithRoles, type Client } from "../../support/members.js";
 import { op, push } from "../../support/push.js";
 import { openaiFormat } from "../../support/ai-standins/openai.js";
-import { startStandin, type Standin } from "../../support/ai-standins/server.js";
+import { type Standin } from "../../support/ai-standins/server.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 /** 12.00 + 9.00 + 2.00 = 23.00, and 4.40 tax makes the 27.40 total; but 2 × 3.00 is not 9.00. */
@@ -50,24 +49,12 @@ let as: Awaited<ReturnType<typeof locationWithRoles>>["as"];
 let loc: string;
 let worker: Worker;
 
-beforeAll(async () => {
-  standin = await startStandin(openaiFormat());
-  svc = await startService({
-    SVC_AI_PROVIDER: "provider_a",
-    SVC_AI_MODEL: "gpt-4o-mini",
-    SVC_AI_API_KEY: "sk-standin-receipts",
-    SVC_AI_BASE_URL: standin.baseUrl,
-  });
-  ({ as, locationId: loc } = await locationWithRoles(svc));
-  worker = startExtractionWorker(
-    { db: svc.database.db, config: svc.config, store: blobStoreOf(svc.config), logger: pino({ level: "silent" }) },
-    { timer: false },
-  );
-});
-afterAll(async () => {
-  await worker?.stop();
-  await svc?.close();
-  await standin?.close();
+test.override("aiKey", "sk-standin-receipts");
+test.beforeAll(async ({ standin: stand, svc: service, team, worker: work }) => {
+  standin = stand;
+  svc = service;
+  ({ as, locationId: loc } = team);
+  worker = work;
 });
 
 const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
