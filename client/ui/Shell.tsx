@@ -10,6 +10,7 @@ import { useI18n } from "./i18n/i18n.js";
 import { Link, useLocation } from "./router.js";
 import { useOnline, useOutbox } from "./data.js";
 import { useReady } from "./session.js";
+import { paths, routes } from "./routes.js";
 
 const LAST_LOCATION = "lastLocation";
 /** Tabs a phone's bar shows besides "More" (when there are more than this many). */
@@ -33,7 +34,6 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
   const outbox = useOutbox(db);
   const waiting = outbox?.filter((e) => e.state === "pending").length ?? 0;
   const { path } = useLocation();
-  const base = locationId ? `/l/${locationId}` : "";
   const [moreOpen, setMoreState] = useState(() => more.open && more.path === path);
   const setMoreOpen = (open: boolean) => {
     more.open = open;
@@ -46,19 +46,19 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
   }, [path]);
   const items: { to: string; label: string; badge?: number }[] = locationId
     ? [
-        { to: `${base}/places`, label: t("nav.places") },
-        { to: `${base}/things`, label: t("nav.things") },
-        { to: `${base}/capture`, label: t("nav.capture") },
-        { to: `${base}/inbox`, label: t("nav.inbox"), ...(inboxCount ? { badge: inboxCount } : {}) },
-        { to: `${base}/members`, label: t("nav.members") },
-        { to: "/locations", label: t("nav.locations") },
-        { to: "/sync", label: t("nav.sync") },
-        { to: "/settings", label: t("nav.settings") },
+        { to: paths.places({ locationId }), label: t("nav.places") },
+        { to: paths.things({ locationId }), label: t("nav.things") },
+        { to: paths.capture({ locationId }), label: t("nav.capture") },
+        { to: paths.inbox({ locationId }), label: t("nav.inbox"), ...(inboxCount ? { badge: inboxCount } : {}) },
+        { to: paths.members({ locationId }), label: t("nav.members") },
+        { to: paths.locations(), label: t("nav.locations") },
+        { to: paths.sync(), label: t("nav.sync") },
+        { to: paths.settings(), label: t("nav.settings") },
       ]
     : [
-        { to: "/locations", label: t("nav.locations") },
-        { to: "/sync", label: t("nav.sync") },
-        { to: "/settings", label: t("nav.settings") },
+        { to: paths.locations(), label: t("nav.locations") },
+        { to: paths.sync(), label: t("nav.sync") },
+        { to: paths.settings(), label: t("nav.settings") },
       ];
   const extra = (i: number) => items.length > PHONE_TABS && i >= PHONE_TABS;
   return (
@@ -67,15 +67,15 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
         {t("app.skip")}
       </a>
       <header className="top">
-        <Link to="/locations" className="brand" aria-label={`${t("app.name")}: ${t("nav.locations")}`}>
+        <Link to={paths.locations()} className="brand" aria-label={`${t("app.name")}: ${t("nav.locations")}`}>
           {t("app.name")}
         </Link>
         {locationName ? <span className="where">{locationName}</span> : null}
-        <Link to="/scan" className="badge scan" aria-current={path === "/scan" ? "page" : undefined}>
+        <Link to={paths.scan()} className="badge scan" aria-current={routes.scan.match(path) ? "page" : undefined}>
           {t("scan.title")}
         </Link>
         <Link
-          to="/sync"
+          to={paths.sync()}
           className={`badge ${online ? "on" : "off"}`}
           aria-label={`${t("nav.sync")}: ${online ? t("common.online") : t("common.offline")}${waiting ? `, ${t("sync.badge", { count: waiting })}` : ""}`}
         >
@@ -85,7 +85,7 @@ export function Shell(props: { locationId?: string; locationName?: string; inbox
       </header>
       {sessionLost ? (
         <p className="banner" role="alert">
-          {t("auth.signedOutSync")} <Link to="/sign-in">{t("auth.signIn")}</Link>
+          {t("auth.signedOutSync")} <Link to={paths.signIn()}>{t("auth.signIn")}</Link>
         </p>
       ) : null}
       <nav

@@ -15,6 +15,7 @@ import { Shell } from "../../ui/Shell.js";
 import { SignInDetails } from "./SignInDetails.js";
 import { TwoFactorSettings } from "./TwoFactorSettings.js";
 import { Link } from "../../ui/router.js";
+import { paths } from "../../ui/routes.js";
 
 /** The links from Settings to the account screens. */
 export function AccountLinks() {
@@ -23,13 +24,13 @@ export function AccountLinks() {
     <nav aria-label={t("security.title")}>
       <ul className="list">
         <li>
-          <Link to="/settings/security">{t("security.link")}</Link>
+          <Link to={paths.security()}>{t("security.link")}</Link>
         </li>
         <li>
-          <Link to="/settings/devices">{t("devices.link")}</Link>
+          <Link to={paths.devices()}>{t("devices.link")}</Link>
         </li>
         <li>
-          <Link to="/settings/tokens">{t("tokens.link")}</Link>
+          <Link to={paths.tokens()}>{t("tokens.link")}</Link>
         </li>
       </ul>
     </nav>
@@ -41,7 +42,7 @@ export function AccountScreen({ title, children }: { title: string; children: Re
   return (
     <Shell>
       <p>
-        <Link to="/settings">{t("settings.title")}</Link>
+        <Link to={paths.settings()}>{t("settings.title")}</Link>
       </p>
       <h1>{title}</h1>
       <OnlineOnly>{children}</OnlineOnly>

@@ -11,6 +11,7 @@ import { useI18n } from "../../ui/i18n/i18n.js";
 import { NewAccountFields, type NewAccount } from "./NewAccountFields.js";
 import { Notice } from "../../ui/Notice.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
+import { paths } from "../../ui/routes.js";
 
 const codeFromHash = () => new URLSearchParams(window.location.hash.slice(1)).get("code") ?? "";
 
@@ -38,8 +39,8 @@ export function SetupScreen() {
               await api("POST", "/api/v1/setup", { code, name, email, password });
               setDone(true);
               // The code is spent: it leaves the address bar and history.
-              history.replaceState(null, "", "/setup");
-              rememberDestination("/admin", "");
+              history.replaceState(null, "", paths.setup());
+              rememberDestination(paths.admin(), "");
               await after(await signInWithPassword(email, password));
             } catch (err) {
               setError(errorText(err));

@@ -23,6 +23,7 @@ import { useSubmit } from "./useSubmit.js";
 import { destinationAfterSignIn } from "../../ui/after-sign-in.js";
 import { Link, navigate } from "../../ui/router.js";
 import { useSession } from "../../ui/session.js";
+import { paths } from "../../ui/routes.js";
 
 export const errorText = (err: unknown) => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
 
@@ -30,7 +31,7 @@ export const errorText = (err: unknown) => (err instanceof ApiError || err insta
 export function useAfterSignIn(): (result: SignedIn) => Promise<void> {
   const { refresh } = useSession();
   return async (result) => {
-    if (result.twoFactorRedirect) return navigate("/two-factor", { replace: true });
+    if (result.twoFactorRedirect) return navigate(paths.twoFactor(), { replace: true });
     await refresh();
     navigate(destinationAfterSignIn(), { replace: true });
   };
@@ -241,7 +242,7 @@ export function SignInScreen() {
       {current.form()}
       <ProviderButtons />
       <p>
-        {t("auth.noAccount")} <Link to="/sign-up">{t("auth.signUp")}</Link>
+        {t("auth.noAccount")} <Link to={paths.signUp()}>{t("auth.signUp")}</Link>
       </p>
     </main>
   );

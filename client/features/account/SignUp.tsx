@@ -6,6 +6,7 @@ import { NewAccountFields, type NewAccount } from "./NewAccountFields.js";
 import { Notice } from "../../ui/Notice.js";
 import { Link } from "../../ui/router.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
+import { paths } from "../../ui/routes.js";
 
 export function SignUpScreen() {
   const { t } = useI18n();
@@ -46,7 +47,7 @@ export function SignUpScreen() {
         <Notice kind="error">{error}</Notice>
       </form>
       <p>
-        {t("auth.haveAccount")} <Link to="/sign-in">{t("auth.signIn")}</Link>
+        {t("auth.haveAccount")} <Link to={paths.signIn()}>{t("auth.signIn")}</Link>
       </p>
     </main>
   );

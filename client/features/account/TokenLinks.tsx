@@ -11,6 +11,7 @@ import { Notice } from "../../ui/Notice.js";
 import { useSubmit } from "./useSubmit.js";
 import { Link } from "../../ui/router.js";
 import { errorText, useAfterSignIn } from "./SignIn.js";
+import { paths } from "../../ui/routes.js";
 
 function takeToken(): string | null {
   const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
@@ -43,7 +44,7 @@ export function MagicLinkScreen() {
     <main id="main" className="auth">
       <h1>{t("auth.signIn")}</h1>
       {error ? <Notice kind="error">{t("auth.failed", { message: error })}</Notice> : <p role="status">{t("auth.checkingLink")}</p>}
-      <Link to="/sign-in">{t("auth.signIn")}</Link>
+      <Link to={paths.signIn()}>{t("auth.signIn")}</Link>
     </main>
   );
 }
@@ -67,7 +68,7 @@ export function ResetPasswordScreen() {
       </form>
       <Notice>{done ? t("auth.passwordSet") : null}</Notice>
       <Notice kind="error">{error}</Notice>
-      <Link to="/sign-in">{t("auth.signIn")}</Link>
+      <Link to={paths.signIn()}>{t("auth.signIn")}</Link>
     </main>
   );
 }
@@ -80,7 +81,7 @@ export function ConfirmEmailScreen() {
     <main id="main" className="auth">
       <h1>{t("auth.confirmEmail")}</h1>
       {error ? <Notice kind="error">{error}</Notice> : <p role="status">{email ? t("auth.emailChanged", { email }) : t("auth.checkingLink")}</p>}
-      <Link to="/sign-in">{t("auth.signIn")}</Link>
+      <Link to={paths.signIn()}>{t("auth.signIn")}</Link>
     </main>
   );
 }

@@ -8,6 +8,7 @@ import { navigate } from "../../ui/router.js";
 import { useSession } from "../../ui/session.js";
 import { passkeysSupported } from "../../auth/passkey.js";
 import { errorText, PasskeyButton } from "./SignIn.js";
+import { paths } from "../../ui/routes.js";
 
 export function TwoFactorScreen() {
   const { t } = useI18n();
@@ -46,7 +47,7 @@ export function TwoFactorScreen() {
       <button type="button" className="link" onClick={() => setBackup(!backup)}>
         {backup ? t("auth.useTotp") : t("auth.useBackup")}
       </button>
-      <button type="button" className="link" onClick={() => void signOut().finally(() => navigate("/sign-in", { replace: true }))}>
+      <button type="button" className="link" onClick={() => void signOut().finally(() => navigate(paths.signIn(), { replace: true }))}>
         {t("common.cancel")}
       </button>
     </main>

@@ -20,6 +20,7 @@ import { thingName } from "../../ui/names.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 const QUANTITY = /^\d{1,11}(\.\d{1,3})?$/;
 const SHOWN_CHECKS = 20;
@@ -236,7 +237,7 @@ export function BoxCheckScreen({ locationId, boxId }: { locationId: string; boxI
       </form>
       <PastChecks boxId={box.id} />
       <p>
-        <Link to={`/l/${locationId}/things/${box.id}`}>{t("check.backToBox", { name: thingName(box, t) })}</Link>
+        <Link to={paths.thing({ locationId, thingId: box.id })}>{t("check.backToBox", { name: thingName(box, t) })}</Link>
       </p>
     </>,
   );

@@ -10,6 +10,7 @@ import { useI18n } from "../../ui/i18n/i18n.js";
 import { thingName } from "../../ui/names.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
+import { paths } from "../../ui/routes.js";
 
 export function DuplicateItem({ item, things, canEdit }: { item: InboxRow; things: Map<string, ThingRow>; canEdit: boolean }) {
   const { t, dateTime } = useI18n();
@@ -20,7 +21,7 @@ export function DuplicateItem({ item, things, canEdit }: { item: InboxRow; thing
   const other = things.get(dup.otherId);
   const name = thingName(thing, t);
   const otherName = thingName(other, t);
-  const thingLink = (id: string, label: string) => <Link to={`/l/${item.locationId}/things/${id}`}>{label}</Link>;
+  const thingLink = (id: string, label: string) => <Link to={paths.thing({ locationId: item.locationId, thingId: id })}>{label}</Link>;
   const [before, after] = t("duplicate.looksLike", { name: "\u0000", other: "\u0001" }).split("\u0000");
   const [middle, end] = (after ?? "").split("\u0001");
   return (

@@ -12,6 +12,7 @@ import { Shell } from "../../ui/Shell.js";
 import { thingName } from "../../ui/names.js";
 import { Link, navigate, useLocation } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
+import { paths } from "../../ui/routes.js";
 
 export function LoansScreen({ locationId }: { locationId: string }) {
   const { t, num, dateTime } = useI18n();
@@ -32,8 +33,7 @@ export function LoansScreen({ locationId }: { locationId: string }) {
     const params = new URLSearchParams(query);
     if (value) params.set(key, value);
     else params.delete(key);
-    const s = params.toString();
-    navigate(`/l/${locationId}/loans${s ? `?${s}` : ""}`, { replace: true });
+    navigate(paths.loans({ locationId }, params), { replace: true });
   };
 
   const people = useMemo(() => {
@@ -61,7 +61,7 @@ export function LoansScreen({ locationId }: { locationId: string }) {
     <Shell locationId={locationId} locationName={location?.name ?? ""}>
       <div className="title-row">
         <h1>{t("loans.title")}</h1>
-        <Link to={`/l/${locationId}/things`}>{t("nav.things")}</Link>
+        <Link to={paths.things({ locationId })}>{t("nav.things")}</Link>
       </div>
       <p className="meta" role="status" aria-label={t("loans.title")}>
         <span>{t("loans.countOut", { count: num(data?.counts.out ?? 0) })}</span>
@@ -113,7 +113,7 @@ export function LoansScreen({ locationId }: { locationId: string }) {
         <ul className="list" aria-label={t("loans.title")}>
           {shown.map((l) => (
             <li key={l.id}>
-              <Link to={`/l/${locationId}/things/${l.returnedAt && l.splitFromThingId ? l.splitFromThingId : l.thingId}`}>
+              <Link to={paths.thing({ locationId, thingId: l.returnedAt && l.splitFromThingId ? l.splitFromThingId : l.thingId })}>
                 <strong>{thingName(thingOf(l), t)}</strong>
                 <span className="meta">
                   {t(l.direction === "out" ? "loans.lentTo" : "loans.borrowedFrom", { person: l.personName })}

@@ -17,6 +17,7 @@ import { Shell } from "../../ui/Shell.js";
 import { navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 const REVEALERS: Role[] = ["admin", "member", "viewer"];
 
@@ -175,7 +176,7 @@ function LocationSettings({ locationId }: { locationId: string }) {
                   setError(null);
                   void api("DELETE", `/api/v1/locations/${locationId}`, { confirm: deleteConfirm }).then(() => {
                     localStorage.removeItem("lastLocation");
-                    navigate("/locations", { replace: true });
+                    navigate(paths.locations(), { replace: true });
                   }, fail);
                 }}
               >

@@ -8,6 +8,7 @@ import { NewLocation } from "./NewLocation.js";
 import { Shell } from "../../ui/Shell.js";
 import { Link, navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
+import { paths } from "../../ui/routes.js";
 
 function useMyLocations() {
   const { db, user } = useReady();
@@ -32,7 +33,7 @@ export function LocationsScreen() {
         <ul className="cards">
           {locations.map((l) => (
             <li key={l.id}>
-              <Link to={`/l/${l.id}/things`}>
+              <Link to={paths.things({ locationId: l.id })}>
                 <strong>{l.name}</strong>
                 <span className="meta">{t("locations.role", { role: t(`role.${l.role}`) })}</span>
               </Link>
@@ -55,10 +56,11 @@ export function HomeScreen() {
   const status = useSyncStatus(db);
   useEffect(() => {
     if (!locations) return;
-    if (locations.length === 1) navigate(`/l/${locations[0]!.id}/things`, { replace: true });
+    if (locations.length === 1) navigate(paths.things({ locationId: locations[0]!.id }), { replace: true });
     // A location counts once its membership has arrived too: with only the locations shape up to
     // date, a person with one location would land on the choice instead of their location.
-    else if (locations.length > 1 || (status?.shapes.locations?.upToDate && status.shapes.memberships?.upToDate)) navigate("/locations", { replace: true });
+    else if (locations.length > 1 || (status?.shapes.locations?.upToDate && status.shapes.memberships?.upToDate))
+      navigate(paths.locations(), { replace: true });
   }, [locations, status]);
   return <LocationsScreen />;
 }

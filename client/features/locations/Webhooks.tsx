@@ -12,6 +12,7 @@ import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
 import { Shell } from "../../ui/Shell.js";
 import { Link } from "../../ui/router.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 export function WebhooksScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -19,7 +20,7 @@ export function WebhooksScreen({ locationId }: { locationId: string }) {
   return (
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
       <p>
-        <Link to={`/l/${locationId}/members`}>{t("members.title")}</Link>
+        <Link to={paths.members({ locationId })}>{t("members.title")}</Link>
       </p>
       <h1>{t("webhooks.title")}</h1>
       <p className="hint">{t("webhooks.intro")}</p>

@@ -13,6 +13,7 @@ import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
 import { Link, navigate } from "../../ui/router.js";
 import { useSession } from "../../ui/session.js";
 import { errorText } from "../account/SignIn.js";
+import { paths } from "../../ui/routes.js";
 
 const PENDING = "pendingInvite";
 
@@ -65,7 +66,7 @@ function Accept({ token }: { token: string }) {
   if (state.kind !== "ready" || state.sessionLost)
     return (
       <p>
-        <Link to="/sign-up">{t("auth.signUp")}</Link> · <Link to="/sign-in">{t("auth.signIn")}</Link>
+        <Link to={paths.signUp()}>{t("auth.signUp")}</Link> · <Link to={paths.signIn()}>{t("auth.signIn")}</Link>
       </p>
     );
   return (
@@ -78,7 +79,7 @@ function Accept({ token }: { token: string }) {
             (r) => {
               sessionStorage.removeItem(PENDING);
               state.engine.restart();
-              navigate(`/l/${r.locationId}/things`, { replace: true });
+              navigate(paths.things({ locationId: r.locationId }), { replace: true });
             },
             (err: unknown) => setError(errorText(err)),
           )

@@ -17,6 +17,7 @@ import { Shell } from "../../ui/Shell.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 export function MembersScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -53,7 +54,8 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
     <>
       {canManage ? (
         <p>
-          <Link to={`/l/${locationId}/webhooks`}>{t("webhooks.link")}</Link> · <Link to={`/l/${locationId}/settings`}>{t("location.settings")}</Link>
+          <Link to={paths.webhooks({ locationId })}>{t("webhooks.link")}</Link> ·{" "}
+          <Link to={paths.locationSettings({ locationId })}>{t("location.settings")}</Link>
         </p>
       ) : null}
       <Notice kind="error">{error}</Notice>

@@ -19,6 +19,7 @@ import { Link, navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { thingName } from "../../ui/names.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 export function MeterScreen({ locationId, meterId }: { locationId: string; meterId: string }) {
   const i18n = useI18n();
@@ -44,7 +45,7 @@ export function MeterScreen({ locationId, meterId }: { locationId: string; meter
   return shell(
     <>
       <p>
-        <Link to={`/l/${locationId}/things/${meter.thingId}`}>{thingName(thing, t)}</Link>
+        <Link to={paths.thing({ locationId, thingId: meter.thingId })}>{thingName(thing, t)}</Link>
       </p>
       <h1>{name}</h1>
       {meter.pending ? <p className="pending">{t("common.notSynced")}</p> : null}
@@ -61,7 +62,7 @@ export function MeterScreen({ locationId, meterId }: { locationId: string; meter
           <>
             <dt>{t("meters.review")}</dt>
             <dd>
-              <Link to={`/l/${locationId}/inbox`}>{t("meters.needsReview", { count: view.needsReview })}</Link>
+              <Link to={paths.inbox({ locationId })}>{t("meters.needsReview", { count: view.needsReview })}</Link>
             </dd>
           </>
         ) : null}
@@ -120,7 +121,7 @@ export function MeterScreen({ locationId, meterId }: { locationId: string; meter
                 className="danger"
                 onClick={() => {
                   if (!window.confirm(t("meters.deleteConfirm", { name }))) return;
-                  void queueMeterDelete(db, meter).then(() => navigate(`/l/${locationId}/things/${meter.thingId}`));
+                  void queueMeterDelete(db, meter).then(() => navigate(paths.thing({ locationId, thingId: meter.thingId })));
                 }}
               >
                 {t("meters.delete")}

@@ -11,6 +11,7 @@ import { useMeters, type MeterView } from "./MeterData.js";
 import { MeterForm } from "./MeterForm.js";
 import { Notice } from "../../ui/Notice.js";
 import { meterName, valueWithUnit } from "./MeterFormat.js";
+import { paths } from "../../ui/routes.js";
 
 export function AdviceText({ view }: { view: MeterView }) {
   const i18n = useI18n();
@@ -44,7 +45,7 @@ export function ThingMeters({ locationId, thingId, canEdit }: { locationId: stri
             const name = meterName(v.meter, t);
             return (
               <li key={v.meter.id}>
-                <Link to={`/l/${locationId}/meters/${v.meter.id}`} aria-label={`${t("meters.meter")}: ${name}`}>
+                <Link to={paths.meter({ locationId, meterId: v.meter.id })} aria-label={`${t("meters.meter")}: ${name}`}>
                   <strong>{name}</strong> <span>{v.latest ? valueWithUnit(v.latest.value, v.meter, i18n) : t("meters.noReadings")}</span>
                 </Link>{" "}
                 {v.needsReview ? <span className="badge">{t("meters.needsReview", { count: num(v.needsReview) })}</span> : null}{" "}

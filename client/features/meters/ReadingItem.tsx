@@ -11,6 +11,7 @@ import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { decimalText } from "./MeterFormat.js";
 import { ReadingProof } from "./ReadingProof.js";
+import { paths } from "../../ui/routes.js";
 
 const REASONS: Record<string, MessageKey> = { backwards: "meters.reason.backwards", too_fast: "meters.reason.too_fast", overdue: "meters.reason.overdue" };
 
@@ -29,7 +30,7 @@ export function ReadingItem({ item, canEdit }: { item: InboxRow; canEdit: boolea
   return (
     <article className="card" aria-label={`${t("meters.inboxKind")}: ${name}`}>
       <h2>
-        <Link to={`/l/${item.locationId}/meters/${r.meter.id}`}>{name}</Link>
+        <Link to={paths.meter({ locationId: item.locationId, meterId: r.meter.id })}>{name}</Link>
       </h2>
       <div style={{ display: "flex", gap: "0.75rem", alignItems: "flex-start", minWidth: 0 }}>
         {r.proofThumbUrl ? <ReadingProof fileId={null} url={r.proofThumbUrl} alt={t("meters.proofOf", { value: withUnit(r.value) })} /> : null}

@@ -17,6 +17,7 @@ import { Shell } from "../../ui/Shell.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 function BoxItem({ move, box, places, editable }: { move: MoveRow; box: MoveBoxRow; places: { id: string; name: string }[]; editable: boolean }) {
   const { t, num, dateTime } = useI18n();
@@ -31,7 +32,7 @@ function BoxItem({ move, box, places, editable }: { move: MoveRow; box: MoveBoxR
       {visible ? (
         <>
           {" "}
-          <Link to={`/l/${thing.locationId}/things/${thing.id}`}>{thingName(thing, t)}</Link>
+          <Link to={paths.thing({ locationId: thing.locationId, thingId: thing.id })}>{thingName(thing, t)}</Link>
           {thing.shortCode ? <span className="meta"> {formatCode(thing.shortCode)}</span> : null}
         </>
       ) : null}
@@ -106,7 +107,7 @@ export function MoveDetailScreen({ locationId, moveId }: { locationId: string; m
   return shell(
     <>
       <p>
-        <Link to={`/l/${locationId}/moves`}>{t("moves.title")}</Link>
+        <Link to={paths.moves({ locationId })}>{t("moves.title")}</Link>
       </p>
       <h1>{move.name}</h1>
       <p className="meta">

@@ -16,6 +16,7 @@ import { roleAtLeast } from "../../../shared/roles.js";
 import { MOVE_NAME_MAX } from "../../../shared/moves.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { MoveProgress } from "./MoveProgress.js";
+import { paths } from "../../ui/routes.js";
 
 export function MovesScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -43,7 +44,7 @@ export function MovesScreen({ locationId }: { locationId: string }) {
             const target = m.toLocationName ?? locationName(m.toLocationId);
             return (
               <li key={m.id}>
-                <Link to={`/l/${locationId}/moves/${m.id}`}>{m.name}</Link>{" "}
+                <Link to={paths.move({ locationId, moveId: m.id })}>{m.name}</Link>{" "}
                 <span className="meta">
                   {t(`moves.status.${m.status}`)}
                   {target ? ` · ${t("moves.toName", { name: target })}` : ""}
@@ -65,7 +66,7 @@ export function MovesScreen({ locationId }: { locationId: string }) {
             e.preventDefault();
             const trimmed = name.trim();
             if (!trimmed) return;
-            void queueMoveCreate(db, locationId, trimmed, to || null).then((id) => navigate(`/l/${locationId}/moves/${id}`));
+            void queueMoveCreate(db, locationId, trimmed, to || null).then((id) => navigate(paths.move({ locationId, moveId: id })));
           }}
         >
           <h2>{t("moves.new")}</h2>

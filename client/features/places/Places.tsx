@@ -14,6 +14,7 @@ import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { placeName } from "../../ui/names.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 export function PlacesScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -45,7 +46,7 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
         {list.map((p) => (
           <li key={p.id}>
             <div className="tree-row">
-              <Link to={`/l/${locationId}/things?place=${p.id}`}>
+              <Link to={paths.things({ locationId }, { place: p.id })}>
                 {placeName(p, t)}{" "}
                 <span className="meta">
                   {t("places.count", { count: counts.get(p.id) ?? 0 })}
@@ -88,7 +89,7 @@ export function PlacesScreen({ locationId }: { locationId: string }) {
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inbox.length ?? 0}>
       <h1>{t("places.title")}</h1>
       <p className="actions">
-        <Link to={`/l/${locationId}/moves`}>{t("moves.link")}</Link>
+        <Link to={paths.moves({ locationId })}>{t("moves.link")}</Link>
       </p>
       <FirstSyncProgress />
       {tree(null)}

@@ -16,6 +16,7 @@ import { Camera } from "./Camera.js";
 import { decodeImage } from "./decode.js";
 import { errorText } from "../account/SignIn.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 /** The location the Shell keeps for screens outside one (the last opened). */
 const lastLocation = () => localStorage.getItem("lastLocation") ?? "";
@@ -27,7 +28,7 @@ function LabelsLink() {
   if (!locationId || !data?.canManage) return null;
   return (
     <p>
-      <Link to={`/l/${locationId}/labels`}>{t("labels.title")}</Link>
+      <Link to={paths.labels({ locationId })}>{t("labels.title")}</Link>
     </p>
   );
 }
@@ -120,7 +121,7 @@ export function CodeScreen({ code }: { code: string }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    resolveScan(db, `/c/${encodeURIComponent(code)}`).then(
+    resolveScan(db, paths.code({ code })).then(
       (result) => live && !openResult(result, true) && setFound(result),
       (err: unknown) => live && setError(errorText(err)),
     );
@@ -134,7 +135,7 @@ export function CodeScreen({ code }: { code: string }) {
       <Notice kind="error">{error}</Notice>
       {found ? <ScanOutcome result={found} scanned={code} /> : error ? null : <p role="status">{t("scan.reading")}</p>}
       <p>
-        <Link to="/scan">{t("scan.title")}</Link>
+        <Link to={paths.scan()}>{t("scan.title")}</Link>
       </p>
     </Shell>
   );

@@ -11,15 +11,16 @@ import { Link, navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { Notice } from "../../ui/Notice.js";
+import { paths } from "../../ui/routes.js";
 
 /** The page of a thing, or the things of a place (places have no page of their own). */
 export const targetPath = (kind: CodeKind, id: string, locationId: string): string =>
-  kind === "thing" ? `/l/${locationId}/things/${id}` : `/l/${locationId}/things?place=${id}`;
+  kind === "thing" ? paths.thing({ locationId, thingId: id }) : paths.things({ locationId }, { place: id });
 
 /** Opens a result that names one page; false for the outcomes the screen shows instead. */
 export function openResult(result: ScanResult, replace = false): boolean {
   if (result.outcome === "open") navigate(targetPath(result.target.kind, result.target.id, result.target.locationId), { replace });
-  else if (result.outcome === "switch_location") navigate(`/l/${result.locationId}/things`, { replace });
+  else if (result.outcome === "switch_location") navigate(paths.things({ locationId: result.locationId }), { replace });
   else return false;
   return true;
 }

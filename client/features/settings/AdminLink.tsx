@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { api } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Link } from "../../ui/router.js";
+import { paths } from "../../ui/routes.js";
 
 export function AdminLink() {
   const { t } = useI18n();
@@ -20,7 +21,7 @@ export function AdminLink() {
   }, []);
   return admin ? (
     <p>
-      <Link to="/admin">{t("admin.link")}</Link>
+      <Link to={paths.admin()}>{t("admin.link")}</Link>
     </p>
   ) : null;
 }

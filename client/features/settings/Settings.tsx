@@ -12,6 +12,7 @@ import { disablePush } from "../../ui/push.js";
 import { Link, navigate } from "../../ui/router.js";
 import { AccountLinks } from "../account/Security.js";
 import { useReady, useSession } from "../../ui/session.js";
+import { paths } from "../../ui/routes.js";
 
 export function SettingsScreen() {
   const { t, lang, digits, setLang, setDigits } = useI18n();
@@ -25,12 +26,12 @@ export function SettingsScreen() {
       <h1>{t("settings.title")}</h1>
       {lastLocation ? (
         <p>
-          <Link to={`/l/${lastLocation}/types`}>{t("types.link")}</Link>
+          <Link to={paths.types({ locationId: lastLocation })}>{t("types.link")}</Link>
         </p>
       ) : null}
       {lastLocation ? (
         <p>
-          <Link to={`/l/${lastLocation}/export`}>{t("export.link")}</Link>
+          <Link to={paths.export({ locationId: lastLocation })}>{t("export.link")}</Link>
         </p>
       ) : null}
       <AdminLink />
@@ -68,7 +69,7 @@ export function SettingsScreen() {
             .then(() => signOut())
             .catch(() => undefined)
             .then(signOutLocally)
-            .then(() => navigate("/sign-in", { replace: true }));
+            .then(() => navigate(paths.signIn(), { replace: true }));
         }}
       >
         {t("auth.signOut")}

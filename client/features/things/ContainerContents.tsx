@@ -8,6 +8,7 @@ import type { View } from "../../sync/optimistic.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { thingName, typeName } from "../../ui/names.js";
 import { Link } from "../../ui/router.js";
+import { paths } from "../../ui/routes.js";
 
 export function ContainerContents({
   locationId,
@@ -32,7 +33,7 @@ export function ContainerContents({
         <ul className="list" aria-label={t("contents.title")}>
           {inside.map((th) => (
             <li key={th.id}>
-              <Link to={`/l/${locationId}/things/${th.id}`}>
+              <Link to={paths.thing({ locationId, thingId: th.id })}>
                 <strong>{thingName(th, t)}</strong>
                 <span className="meta">{typeName(th.typeId ? typeOf.get(th.typeId) : undefined, t)}</span>
                 {th.pending ? <span className="pending">{t("common.notSynced")}</span> : null}

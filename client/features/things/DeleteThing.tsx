@@ -10,6 +10,7 @@ import { refusalText } from "../../ui/refusal.js";
 import { navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { Notice } from "../../ui/Notice.js";
+import { paths } from "../../ui/routes.js";
 
 export function DeleteThing({ locationId, thing }: { locationId: string; thing: Pick<ThingRow, "id" | "rowVersion"> }) {
   const { t } = useI18n();
@@ -26,7 +27,7 @@ export function DeleteThing({ locationId, thing }: { locationId: string; thing: 
           if (!window.confirm(t("thing.deleteConfirm"))) return;
           setRefused(null);
           enqueue(db, { name: "thing.delete", locationId, args: { id: thing.id }, ...base }).then(
-            () => navigate(`/l/${locationId}/things`),
+            () => navigate(paths.things({ locationId })),
             (err: unknown) => setRefused(refusalText(t, err)),
           );
         }}

@@ -7,6 +7,7 @@ import { navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { placeName, thingName } from "../../ui/names.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 export function MoveScreen({ locationId, thingId }: { locationId: string; thingId: string }) {
   const { t } = useI18n();
@@ -35,7 +36,7 @@ export function MoveScreen({ locationId, thingId }: { locationId: string; thingI
             locationId,
             args: { id: thing.id, ...dest },
             ...(thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {}),
-          }).then(() => navigate(`/l/${locationId}/things/${thing.id}`));
+          }).then(() => navigate(paths.thing({ locationId, thingId: thing.id })));
         }}
       >
         <fieldset>

@@ -4,6 +4,7 @@ import type { ThingRow } from "../../db/rows.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Link } from "../../ui/router.js";
 import { SeenState } from "../box-checks/BoxFinding.js";
+import { paths } from "../../ui/routes.js";
 
 export function ThingCodeAndChecks({ locationId, thing, canEdit }: { locationId: string; thing: ThingRow; canEdit: boolean }) {
   const { t } = useI18n();
@@ -19,7 +20,7 @@ export function ThingCodeAndChecks({ locationId, thing, canEdit }: { locationId:
       </dl>
       {thing.isContainer && canEdit ? (
         <div className="actions">
-          <Link to={`/l/${locationId}/things/${thing.id}/check`} className="button">
+          <Link to={paths.boxCheck({ locationId, thingId: thing.id })} className="button">
             {t("check.start")}
           </Link>
         </div>

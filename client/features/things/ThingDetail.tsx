@@ -29,6 +29,7 @@ import { useReady } from "../../ui/session.js";
 import { fieldLabel, thingName, typeName, wherePath } from "../../ui/names.js";
 import { queueThingUpdate, type ThingEdit } from "../../ui/thing-ops.js";
 import { useLocationScreen } from "../../ui/use-location.js";
+import { paths } from "../../ui/routes.js";
 
 /** The thing's photos (every device sees them: ../photos/ThingPhotos.tsx), which a file field may name. */
 function thingFiles(thing: { photoFileIds?: string[] } | undefined, t: ReturnType<typeof useI18n>["t"]): FileChoice[] {
@@ -223,7 +224,7 @@ export function ThingDetailScreen({ locationId, thingId }: { locationId: string;
             <Notice>{note}</Notice>
           </form>
           <div className="actions">
-            <Link to={`/l/${locationId}/things/${thing.id}/move`} className="button">
+            <Link to={paths.moveThing({ locationId, thingId: thing.id })} className="button">
               {t("thing.move")}
             </Link>
             <DeleteThing locationId={locationId} thing={thing} />

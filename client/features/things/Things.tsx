@@ -15,6 +15,7 @@ import { useThingsList } from "../../ui/data.js";
 import { THINGS_LIST_LIMIT } from "../../ui/things-list.js";
 import { useReady } from "../../ui/session.js";
 import { useLoans } from "../loans/LoanData.js";
+import { paths } from "../../ui/routes.js";
 
 export function ThingsScreen({ locationId }: { locationId: string }) {
   const { t, lang } = useI18n();
@@ -37,8 +38,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
     const np = next.place ?? placeId;
     if (nq) params.set("q", nq);
     if (np) params.set("place", np);
-    const s = params.toString();
-    navigate(`/l/${locationId}/things${s ? `?${s}` : ""}`, { replace: true });
+    navigate(paths.things({ locationId }, params), { replace: true });
   };
 
   // Each place by its path ("Garage › Shelf 2"), in tree order: choosing one keeps the places inside it too.
@@ -74,12 +74,12 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
     <Shell locationId={locationId} locationName={data?.location?.name ?? ""} inboxCount={data?.inboxCount ?? 0}>
       <div className="title-row">
         <h1>{t("things.title")}</h1>
-        <Link to={`/l/${locationId}/types`}>{t("types.link")}</Link>
-        <Link to={`/l/${locationId}/loans`}>
+        <Link to={paths.types({ locationId })}>{t("types.link")}</Link>
+        <Link to={paths.loans({ locationId })}>
           {t("loans.link")}
           {loans?.counts.overdue ? <span className="badge warn">{t("loans.overdueBadge", { count: loans.counts.overdue })}</span> : null}
         </Link>
-        <Link to={`/l/${locationId}/report`}>{t("report.link")}</Link>
+        <Link to={paths.report({ locationId })}>{t("report.link")}</Link>
       </div>
       <FirstSyncProgress />
       {data && data.things.length === 0 ? <Hint id="things.empty" /> : null}
@@ -107,7 +107,7 @@ export function ThingsScreen({ locationId }: { locationId: string }) {
         <ul className="list" aria-label={t("things.title")}>
           {view.map(({ th, where, type }) => (
             <li key={th.id}>
-              <Link to={`/l/${locationId}/things/${th.id}`}>
+              <Link to={paths.thing({ locationId, thingId: th.id })}>
                 <PhotoImage fileId={th.coverFileId} size="thumb" alt="" />
                 <strong>{thingName(th, t)}</strong>
                 <span className="meta">
