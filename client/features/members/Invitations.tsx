@@ -6,6 +6,7 @@ import { useI18n } from "../../ui/i18n/i18n.js";
 import { CopyField } from "../../ui/CopyField.js";
 import { Notice } from "../../ui/Notice.js";
 import { useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { paths } from "../../ui/routes.js";
 
 export function Invitations({ locationId, version }: { locationId: string; version: number }) {
   const { t, dateTime } = useI18n();
@@ -42,7 +43,7 @@ export function Invitations({ locationId, version }: { locationId: string; versi
                   onClick={() => {
                     setError(null);
                     void api<InviteResent>("POST", `/api/v1/invites/${i.id}/resend`).then((r) => {
-                      setResent({ who: who(i), link: `${window.location.origin}/invite#token=${encodeURIComponent(r.token)}`, mailed: r.mailed });
+                      setResent({ who: who(i), link: `${window.location.origin}${paths.invite()}#token=${encodeURIComponent(r.token)}`, mailed: r.mailed });
                       void reload();
                     }, fail);
                   }}

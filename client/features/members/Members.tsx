@@ -136,7 +136,7 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
           <button type="submit">{t("members.createInvite")}</button>
           {invite ? (
             <>
-              <CopyField label={t("members.inviteLink")} value={`${window.location.origin}/invite#token=${encodeURIComponent(invite.token)}`} />
+              <CopyField label={t("members.inviteLink")} value={`${window.location.origin}${paths.invite()}#token=${encodeURIComponent(invite.token)}`} />
               <p className="hint">{t("invite.onceHint")}</p>
               {invite.mailed ? <p className="hint">{t("invite.mailed", { email: invite.email })}</p> : null}
             </>

@@ -68,9 +68,10 @@ function literals(file: string): { text: string; line: number }[] {
   );
   const out: { text: string; line: number }[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isJsxText(node)) {
-      out.push({ text: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
-    }
+    const add = (n: ts.Node & { text: string }) => out.push({ text: n.text, line: source.getLineAndCharacterOfPosition(n.getStart()).line + 1 });
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isJsxText(node)) add(node);
+    // A template's every text counts (`${origin}/invite#token=...`), except an API path's tail (`/api/v1/.../${id}/reset`).
+    if (ts.isTemplateExpression(node) && !node.head.text.startsWith("/api/")) [node.head, ...node.templateSpans.map((s) => s.literal)].forEach(add);
     node.forEachChild(visit);
   };
   visit(source);
