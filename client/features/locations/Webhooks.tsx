@@ -5,14 +5,14 @@
  */
 import { useEffect, useState } from "react";
 import { WEBHOOK_EVENTS, type Delivery, type Webhook, type WebhookCreated, type WebhookEvent } from "../../../shared/webhooks.js";
-import { api, apiAll } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
 import { Shell } from "../../ui/Shell.js";
 import { Link } from "../../ui/router.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
+import { createWebhook, deleteWebhook, setWebhookActive, useWebhooks, webhookDeliveries } from "./hooks.js";
 
 export function WebhooksScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -36,9 +36,8 @@ export function WebhooksScreen({ locationId }: { locationId: string }) {
 
 function Webhooks({ locationId }: { locationId: string }) {
   const { t } = useI18n();
-  const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [created, setCreated] = useState<WebhookCreated | null>(null);
-  const { error, fail, reload: load } = useOnlineLoad(() => apiAll<Webhook>(`/api/v1/locations/${locationId}/webhooks`).then(setHooks), [locationId]);
+  const { hooks, error, fail, reload: load } = useWebhooks(locationId);
   return (
     <>
       <Notice kind="error">{error}</Notice>
@@ -83,7 +82,7 @@ function CreateForm(props: { locationId: string; onCreated: (c: WebhookCreated) 
       className="stack"
       onSubmit={(e) => {
         e.preventDefault();
-        void api<WebhookCreated>("POST", `/api/v1/locations/${props.locationId}/webhooks`, { url: url.trim(), events: [...events] }).then((c) => {
+        void createWebhook(props.locationId, { url: url.trim(), events: [...events] }).then((c) => {
           setUrl("");
           props.onCreated(c);
         }, props.onError);
@@ -149,7 +148,7 @@ function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: (
               // Shown at once; the list reloads (or the switch goes back) when the server answers.
               const next = e.target.checked;
               setActive(next);
-              void api("PATCH", `/api/v1/webhooks/${hook.id}`, { active: next, rowVersion: hook.rowVersion }).then(onChanged, (err: unknown) => {
+              void setWebhookActive(hook, next).then(onChanged, (err: unknown) => {
                 setActive(!next);
                 onError(err);
               });
@@ -157,11 +156,7 @@ function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: (
           />
           {t("webhooks.active")}
         </label>
-        <button
-          type="button"
-          aria-label={t("webhooks.delete", { url: hook.url })}
-          onClick={() => void api("DELETE", `/api/v1/webhooks/${hook.id}`).then(onChanged, onError)}
-        >
+        <button type="button" aria-label={t("webhooks.delete", { url: hook.url })} onClick={() => void deleteWebhook(hook.id).then(onChanged, onError)}>
           ✕
         </button>
       </div>
@@ -169,8 +164,7 @@ function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: (
       {hook.disabledReason ? <p className="meta">{t("webhooks.disabled")}</p> : null}
       <details
         onToggle={(e) => {
-          if ((e.target as HTMLDetailsElement).open)
-            void api<{ items: Delivery[] }>("GET", `/api/v1/webhooks/${hook.id}/deliveries?limit=10`).then((r) => setDeliveries(r.items), onError);
+          if ((e.target as HTMLDetailsElement).open) void webhookDeliveries(hook.id).then(setDeliveries, onError);
         }}
       >
         <summary>{t("webhooks.deliveries")}</summary>

@@ -1,26 +1,18 @@
 /** A location's invitations for owners and admins: newest first, a page at a time, each one revocable or resendable while not accepted. */
 import { useState } from "react";
-import type { Invite, InviteList, InviteResent } from "../../../shared/members.js";
-import { api } from "../../sync/api.js";
+import type { Invite } from "../../../shared/members.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { CopyField } from "../../ui/CopyField.js";
 import { Notice } from "../../ui/Notice.js";
-import { useOnlineLoad } from "../../ui/OnlineOnly.js";
 import { paths } from "../../ui/routes.js";
+import { resendInvite, revokeInvite, useInvitations } from "./hooks.js";
 
 export function Invitations({ locationId, version }: { locationId: string; version: number }) {
   const { t, dateTime } = useI18n();
-  const [items, setItems] = useState<Invite[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
   const [resent, setResent] = useState<{ who: string; link: string; mailed: boolean } | null>(null);
 
-  const page = (after: string | null) =>
-    api<InviteList>("GET", `/api/v1/locations/${locationId}/invites?limit=20${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then((p) => {
-      setItems((old) => (after ? [...(old ?? []), ...p.items] : p.items));
-      setCursor(p.next_cursor);
-    });
   // Inside the members screen's OnlineOnly: offline, the whole screen says it needs a connection.
-  const { error, setError, fail, reload } = useOnlineLoad(() => page(null), [locationId, version]);
+  const { items, hasMore, more, error, setError, fail, reload } = useInvitations(locationId, version);
 
   const who = (i: Invite) => i.email ?? t("invites.anyone");
   const status = (i: Invite) => (i.status === "pending" ? t("invites.status.pending", { date: dateTime(i.expiresAt) }) : t(`invites.status.${i.status}`));
@@ -42,7 +34,7 @@ export function Invitations({ locationId, version }: { locationId: string; versi
                   aria-label={t("invites.resend", { who: who(i) })}
                   onClick={() => {
                     setError(null);
-                    void api<InviteResent>("POST", `/api/v1/invites/${i.id}/resend`).then((r) => {
+                    void resendInvite(i.id).then((r) => {
                       setResent({ who: who(i), link: `${window.location.origin}${paths.invite()}#token=${encodeURIComponent(r.token)}`, mailed: r.mailed });
                       void reload();
                     }, fail);
@@ -55,7 +47,7 @@ export function Invitations({ locationId, version }: { locationId: string; versi
                   aria-label={t("invites.revoke", { who: who(i) })}
                   onClick={() => {
                     setError(null);
-                    void api("DELETE", `/api/v1/invites/${i.id}`).then(reload, fail);
+                    void revokeInvite(i.id).then(reload, fail);
                   }}
                 >
                   ✕
@@ -65,8 +57,8 @@ export function Invitations({ locationId, version }: { locationId: string; versi
           </li>
         ))}
       </ul>
-      {cursor ? (
-        <button type="button" onClick={() => void page(cursor).catch(fail)}>
+      {hasMore ? (
+        <button type="button" onClick={() => void more().catch(fail)}>
           {t("common.more")}
         </button>
       ) : null}

@@ -4,16 +4,14 @@
  * sign-in, then accepts it as the signed-in person. Needs the network, and says so.
  */
 import { useEffect, useState } from "react";
-import type { InvitePreview } from "../../../shared/members.js";
-import { acceptInvite } from "../../auth/auth-api.js";
-import { ApiError, api } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
 import { Link, navigate } from "../../ui/router.js";
 import { useSession } from "../../ui/session.js";
 import { errorText } from "../account/SignIn.js";
 import { paths } from "../../ui/routes.js";
+import { acceptInvite, useInvitePreview } from "./hooks.js";
 
 const PENDING = "pendingInvite";
 
@@ -29,19 +27,8 @@ function keepToken(): string | null {
 
 function Details({ token }: { token: string }) {
   const { t, dateTime } = useI18n();
-  const [preview, setPreview] = useState<InvitePreview | "dead" | null>(null);
-  const { error } = useOnlineLoad(
-    () =>
-      api<InvitePreview>("POST", "/api/v1/invites/preview", { token }).then(setPreview, (err: unknown) => {
-        // A dead invitation is forgotten, or every later sign-in would come back here.
-        if (err instanceof ApiError && err.status === 404) {
-          sessionStorage.removeItem(PENDING);
-          return setPreview("dead");
-        }
-        throw err;
-      }),
-    [token],
-  );
+  // A dead invitation is forgotten, or every later sign-in would come back here.
+  const { preview, error } = useInvitePreview(token, () => sessionStorage.removeItem(PENDING));
   if (preview === "dead") return <Notice kind="error">{t("invite.dead")}</Notice>;
   if (!preview) return <Notice kind="error">{error}</Notice>;
   return (

@@ -5,14 +5,15 @@
  * member (the Members list).
  */
 import { useState } from "react";
-import { MAX_MANAGED_ACCOUNTS, type ManagedAccountCode } from "../../../shared/managed-accounts.js";
+import { MAX_MANAGED_ACCOUNTS } from "../../../shared/managed-accounts.js";
 import type { Member } from "../../../shared/members.js";
-import { ApiError, api } from "../../sync/api.js";
+import { ApiError } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { errorText } from "../account/SignIn.js";
 import { CopyField } from "../../ui/CopyField.js";
 import { Notice } from "../../ui/Notice.js";
 import { useConnectionLost } from "../../ui/OnlineOnly.js";
+import { createManagedAccount, resetManagedAccount } from "./hooks.js";
 
 /** `managed` is null until the members have loaded. */
 export function ManagedAccounts({ locationId, managed: loaded, onChange }: { locationId: string; managed: Member[] | null; onChange: () => void }) {
@@ -50,10 +51,7 @@ export function ManagedAccounts({ locationId, managed: loaded, onChange }: { loc
                 setError(null);
                 // The old code stops working now: it leaves the screen too.
                 setCode(null);
-                void api<ManagedAccountCode>("POST", `/api/v1/locations/${locationId}/managed-accounts/${m.userId}/reset`).then(
-                  (r) => setCode({ name: m.displayName, code: r.code }),
-                  explain,
-                );
+                void resetManagedAccount(locationId, m.userId).then((r) => setCode({ name: m.displayName, code: r.code }), explain);
               }}
             >
               {t("managed.reset", { name: "" }).trim()}
@@ -77,15 +75,12 @@ export function ManagedAccounts({ locationId, managed: loaded, onChange }: { loc
           e.preventDefault();
           setError(null);
           const name = displayName.trim();
-          void api<ManagedAccountCode>("POST", `/api/v1/locations/${locationId}/managed-accounts`, { username: username.trim(), displayName: name }).then(
-            (r) => {
-              setCode({ name, code: r.code });
-              setUsername("");
-              setDisplayName("");
-              onChange();
-            },
-            explain,
-          );
+          void createManagedAccount(locationId, { username: username.trim(), displayName: name }).then((r) => {
+            setCode({ name, code: r.code });
+            setUsername("");
+            setDisplayName("");
+            onChange();
+          }, explain);
         }}
       >
         <label>

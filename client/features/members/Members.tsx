@@ -4,20 +4,20 @@
  * location's settings. Needs the network.
  */
 import { useState } from "react";
-import type { InviteCreated, Member, MemberList } from "../../../shared/members.js";
+import type { InviteCreated } from "../../../shared/members.js";
 import { ROLES, type Role } from "../../../shared/roles.js";
-import { api } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { CopyField } from "../../ui/CopyField.js";
 import { Invitations } from "./Invitations.js";
 import { ManagedAccounts } from "./ManagedAccounts.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
 import { Shell } from "../../ui/Shell.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
+import { createInvite, removeMember, setMemberRole, useMembers } from "./hooks.js";
 
 export function MembersScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -35,20 +35,13 @@ export function MembersScreen({ locationId }: { locationId: string }) {
 function Members({ locationId, canManage }: { locationId: string; canManage: boolean }) {
   const { t } = useI18n();
   const { user } = useReady();
-  const [members, setMembers] = useState<Member[] | null>(null);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Exclude<Role, "owner">>("member");
   const [invite, setInvite] = useState<(InviteCreated & { email: string }) | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
   const [invites, setInvites] = useState(0);
 
-  /** The first page again (after a change), or the next one. */
-  const page = (after: string | null) =>
-    api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then((p) => {
-      setMembers((old) => (after ? [...(old ?? []), ...p.items] : p.items));
-      setCursor(p.next_cursor);
-    });
-  const { error, setError, fail, reload: load } = useOnlineLoad(() => page(null), [locationId]);
+  // The first page again after a change (load), or the next one (more).
+  const { items: members, hasMore, more, error, setError, fail, reload: load } = useMembers(locationId);
 
   return (
     <>
@@ -73,12 +66,7 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
                   <select
                     aria-label={t("members.role", { name: m.displayName })}
                     value={m.role}
-                    onChange={(e) =>
-                      void api("PATCH", `/api/v1/locations/${locationId}/members/${m.userId}`, { role: e.target.value, rowVersion: m.rowVersion }).then(
-                        load,
-                        fail,
-                      )
-                    }
+                    onChange={(e) => void setMemberRole(locationId, m, e.target.value).then(load, fail)}
                   >
                     {ROLES.filter((r) => r !== "owner").map((r) => (
                       <option key={r} value={r}>
@@ -90,7 +78,7 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
                 <button
                   type="button"
                   aria-label={t("members.remove", { name: m.displayName })}
-                  onClick={() => void api("DELETE", `/api/v1/locations/${locationId}/members/${m.userId}`).then(load, fail)}
+                  onClick={() => void removeMember(locationId, m.userId).then(load, fail)}
                 >
                   ✕
                 </button>
@@ -101,8 +89,8 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
           </li>
         ))}
       </ul>
-      {cursor ? (
-        <button type="button" onClick={() => void page(cursor).catch(fail)}>
+      {hasMore ? (
+        <button type="button" onClick={() => void more().catch(fail)}>
           {t("common.more")}
         </button>
       ) : null}
@@ -112,7 +100,7 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
           onSubmit={(e) => {
             e.preventDefault();
             setError(null);
-            void api<InviteCreated>("POST", `/api/v1/locations/${locationId}/invites`, { role, ...(email.trim() ? { email: email.trim() } : {}) }).then((r) => {
+            void createInvite(locationId, { role, ...(email.trim() ? { email: email.trim() } : {}) }).then((r) => {
               setInvite({ ...r, email: email.trim() });
               setInvites((n) => n + 1);
             }, fail);
