@@ -3,17 +3,16 @@
  * paid and model (GET /api/v1/locations/{id}/ai-costs?month=YYYY-MM, online only), with the
  * month's totals per currency and a month picker.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { AiCostSummary } from "../../../shared/ai-settings.js";
 import { roleAtLeast } from "../../../shared/roles.js";
-import { api } from "../../sync/api.js";
 import { aiMoney, isolate, providerName } from "../../ui/ai-format.js";
 import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
 import { Notice } from "../../ui/Notice.js";
-import { failure, useConnection } from "../../ui/OnlineOnly.js";
 import "../../ui/ai.css";
+import { useAiCosts } from "./hooks.js";
 
 /** This month in UTC (budgets and summaries count calendar months in UTC). */
 export const thisMonth = (now = new Date()) => now.toISOString().slice(0, 7);
@@ -52,11 +51,7 @@ function Summary({ summary }: { summary: AiCostSummary }) {
 export function AiCosts({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const { db, user } = useReady();
-  const { connected: online, lost } = useConnection();
   const [month, setMonth] = useState(thisMonth());
-  // With the month it was asked for, so a slow answer for another month is never shown as this one's.
-  const [summary, setSummary] = useState<{ month: string; summary: AiCostSummary } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const place = useLive(async () => {
     const [location, membership] = await Promise.all([
       db.locations.get(locationId),
@@ -66,22 +61,7 @@ export function AiCosts({ locationId }: { locationId: string }) {
   }, [db, locationId, user.id]);
   const allowed = !!place?.role && roleAtLeast(place.role, "admin");
 
-  useEffect(() => {
-    if (!allowed || !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) return;
-    if (!online) return setError(t("ai.costs.offline"));
-    let live = true;
-    api<AiCostSummary>("GET", `/api/v1/locations/${locationId}/ai-costs?month=${month}`).then(
-      (s) => {
-        if (!live) return;
-        setSummary({ month, summary: s });
-        setError(null);
-      },
-      (err: unknown) => live && failure(lost, setError)(err),
-    );
-    return () => {
-      live = false;
-    };
-  }, [allowed, locationId, month, online]);
+  const { summary, error } = useAiCosts(locationId, month, allowed);
 
   if (!allowed) return null;
   return (

@@ -3,8 +3,7 @@
  * of the same field becomes a sync_drop instead of silently winning), moving, deleting, its photos
  * (../photos/ThingPhotos.tsx), and its history with undo (history needs the network).
  */
-import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { api } from "../../sync/api.js";
+import { useMemo, useState, type ReactNode } from "react";
 import { useLive } from "../../ui/data.js";
 import { formatFieldValue } from "../../ui/field-format.js";
 import { fieldsPatch, toDraft, type FieldDraft, type FieldProblem } from "../../ui/field-values.js";
@@ -30,31 +29,11 @@ import { fieldLabel, thingName, typeName, wherePath } from "../../ui/names.js";
 import { queueThingUpdate, type ThingEdit } from "../../ui/thing-ops.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
+import { useSecretsSet } from "./hooks.js";
 
 /** The thing's photos (every device sees them: ../photos/ThingPhotos.tsx), which a file field may name. */
 function thingFiles(thing: { photoFileIds?: string[] } | undefined, t: ReturnType<typeof useI18n>["t"]): FileChoice[] {
   return (thing?.photoFileIds ?? []).map((id, i) => ({ id, label: `${t("thing.photos")} ${i + 1}` }));
-}
-
-/**
- * Which secret fields of the thing hold a value (the thing detail's `secrets`, never the values):
- * asked online when the type has secret fields; null while unknown (offline), when every secret
- * field shows as hidden.
- */
-function useSecretsSet(thingId: string, version: number, enabled: boolean): Record<string, boolean> | null {
-  const [set, setSet] = useState<Record<string, boolean> | null>(null);
-  useEffect(() => {
-    if (!enabled) return;
-    let live = true;
-    api<{ secrets?: { key: string; set: boolean }[] }>("GET", `/api/v1/things/${thingId}`).then(
-      (d) => live && setSet(Object.fromEntries((d.secrets ?? []).map((x) => [x.key, x.set]))),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [thingId, version, enabled]);
-  return set;
 }
 
 export function ThingDetailScreen({ locationId, thingId }: { locationId: string; thingId: string }) {

@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { v7 as uuidv7 } from "uuid";
 import type { LocationRow, TagRow, ThingRow } from "../../db/rows.js";
-import { api, ApiError } from "../../sync/api.js";
+import { ApiError } from "../../sync/api.js";
 import type { View } from "../../sync/optimistic-registries.js";
 import { enqueueRegistry } from "../../sync/registry-enqueue.js";
 import { formatFieldValue } from "../../ui/field-format.js";
@@ -17,11 +17,7 @@ import { thingName } from "../../ui/names.js";
 import { errorText } from "../account/SignIn.js";
 import { queueThingUpdate } from "../../ui/thing-ops.js";
 import { Notice } from "../../ui/Notice.js";
-
-/** POST /api/v1/me/reauthenticate: the password again, for the sensitive calls that follow. */
-export function reauthenticate(password: string): Promise<unknown> {
-  return api("POST", "/api/v1/me/reauthenticate", { password });
-}
+import { reauthenticate, revealSecret } from "./hooks.js";
 
 /** The answer of a reveal: the value (its shape is the field kind's). */
 const revealedValue = (r: unknown) => (r && typeof r === "object" && "value" in r ? r.value : r);
@@ -38,7 +34,7 @@ export function SecretValue({ thingId, def, label }: { thingId: string; def: Fie
     setError(null);
     if (!navigator.onLine) return setError(t("fields.revealOffline"));
     try {
-      const r = await api<unknown>("POST", `/api/v1/things/${thingId}/secrets/${encodeURIComponent(def.key)}/reveal`, {});
+      const r = await revealSecret(thingId, def.key);
       const v = revealedValue(r);
       setShown(v === null || v === undefined ? t("fields.notSet") : formatFieldValue(def, v, i18n));
       setAsking(false);

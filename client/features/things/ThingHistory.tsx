@@ -8,7 +8,6 @@ import { useState } from "react";
 import type { HistoryEntry } from "../../../shared/history.js";
 import { undoVerdict } from "../../../shared/undo.js";
 import type { PlaceRow, ThingRow } from "../../db/rows.js";
-import { api } from "../../sync/api.js";
 import { aiCallParts } from "../../ui/ai-format.js";
 import { useLive } from "../../ui/data.js";
 import { historyActor, historySummary } from "../../ui/history-summary.js";
@@ -17,7 +16,8 @@ import { effectiveFields, useRegistries } from "../../ui/registries.js";
 import { useReady } from "../../ui/session.js";
 import { HistoryChanges, namedIds, type FieldDefs, type HistoryNames } from "./HistoryChanges.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
+import { undoHistoryEntry, useThingHistory } from "./hooks.js";
 import "../../ui/ai.css";
 
 type Entry = HistoryEntry;
@@ -69,13 +69,9 @@ function useHistoryContext(thingId: string, items: Entry[] | null) {
 function Entries({ thingId, version, canEdit }: { thingId: string; version: number; canEdit: boolean }) {
   const i18n = useI18n();
   const { t, dateTime } = i18n;
-  const [items, setItems] = useState<Entry[] | null>(null);
   const [note, setNote] = useState<string | null>(null);
   // Again whenever the server's version of the thing changes (a shape brought a new change).
-  const { error, reload, fail } = useOnlineLoad(
-    () => api<{ items: Entry[] }>("GET", `/api/v1/things/${thingId}/history`).then((r) => setItems(r.items)),
-    [thingId, version],
-  );
+  const { items, error, reload, fail } = useThingHistory(thingId, version);
   const { user, role, reg, names, fields } = useHistoryContext(thingId, items);
   const mayUndo = (h: Entry) =>
     canEdit && undoVerdict({ actorUserId: h.actor.id, undoableUntil: h.undoable_until }, { type: "user", userId: user.id, role }, new Date()) === "ok";
@@ -101,7 +97,7 @@ function Entries({ thingId, version, canEdit }: { thingId: string; version: numb
                     type="button"
                     aria-label={`${t("thing.undo")}: ${summary}`}
                     onClick={() =>
-                      void api("POST", `/api/v1/history/${h.id}/undo`).then(() => {
+                      void undoHistoryEntry(h.id).then(() => {
                         setNote(t("thing.undone"));
                         void reload();
                       }, fail)

@@ -41,15 +41,10 @@ const STILL_DIRECT = [
   "client/features/reports/Labels.tsx",
   "client/features/reports/Report.tsx",
   "client/features/settings/Admin.tsx",
-  "client/features/settings/AdminLink.tsx",
-  "client/features/settings/AiCosts.tsx",
   "client/features/settings/AiSettings.tsx",
   "client/features/settings/Settings.tsx",
   "client/features/share/ShareLink.tsx",
   "client/features/share/SharePreview.tsx",
-  "client/features/things/ThingDetail.tsx",
-  "client/features/things/ThingExtras.tsx",
-  "client/features/things/ThingHistory.tsx",
 ];
 
 function components(dir: string): string[] {
@@ -73,6 +68,7 @@ function apiValues(file: string): string[] {
   });
 }
 
+// Parsing every file of the app takes seconds on a busy machine.
 test("screens and parts reach the server through their feature's hooks", () => {
   const files = components(path.join(root, "client/features"));
   expect(files.length).toBeGreaterThan(50);
@@ -81,4 +77,4 @@ test("screens and parts reach the server through their feature's hooks", () => {
     .map((file) => path.relative(root, file).split(path.sep).join("/"))
     .sort();
   expect(direct).toEqual([...STILL_DIRECT].sort());
-});
+}, 60_000);
