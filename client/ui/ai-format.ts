@@ -11,7 +11,7 @@ import { formatFieldValue } from "./field-format.js";
 import type { FieldDef } from "./field-values.js";
 import type { I18n, MessageKey } from "./i18n/i18n.js";
 import { fieldLabel } from "./names.js";
-import { decimalText } from "./parts/MeterFormat.js";
+import { decimalText } from "../features/meters/MeterFormat.js";
 
 export type AiFmt = Pick<I18n, "t" | "num" | "lang" | "digits" | "dateTime">;
 

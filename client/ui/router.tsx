@@ -1,7 +1,7 @@
 /**
  * A small history-API router: the server answers every client route with the app shell
  * (server/http/client-app.ts) and so does the service worker offline, so deep links and reloads
- * land on the right screen. Routes are matched in App.tsx.
+ * land on the right screen. The paths and their matching are the route table's (routes.ts).
  */
 import { useEffect, useState, type ReactNode } from "react";
 
@@ -34,22 +34,6 @@ export function useLocation(): Location {
     };
   }, []);
   return loc;
-}
-
-/** Matches `/l/:loc/things/:id` style patterns; returns the named parts or null. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split("/");
-  const s = path.replace(/\/+$/, "").split("/");
-  if (p.length !== s.length) return null;
-  const out: Record<string, string> = {};
-  for (const [i, part] of p.entries()) {
-    const seg = s[i] ?? "";
-    if (part.startsWith(":")) {
-      if (!seg) return null;
-      out[part.slice(1)] = decodeURIComponent(seg);
-    } else if (part !== seg) return null;
-  }
-  return out;
 }
 
 /** A link that navigates without reloading (and still works as a normal link). */

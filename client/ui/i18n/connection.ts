@@ -1,4 +1,4 @@
-/** What a screen that needs the server says while there is none (parts/OnlineOnly.tsx), English and Arabic side by side. */
+/** What a screen that needs the server says while there is none (../OnlineOnly.tsx), English and Arabic side by side. */
 export const connectionEn = {
   "connection.needed": "This needs a connection. It will load by itself when you are back online.",
 } as const;

@@ -1,4 +1,4 @@
-/** A thing's history: what each entry changed (parts/ThingHistory.tsx), English and Arabic side by side. */
+/** A thing's history: what each entry changed (features/things/ThingHistory.tsx), English and Arabic side by side. */
 export const historyChangesEn = {
   "history.changes": "What changed",
   "history.arrow": "→",

@@ -5,8 +5,8 @@ import { InventoryDb } from "../../../client/db/database.js";
 import { withoutFailedPhotos } from "../../../client/sync/blob-upload.js";
 import { queueReading } from "../../../client/sync/meter-ops.js";
 import { overlayMeters } from "../../../client/sync/meter-overlay.js";
-import { doubtOf, meterViews, totalOf } from "../../../client/ui/parts/MeterData.js";
-import { decimalText } from "../../../client/ui/parts/MeterFormat.js";
+import { doubtOf, meterViews, totalOf } from "../../../client/features/meters/MeterData.js";
+import { decimalText } from "../../../client/features/meters/MeterFormat.js";
 import { estimateOf, ESTIMATE_PERIOD_DAYS } from "../../../shared/meter-rules.js";
 import type { Op } from "../../../sync/ops.js";
 

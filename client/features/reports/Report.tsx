@@ -1,0 +1,168 @@
+/**
+ * The inventory report form: which places and types, what to include, the report's language and
+ * digits, and whether to mail the link. The report is made on the server (POST /reports/inventory),
+ * so the form needs a connection; once asked, the screen follows the job every 2 s until it is
+ * done and offers the download. The mailed link opens this screen with the report's id.
+ */
+import { useEffect, useState } from "react";
+import type { ReportDigits, ReportJob, ReportLocale, ReportState } from "../../../shared/reports.js";
+import { api } from "../../sync/api.js";
+import { useI18n } from "../../ui/i18n/i18n.js";
+import { failure, useConnection } from "../../ui/OnlineOnly.js";
+import { placeName, typeName } from "../../ui/names.js";
+import { Notice } from "../../ui/Notice.js";
+import { Shell } from "../../ui/Shell.js";
+import { useLocation } from "../../ui/router.js";
+import { useLocationScreen } from "../../ui/use-location.js";
+
+const POLL_MS = 2000;
+
+/** Ticked ids, as a set that re-renders. */
+function useTicks(): [Set<string>, (id: string, on: boolean) => void] {
+  const [ticks, setTicks] = useState<Set<string>>(new Set());
+  const tick = (id: string, on: boolean) =>
+    setTicks((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return [ticks, tick];
+}
+
+export function ReportScreen({ locationId }: { locationId: string }) {
+  const { t, lang, digits, dateTime } = useI18n();
+  const data = useLocationScreen(locationId);
+  const { connected: online, lost } = useConnection();
+  const [places, tickPlace] = useTicks();
+  const [types, tickType] = useTicks();
+  const [include, setInclude] = useState({ photos: true, qr: true, money: true, ended: false });
+  const [locale, setLocale] = useState<ReportLocale>(lang);
+  const [reportDigits, setReportDigits] = useState<ReportDigits>(lang === "ar" && digits === "arab" ? "eastern" : "western");
+  const [email, setEmail] = useState(false);
+  const [job, setJob] = useState<ReportState | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Opened from the mail's link (`?id=`): shows that report.
+  const opened = useLocation().query.get("id");
+  useEffect(() => {
+    if (opened && online) api<ReportState>("GET", `/api/v1/reports/${opened}`).then(setJob, failure(lost, setError));
+  }, [opened, online]);
+
+  // Follows the job until it is done or failed (a failed poll, e.g. offline, tries again next time).
+  useEffect(() => {
+    if (!job || job.status === "done" || job.status === "failed") return;
+    const timer = setTimeout(() => {
+      api<ReportState>("GET", `/api/v1/reports/${job.id}`).then(setJob, () => setJob({ ...job }));
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [job]);
+
+  if (!data) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
+  const livePlaces = data.places.filter((p) => !p.deletedAt).sort((a, b) => placeName(a, t).localeCompare(placeName(b, t)));
+  const toggle = (key: keyof typeof include) => (
+    <label className="check">
+      <input type="checkbox" checked={include[key]} onChange={(e) => setInclude({ ...include, [key]: e.target.checked })} />
+      {t(`report.${key}`)}
+    </label>
+  );
+  const submit = () => {
+    setBusy(true);
+    setError(null);
+    setJob(null);
+    const body = {
+      scope: { locationId },
+      filters: { placeIds: [...places], typeIds: [...types], includeEnded: include.ended },
+      include: { photos: include.photos, qr: include.qr, money: include.money },
+      locale,
+      digits: reportDigits,
+      email,
+    };
+    api<ReportJob>("POST", "/api/v1/reports/inventory", body)
+      .then(
+        (made) => setJob({ id: made.id, locationId, status: "queued", expiresAt: made.expiresAt, createdAt: new Date().toISOString() }),
+        failure(lost, setError),
+      )
+      .finally(() => setBusy(false));
+  };
+
+  return (
+    <Shell locationId={locationId} locationName={data.location?.name ?? ""} inboxCount={data.inbox.length}>
+      <h1>{t("report.title")}</h1>
+      <p className="hint">{t("report.hint")}</p>
+      {!online ? <p className="notice info">{t("report.offline")}</p> : null}
+      <form
+        className="stack report-form"
+        aria-label={t("report.title")}
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        {livePlaces.length ? (
+          <fieldset>
+            <legend>{t("report.places")}</legend>
+            {livePlaces.map((p) => (
+              <label key={p.id} className="check">
+                <input type="checkbox" checked={places.has(p.id)} onChange={(e) => tickPlace(p.id, e.target.checked)} />
+                {placeName(p, t)}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <fieldset>
+          <legend>{t("report.types")}</legend>
+          {data.types.map((ty) => (
+            <label key={ty.id} className="check">
+              <input type="checkbox" checked={types.has(ty.id)} onChange={(e) => tickType(ty.id, e.target.checked)} />
+              {typeName(ty, t)}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>{t("report.include")}</legend>
+          {toggle("photos")}
+          {toggle("qr")}
+          {toggle("money")}
+          {toggle("ended")}
+        </fieldset>
+        <label>
+          {t("report.locale")}
+          <select value={locale} onChange={(e) => setLocale(e.target.value as ReportLocale)}>
+            <option value="en">{t("report.locale.en")}</option>
+            <option value="ar">{t("report.locale.ar")}</option>
+          </select>
+        </label>
+        <label>
+          {t("report.digits")}
+          <select value={reportDigits} onChange={(e) => setReportDigits(e.target.value as ReportDigits)}>
+            <option value="western">{t("report.digits.western")}</option>
+            <option value="eastern">{t("report.digits.eastern")}</option>
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={email} onChange={(e) => setEmail(e.target.checked)} />
+          {t("report.email")}
+        </label>
+        <button type="submit" className="primary" disabled={!online || busy || (!!job && job.status !== "done" && job.status !== "failed")}>
+          {t("report.make")}
+        </button>
+      </form>
+      <Notice kind="error">{error}</Notice>
+      {job ? (
+        <p className="notice info" role="status" data-status={job.status}>
+          {t(`report.status.${job.status}`, { error: job.error ?? "" })}{" "}
+          {job.status === "done" && job.fileUrl ? (
+            <>
+              <a href={job.fileUrl} download>
+                {t("report.download")}
+              </a>{" "}
+              <span className="meta">{t("report.expires", { date: dateTime(job.expiresAt) })}</span>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </Shell>
+  );
+}
