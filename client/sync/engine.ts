@@ -110,14 +110,16 @@ export class SyncEngine {
     const pool = new WakePool((name) => this.followers.find((f) => f.name === name), signal);
     let mode: "starting" | "held" | "fallback" = "starting";
     void holdWakeStream(signal, {
-      connected: () => {
+      connected: ({ proxy }) => {
+        pool.retryEmpty = proxy;
         if (mode === "held") return;
         mode = "held";
         this.wakeHeld = true;
         for (const f of this.followers) f.setLive(false);
         pool.sweep(this.followers.map((f) => f.name));
       },
-      wake: (shapes) => pool.wake(shapes),
+      // Every shape at once is a scope change or a gap, not a change of each: asked once, as a sweep.
+      wake: (shapes) => (shapes.length >= this.followers.length ? pool.sweep(shapes) : pool.wake(shapes)),
       lost: (status) => {
         if (mode === "fallback") return;
         mode = "fallback";

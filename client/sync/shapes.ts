@@ -121,14 +121,16 @@ export class ShapeFollower {
 
   /**
    * Resolves when the shape has caught up with the server's present (then pauses a cold shape),
-   * or after `timeoutMs` (offline, or nothing new: a resumed stream asks with a long-poll that the
-   * server holds up to 20 s), pausing it again either way.
+   * or after `timeoutMs` (offline, or a long first sync still coming). On that timeout a cold shape
+   * pauses again unless rows arrived meanwhile: a first sync of a large location keeps going until
+   * it is up to date (apply() pauses it then), rather than stopping mid-snapshot until the next wake.
    */
   catchUp(timeoutMs = 25_000): Promise<void> {
+    const before = this.changes;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting = this.waiting.filter((w) => w !== done);
-        if (!this.live) this.gate.set(false);
+        if (!this.live && this.changes === before) this.gate.set(false);
         resolve();
       }, timeoutMs);
       const done = () => {

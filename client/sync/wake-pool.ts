@@ -9,8 +9,9 @@ import type { ShapeFollower } from "./shapes.js";
 /** Catch-ups at once. */
 export const WAKE_CONCURRENCY = 3;
 /**
- * A woken shape whose catch-up brought nothing is asked again after these delays: a real Electric
- * in front (proxy mode, SH8) may not have replicated the change yet when the wake arrives.
+ * In proxy mode, a woken shape whose catch-up brought nothing is asked again after these delays: a
+ * real Electric in front (SH8) may not have replicated the change yet when the wake arrives. Served
+ * by this server, a wake names only shapes with a message for the reader, so once is enough.
  */
 export const EMPTY_RETRY_MS = [500, 2_000] as const;
 const CATCH_UP_MS = 15_000;
@@ -18,6 +19,8 @@ const CATCH_UP_MS = 15_000;
 export class WakePool {
   private readonly dirty = new Map<SyncedTableName, number>();
   private running = 0;
+  /** Whether empty catch-ups are asked again (proxy mode). */
+  retryEmpty = false;
 
   constructor(
     private readonly followerOf: (name: string) => ShapeFollower | undefined,
@@ -56,7 +59,7 @@ export class WakePool {
     const before = f.changes;
     await f.catchUp(CATCH_UP_MS);
     const delay = EMPTY_RETRY_MS[retry];
-    if (f.changes !== before || delay === undefined || this.signal.aborted) return;
+    if (!this.retryEmpty || f.changes !== before || delay === undefined || this.signal.aborted) return;
     const timer = setTimeout(() => this.wake([name], retry + 1), delay);
     this.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
   }

@@ -14,8 +14,8 @@ import { backoffDelay, type BackoffOptions } from "./backoff.js";
 export const WAKE_BACKOFF: BackoffOptions = { baseMs: 1_000, maxMs: 30_000 };
 
 export interface WakeHandlers {
-  /** The stream is open (its `ready` arrived). */
-  connected(): void;
+  /** The stream is open (its `ready` arrived); `proxy`: the shapes are served by a real Electric (SH8). */
+  connected(info: { proxy: boolean }): void;
   /** The shapes to catch up. */
   wake(shapes: ShapeName[]): void;
   /** The stream could not be opened or broke; `status` is the answer's, 0 for a network error. */
@@ -79,11 +79,11 @@ export async function holdWakeStream(signal: AbortSignal, handlers: WakeHandlers
           const parsed = parseEvents(buffer + value);
           buffer = parsed.rest;
           for (const e of parsed.events) {
-            const data = JSON.parse(e.data) as { position?: string; shapes?: ShapeName[] };
+            const data = JSON.parse(e.data) as { position?: string; shapes?: ShapeName[]; proxy?: boolean };
             if (data.position) position = data.position;
             if (e.event === "ready") {
               failures = 0;
-              handlers.connected();
+              handlers.connected({ proxy: data.proxy === true });
             } else if (e.event === "wake" && data.shapes?.length) handlers.wake(data.shapes);
             else if (e.event === "end") ended = true;
           }

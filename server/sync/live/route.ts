@@ -19,7 +19,7 @@ const querySchema = z.object({
     .optional(),
 });
 
-export function wakeRoutes({ db }: RouteDeps, notifier: ChangeNotifier): RouteDef[] {
+export function wakeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier): RouteDef[] {
   const streams = new WakeStreams(db, notifier);
   return [
     defineRoute({
@@ -46,7 +46,8 @@ export function wakeRoutes({ db }: RouteDeps, notifier: ChangeNotifier): RouteDe
         // Proxies (and the service worker) must pass each event on as it comes.
         res.setHeader("x-accel-buffering", "no");
         res.flushHeaders();
-        res.write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ position: String(head) })}\n\n`);
+        // `proxy`: the rows come from a real Electric (SH8), which may not have replicated a change yet when its wake arrives.
+        res.write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ position: String(head), proxy: Boolean(config.electricUrl) })}\n\n`);
         if (after < head) {
           // Changed while the device was not listening: wake it now. A position the compaction went
           // past may miss a removed entry (SH10), and one past the head is another log's: every shape.

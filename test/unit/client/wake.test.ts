@@ -15,7 +15,7 @@ describe("wake stream (sync/SPEC.md SH11)", () => {
     vi.stubGlobal("location", { origin: "https://inventory.test" });
     const asked: string[] = [];
     const answers = [
-      'event: ready\ndata: {"position":"10"}\n\nevent: wake\nid: 12\ndata: {"shapes":["readings","loans"],"position":"12"}\n\nevent: end\ndata: {"position":"15"}\n\n',
+      'event: ready\ndata: {"position":"10","proxy":true}\n\nevent: wake\nid: 12\ndata: {"shapes":["readings","loans"],"position":"12"}\n\nevent: end\ndata: {"position":"15"}\n\n',
       'event: ready\ndata: {"position":"15"}\n\n',
     ];
     const ac = new AbortController();
@@ -32,14 +32,14 @@ describe("wake stream (sync/SPEC.md SH11)", () => {
     await holdWakeStream(
       ac.signal,
       {
-        connected: () => seen.push("connected"),
+        connected: ({ proxy }) => seen.push(proxy ? "connected (proxy)" : "connected"),
         wake: (shapes) => seen.push(`wake ${shapes.join(",")}`),
         lost: (status) => seen.push(`lost ${status}`),
       },
       { baseMs: 1, maxMs: 1 },
     );
     // The second stream broke off without an end: lost (its answer was a 200); the third attempt was given up on.
-    expect(seen).toEqual(["connected", "wake readings,loans", "connected", "lost 200"]);
+    expect(seen).toEqual(["connected (proxy)", "wake readings,loans", "connected", "lost 200"]);
     expect(asked).toEqual([
       "https://inventory.test/api/v1/sync/live",
       "https://inventory.test/api/v1/sync/live?after=15",
