@@ -75,7 +75,9 @@ export class SyncEngine {
     // Paused between catch-ups from the start: the wake stream opening (or failing) decides.
     this.followers = SYNCED_TABLES.map((name) => new ShapeFollower(this.db, name, false, onError));
     await Promise.all(this.followers.map((f) => f.start(signal)));
-    this.holdWake(signal);
+    // Opened once the first round is in, so it does not take one of the browser's six connections
+    // from a first sync; its first opening catches every shape up once, for the gap.
+    void Promise.all(this.followers.map((f) => f.catchUp())).then(() => signal.aborted || this.holdWake(signal));
     const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
       pushed: (shapes) => {
         void this.catchUp(new Set(shapes));
