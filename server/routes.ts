@@ -13,6 +13,7 @@ import { pushRoutes } from "./sync/push.js";
 import { recordDrops } from "./modules/inbox/drops.js";
 import { executeInTx } from "./modules/registry.js";
 import { shapeRoutes } from "./sync/shapes/route.js";
+import { wakeRoutes } from "./sync/live/route.js";
 import { isTokenRoute } from "./modules/tokens/allow-list.js";
 import { grantRoutes } from "./oauth/grant-routes.js";
 import { modules } from "./modules/index.js";
@@ -38,7 +39,12 @@ export function apiRoutes(services: Services): RouteDef[] {
     for (const def of defs) ownerOf.set(def, `module ${m.name}`);
     return defs;
   });
-  list.push(...pushRoutes(deps, { executeInTx, recordDrops }), ...shapeRoutes(deps, services.notifier), ...grantRoutes(deps));
+  list.push(
+    ...pushRoutes(deps, { executeInTx, recordDrops }),
+    ...shapeRoutes(deps, services.notifier),
+    ...wakeRoutes(deps, services.notifier),
+    ...grantRoutes(deps),
+  );
   // The token allow-list decides; the flag only lets the OpenAPI document show the bearer scheme.
   const marked = list.map((def) => (isTokenRoute(def.method, def.path) ? { ...def, bearer: true } : def));
   // The routes answered outside this list, described beside their code (server/http/openapi.ts).

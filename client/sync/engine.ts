@@ -1,7 +1,12 @@
 /**
  * Starts and stops a user's sync in this tab: waits to be the syncing tab (leader.ts), then runs
- * the shape followers and the pusher until sign-out or the page closes. The other tabs only read
- * Dexie, which tells them about every change the syncing tab writes.
+ * the shape followers, the wake stream and the pusher until sign-out or the page closes. The other
+ * tabs only read Dexie, which tells them about every change the syncing tab writes.
+ *
+ * Every shape is paused between catch-ups; the one wake stream (sync/SPEC.md SH11, wake.ts) says
+ * which to catch up, so a change on another device shows here within about a second on every
+ * screen, over one long connection. While that stream cannot be held, the shapes that change under
+ * a person's eyes stay live and the others catch up every minute, as before the wake stream.
  */
 import type { InventoryDb } from "../db/database.js";
 import { clientId } from "../db/device.js";
@@ -12,15 +17,19 @@ import { CONFIRM_SLACK_MS } from "./outbox.js";
 import { Pusher } from "./pusher.js";
 import { ShapeFollower } from "./shapes.js";
 import { updateStatus } from "./status.js";
+import { holdWakeStream } from "./wake.js";
+import { WakePool } from "./wake-pool.js";
 
-/** Shapes that change under a person's eyes stay live; the others catch up now and then. */
-const LIVE: ReadonlySet<SyncedTableName> = new Set(["things", "inbox"]);
+/** Without the wake stream, shapes that change under a person's eyes stay live; the others catch up now and then. */
+const LIVE_WITHOUT_WAKE: ReadonlySet<SyncedTableName> = new Set(["things", "inbox"]);
 const CATCH_UP_EVERY_MS = 60_000;
 
 export class SyncEngine {
   private controller: AbortController | undefined;
   private pusher: Pusher | undefined;
   private followers: ShapeFollower[] = [];
+  /** Whether the wake stream is held: then no shape is live and no periodic catch-up runs. */
+  private wakeHeld = false;
 
   constructor(
     readonly userId: string,
@@ -42,6 +51,7 @@ export class SyncEngine {
     this.controller = undefined;
     this.pusher = undefined;
     this.followers = [];
+    this.wakeHeld = false;
   }
 
   /** After signing in again: start over with fresh streams and a fresh pusher. */
@@ -62,8 +72,12 @@ export class SyncEngine {
       if (err instanceof FetchError && err.status === 401) this.blocked("signed_out");
       else if (err instanceof FetchError && err.status === 403 && err.text?.includes("mfa_required")) this.blocked("mfa_required");
     };
-    this.followers = SYNCED_TABLES.map((name) => new ShapeFollower(this.db, name, LIVE.has(name), onError));
+    // Paused between catch-ups from the start: the wake stream opening (or failing) decides.
+    this.followers = SYNCED_TABLES.map((name) => new ShapeFollower(this.db, name, false, onError));
     await Promise.all(this.followers.map((f) => f.start(signal)));
+    // Opened once the first round is in, so it does not take one of the browser's six connections
+    // from a first sync; its first opening catches every shape up once, for the gap.
+    void Promise.all(this.followers.map((f) => f.catchUp())).then(() => signal.aborted || this.holdWake(signal));
     const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
       pushed: (shapes) => {
         void this.catchUp(new Set(shapes));
@@ -76,7 +90,7 @@ export class SyncEngine {
       offline: () => this.hooks.offline?.(),
       blocked: (why) => (why === "too_old" ? undefined : this.blocked(why)),
     }));
-    const timer = setInterval(() => void this.catchUp(), CATCH_UP_EVERY_MS);
+    const timer = setInterval(() => void (this.wakeHeld ? undefined : this.catchUp()), CATCH_UP_EVERY_MS);
     const online = () => void this.catchUp();
     globalThis.addEventListener("online", online);
     signal.addEventListener("abort", () => pusher.stop());
@@ -86,6 +100,37 @@ export class SyncEngine {
       clearInterval(timer);
       globalThis.removeEventListener("online", online);
     }
+  }
+
+  /**
+   * Holds the wake stream: woken shapes catch up a few at a time. Each time it opens (the first
+   * time too: the shapes' first reads raced it), every shape catches up once, for what changed
+   * while no one listened, and the live shapes pause; when it is lost, they go live again and the
+   * minute's catch-ups resume until it opens again.
+   */
+  private holdWake(signal: AbortSignal): void {
+    const pool = new WakePool((name) => this.followers.find((f) => f.name === name), signal);
+    let mode: "starting" | "held" | "fallback" = "starting";
+    void holdWakeStream(signal, {
+      connected: ({ proxy }) => {
+        pool.retryEmpty = proxy;
+        if (mode === "held") return;
+        mode = "held";
+        this.wakeHeld = true;
+        for (const f of this.followers) f.setLive(false);
+        pool.sweep(this.followers.map((f) => f.name));
+      },
+      // Every shape at once is a scope change or a gap, not a change of each: asked once, as a sweep.
+      wake: (shapes) => (shapes.length >= this.followers.length ? pool.sweep(shapes) : pool.wake(shapes)),
+      lost: (status) => {
+        if (mode === "fallback") return;
+        mode = "fallback";
+        this.wakeHeld = false;
+        for (const f of this.followers) if (LIVE_WITHOUT_WAKE.has(f.name)) f.setLive(true);
+        // Signed out or a second factor needed: the shapes' own requests say so (and stop).
+        if (status !== 401 && status !== 403) void this.catchUp();
+      },
+    });
   }
 
   private blocked(why: "signed_out" | "mfa_required"): void {
@@ -107,7 +152,7 @@ export class SyncEngine {
    * connections a browser gives one host, so pushes and page requests never queue behind them.
    */
   private catchUp(only?: ReadonlySet<SyncedTableName>): Promise<void> {
-    const cold = this.followers.filter((f) => !f.live && (!only || only.has(f.name)));
+    const cold = this.followers.filter((f) => !f.isLive && (!only || only.has(f.name)));
     if (!cold.length) return this.catchUps;
     this.catchUps = this.catchUps.then(async () => {
       for (const f of cold) await f.catchUp();

@@ -6,9 +6,10 @@
  * downloading everything again.
  *
  * Browsers open at most six HTTP/1.1 connections to one host, and every live shape holds one for
- * up to 20 s (SH6). So only the shapes that change under a person's eyes (things, inbox) stay live;
- * the others are paused between catch-ups (start, reconnect, after a push, every minute) through
- * the client's runtime-visibility hook, which keeps the stream's own state between rounds.
+ * up to 20 s (SH6). So every shape is paused between catch-ups (through the client's
+ * runtime-visibility hook, which keeps the stream's own state between rounds), and the device's one
+ * wake stream (SH11, wake.ts) says which to catch up; only while that stream cannot be held do the
+ * shapes that change under a person's eyes (things, inbox) stay live (engine.ts).
  */
 import {
   FetchError,
@@ -68,15 +69,29 @@ export class ShapeFollower {
   private readonly gate: Gate;
   private waiting: (() => void)[] = [];
   private rows = 0;
+  /** Rows written or removed so far: a catch-up that moved it brought something. */
+  changes = 0;
 
   constructor(
     private readonly db: InventoryDb,
     readonly name: SyncedTableName,
     /** Stays live; otherwise paused between catch-ups. */
-    readonly live: boolean,
+    private live: boolean,
     private readonly onError: (err: Error) => void,
   ) {
     this.gate = new Gate(true);
+  }
+
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  /** Live (the wake stream is lost) or paused between catch-ups; a catch-up under way still ends at up-to-date. */
+  setLive(live: boolean): void {
+    if (this.live === live) return;
+    this.live = live;
+    if (live) this.gate.set(true);
+    else if (!this.waiting.length) this.gate.set(false);
   }
 
   async start(signal: AbortSignal): Promise<void> {
@@ -106,14 +121,16 @@ export class ShapeFollower {
 
   /**
    * Resolves when the shape has caught up with the server's present (then pauses a cold shape),
-   * or after `timeoutMs` (offline, or nothing new: a resumed stream asks with a long-poll that the
-   * server holds up to 20 s), pausing it again either way.
+   * or after `timeoutMs` (offline, or a long first sync still coming). On that timeout a cold shape
+   * pauses again unless rows arrived meanwhile: a first sync of a large location keeps going until
+   * it is up to date (apply() pauses it then), rather than stopping mid-snapshot until the next wake.
    */
   catchUp(timeoutMs = 25_000): Promise<void> {
+    const before = this.changes;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting = this.waiting.filter((w) => w !== done);
-        if (!this.live) this.gate.set(false);
+        if (!this.live && this.changes === before) this.gate.set(false);
         resolve();
       }, timeoutMs);
       const done = () => {
@@ -144,6 +161,7 @@ export class ShapeFollower {
       }
     });
     this.rows += puts.length;
+    this.changes += puts.length + deletes.length + (reset ? 1 : 0);
     await confirmTxids(this.db, txids);
     if (upToDate) {
       await retireApplied(this.db, this.name, Date.now());

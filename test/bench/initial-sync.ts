@@ -54,7 +54,7 @@ function newest(dir: string): number {
 }
 
 /** The web app as `npm start` serves it: built when dist/client is missing or older than client/. */
-function buildClient(): void {
+export function buildClient(): void {
   const index = path.join(ROOT, "dist/client/index.html");
   if (existsSync(index) && statSync(index).mtimeMs >= newest(path.join(ROOT, "client"))) return;
   execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
