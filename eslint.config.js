@@ -168,7 +168,8 @@ const moduleRule = {
 const moduleLayers = [
   { files: ["server/modules/**/*.ts"], forbid: [moduleRule.routes, moduleRule.list] },
   {
-    files: ["server/modules/*/routes.ts"],
+    // A routes file split out of routes.ts (me-routes.ts) is HTTP only as routes.ts is.
+    files: ["server/modules/*/routes.ts", "server/modules/*/*-routes.ts"],
     forbid: [moduleRule.routes, moduleRule.list, moduleRule.commandsFromRoutes, moduleRule.dbFromRoutes, moduleRule.readFromRoutes],
   },
   // Everything in a module below its service (commands.ts, read.ts and the files they are split
@@ -179,6 +180,9 @@ const moduleLayers = [
     // points beside their module's service, as routes.ts is, not below it.
     ignores: [
       "server/modules/*/routes.ts",
+      "server/modules/*/*-routes.ts",
+      // The account's session routes (a routes file by another name) ask its service.ts too.
+      "server/modules/account/sessions.ts",
       "server/modules/*/service.ts",
       "server/modules/tokens/gate.ts",
       "server/modules/managed-accounts/redeem.ts",
