@@ -168,8 +168,7 @@ const moduleRule = {
 const moduleLayers = [
   { files: ["server/modules/**/*.ts"], forbid: [moduleRule.routes, moduleRule.list] },
   {
-    // A routes file split out of routes.ts (me-routes.ts) is HTTP only as routes.ts is.
-    files: ["server/modules/*/routes.ts", "server/modules/*/*-routes.ts"],
+    files: ["server/modules/*/routes.ts"],
     forbid: [moduleRule.routes, moduleRule.list, moduleRule.commandsFromRoutes, moduleRule.dbFromRoutes, moduleRule.readFromRoutes],
   },
   // Everything in a module below its service (commands.ts, read.ts and the files they are split
@@ -180,8 +179,8 @@ const moduleLayers = [
     // points beside their module's service, as routes.ts is, not below it.
     ignores: [
       "server/modules/*/routes.ts",
+      // Routes files split out of routes.ts (me-routes.ts, and sessions.ts by another name) ask the service too.
       "server/modules/*/*-routes.ts",
-      // The account's session routes (a routes file by another name) ask its service.ts too.
       "server/modules/account/sessions.ts",
       "server/modules/*/service.ts",
       "server/modules/tokens/gate.ts",
