@@ -7,15 +7,14 @@
  * user, valid for an hour; confirming makes the new address the sign-in address, proven.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, like, lt } from "drizzle-orm";
 import { z } from "zod";
 import { emailChangedSchema } from "../../../shared/reauth.js";
 import type { Config } from "../../config.js";
 import { isUniqueViolation, type Db } from "../../db/client.js";
-import { authVerifications, users } from "../../db/schema/index.js";
 import { ConflictError, ValidationError } from "../../errors/classes.js";
 import { defineRoute } from "../../http/route.js";
 import { isSyntheticEmail, type Mailer } from "../../mail/mailer.js";
+import { replacePendingChange, setProvenEmail, takePendingChange, userOf } from "./repository.js";
 
 export const EMAIL_CHANGE_SECONDS = 60 * 60;
 const PREFIX = "email-change:";
@@ -50,15 +49,14 @@ export async function requestEmailChange(
 ): Promise<void> {
   const { db, config, mailer } = deps;
   const token = randomBytes(32).toString("base64url");
-  await db.transaction(async (tx) => {
-    await tx.delete(authVerifications).where(and(like(authVerifications.identifier, `${PREFIX}%`), like(authVerifications.value, valuePrefix(user.id))));
-    await tx.delete(authVerifications).where(and(like(authVerifications.identifier, `${PREFIX}%`), lt(authVerifications.expiresAt, now)));
-    await tx.insert(authVerifications).values({
-      identifier: identifierOf(token),
-      value: valueOf(user.id, email),
-      expiresAt: new Date(now.getTime() + EMAIL_CHANGE_SECONDS * 1000),
-    });
-  });
+  const change = {
+    prefix: PREFIX,
+    valuePrefix: valuePrefix(user.id),
+    identifier: identifierOf(token),
+    value: valueOf(user.id, email),
+    expiresAt: new Date(now.getTime() + EMAIL_CHANGE_SECONDS * 1000),
+  };
+  await replacePendingChange(db, change, now);
   const link = `${new URL("/confirm-email", config.publicUrl).href}#token=${token}`;
   // Sent before answering: the person waits for this mail, and a failure to send should show.
   await mailer.send({
@@ -89,19 +87,16 @@ export async function requestEmailChange(
 /** Redeems a link: the token is spent, and the address it carries becomes the sign-in address. */
 export async function confirmEmailChange(db: Db, token: string, now = new Date()): Promise<{ email: string }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(authVerifications)
-      .where(eq(authVerifications.identifier, identifierOf(token)))
-      .returning({ value: authVerifications.value, expiresAt: authVerifications.expiresAt });
+    const row = await takePendingChange(tx, identifierOf(token));
     if (!row || row.expiresAt < now) throw invalidLink();
     const pending = pendingValue.safeParse(JSON.parse(row.value));
     if (!pending.success) throw invalidLink();
     const { userId, email } = pending.data;
-    const [me] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    const me = await userOf(tx, userId);
     if (!me || isSyntheticEmail(me.email)) throw invalidLink();
     try {
       // The link was opened from the new mailbox: the address is proven.
-      await tx.update(users).set({ email, emailVerified: true, updatedAt: now }).where(eq(users.id, userId));
+      await setProvenEmail(tx, userId, email, now);
     } catch (err) {
       // Taken by another account since the request (the link stays unspent, and changes nothing).
       if (isUniqueViolation(err)) throw new ConflictError("This address is now used by another account.");

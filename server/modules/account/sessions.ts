@@ -1,24 +1,15 @@
 /**
  * The signed-in devices of a user: GET /api/v1/me/sessions and DELETE /api/v1/me/sessions/:id (the
  * library's own listing and revocation are switched off, spec "Sign-up" 4), and DELETE
- * /api/v1/me/sessions, "sign out everywhere else" (every session of the user but the caller's). Rows
- * are read from the session table directly; the token column is never selected.
+ * /api/v1/me/sessions, "sign out everywhere else" (every session of the user but the caller's). HTTP
+ * only: the account's service reads and deletes the rows (never their token column).
  */
-import { and, eq, gt, ne } from "drizzle-orm";
 import { pageQuerySchema } from "../../../shared/paging.js";
 import { okSchema, sessionListSchema, signedOutOthersSchema } from "../../../shared/sessions.js";
 import type { Db } from "../../db/client.js";
-import { authSessions } from "../../db/schema/index.js";
-import { NotFoundError } from "../../errors/classes.js";
 import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
-import { timeIdPaging } from "../../db/paging.js";
-import type { Actor } from "../../db/actor.js";
 import type { Auth } from "../../auth/auth.js";
-import { requireSession } from "../../access/role.js";
-
-function sessionOwner(actor: Actor): Actor & { sessionId: string } {
-  return requireSession(actor, "Sessions are managed from a signed-in session only.");
-}
+import { listSessions, signOutOthers, signOutSession } from "./service.js";
 
 export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
   const { db, auth } = deps;
@@ -31,33 +22,7 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       query: pageQuerySchema,
       response: sessionListSchema,
       async handler({ actor, query }) {
-        const me = sessionOwner(actor);
-        const paging = timeIdPaging(authSessions.createdAt, authSessions.id, query);
-        const found = await db
-          .select({
-            id: authSessions.id,
-            createdAt: authSessions.createdAt,
-            lastSeenAt: authSessions.lastSeenAt,
-            ip: authSessions.ipAddress,
-            userAgent: authSessions.userAgent,
-            key: paging.key,
-          })
-          .from(authSessions)
-          .where(and(eq(authSessions.userId, me.userId), gt(authSessions.expiresAt, new Date()), paging.after))
-          .orderBy(...paging.orderBy)
-          .limit(paging.limit);
-        const page = paging.page(found, (s) => s.id);
-        return {
-          next_cursor: page.next_cursor,
-          items: page.rows.map((s) => ({
-            id: s.id,
-            current: s.id === me.sessionId,
-            createdAt: s.createdAt.toISOString(),
-            lastSeenAt: (s.lastSeenAt ?? s.createdAt).toISOString(),
-            ip: s.ip || null,
-            userAgent: s.userAgent || null,
-          })),
-        };
+        return listSessions(db, actor, query);
       },
     }),
     defineRoute({
@@ -67,12 +32,7 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       tag: "me",
       response: signedOutOthersSchema,
       async handler({ actor }) {
-        const me = sessionOwner(actor);
-        const gone = await db
-          .delete(authSessions)
-          .where(and(eq(authSessions.userId, me.userId), ne(authSessions.id, me.sessionId)))
-          .returning({ id: authSessions.id });
-        return { ok: true as const, signedOut: gone.length };
+        return { ok: true as const, signedOut: await signOutOthers(db, actor) };
       },
     }),
     defineRoute({
@@ -83,13 +43,8 @@ export function sessionRoutes(deps: { db: Db; auth: Auth }): RouteDef[] {
       params: idParams.strict(),
       response: okSchema,
       async handler({ actor, params, res }) {
-        const me = sessionOwner(actor);
-        const gone = await db
-          .delete(authSessions)
-          .where(and(eq(authSessions.id, params.id), eq(authSessions.userId, me.userId)))
-          .returning({ id: authSessions.id });
-        if (!gone.length) throw new NotFoundError("session");
-        if (params.id === me.sessionId) {
+        const { wasCurrent } = await signOutSession(db, actor, params.id);
+        if (wasCurrent) {
           const { name, attributes } = (await auth.$context).authCookies.sessionToken;
           res.clearCookie(name, { path: attributes.path, httpOnly: true, secure: attributes.secure, sameSite: "lax" });
         }

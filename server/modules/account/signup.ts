@@ -4,16 +4,15 @@
  * gets exactly the answer a free one gets, and about as slowly (a password hash is computed either
  * way), so the route cannot be used to find out who has an account.
  */
-import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { instanceSettings, users } from "../../db/schema/index.js";
 import { SignupClosedError } from "../../errors/classes.js";
 import { defineRoute } from "../../http/route.js";
 import { acceptInviteForUser, findLiveInvite } from "../members/invites.js";
 import type { Auth } from "../../auth/auth.js";
 import { displayNameSchema } from "../../auth/input.js";
+import { signupOpenSetting, userIdByEmail } from "./repository.js";
 
 export const signUpBody = z
   .object({
@@ -33,13 +32,7 @@ const ACCEPTED = {
 
 async function signupOpen(db: Db, config: Config): Promise<boolean> {
   if (config.signupOpen) return true;
-  // Compared in SQL: drizzle's jsonb column re-parses a stored JSON string, so the string "true"
-  // would read back as the boolean true. Only the JSON value true opens sign-up.
-  const [row] = await db
-    .select({ open: sql<boolean>`${instanceSettings.value} = 'true'::jsonb` })
-    .from(instanceSettings)
-    .where(eq(instanceSettings.key, "signup_open"));
-  return row?.open === true;
+  return signupOpenSetting(db);
 }
 
 export function signUpRoute(deps: { db: Db; config: Config; auth: Auth }) {
@@ -57,8 +50,7 @@ export function signUpRoute(deps: { db: Db; config: Config; auth: Auth }) {
       const invite = body.invite ? await findLiveInvite(db, body.invite) : null;
       const inviteFits = invite !== null && (invite.email === null || invite.email.toLowerCase() === email);
       if (!inviteFits && !(await signupOpen(db, config))) throw new SignupClosedError();
-      const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      if (taken) {
+      if (await userIdByEmail(db, email)) {
         // Same work, same answer as for a free address.
         await (await auth.$context).password.hash(body.password);
         return ACCEPTED;
@@ -70,8 +62,7 @@ export function signUpRoute(deps: { db: Db; config: Config; auth: Auth }) {
         // A concurrent sign-up with the same address lost the race: answer as for any taken
         // address. Any other refusal created nothing, and "accepted" would be a lie.
         if ((err as { status?: string }).status !== "UNPROCESSABLE_ENTITY") throw err;
-        const [now] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-        if (!now) throw err;
+        if (!(await userIdByEmail(db, email))) throw err;
       }
       return ACCEPTED;
     },

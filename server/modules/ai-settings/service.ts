@@ -11,18 +11,28 @@ import { monthOf } from "../../ai/budget.js";
 import { checkAiBaseUrl, guardedAiFetch } from "../../ai/guarded-fetch.js";
 import { checkApiKey } from "../../ai/key-check.js";
 import { openApiKey, sealApiKey } from "../../ai/keys.js";
-import { accountSettings, userSettings, type SettingsRow } from "../../ai/payer.js";
 import { PRICE_TABLE } from "../../ai/prices.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Config } from "../../config.js";
-import { rows, sql, type Db, type Tx } from "../../db/client.js";
-import { NotFoundError, UnavailableError, ValidationError } from "../../errors/classes.js";
+import type { Db } from "../../db/client.js";
+import { UnavailableError, ValidationError } from "../../errors/classes.js";
 import { checkedAddress, GuardRefusal, type GuardOptions } from "../../oauth/guarded-fetch.js";
-import { costSummary, settingsView } from "./read.js";
+import {
+  costSummary,
+  deleteSettingsOf,
+  insertSettingsRow,
+  lockAccount,
+  ownAccountId,
+  settingsOf,
+  settingsView,
+  updateSettingsRow,
+  type Scope,
+  type SettingsValues,
+} from "./repository.js";
 import { requirePerson, requireRole } from "../../access/role.js";
 
-export type Scope = "user" | "account";
+export type { Scope };
 
 /** AI settings are a person's business: never a token's or an MCP grant's (spec "Personal tokens" 5). */
 function personOnly(actor: Actor): Actor {
@@ -44,21 +54,10 @@ async function checkBaseUrl(raw: string, guard: GuardOptions): Promise<string> {
   }
 }
 
-/** The account the person owns (every user owns one). */
-async function ownAccountId(q: Db | Tx, userId: string): Promise<string> {
-  const [row] = await rows<{ id: string }>(q, sql`SELECT id FROM accounts WHERE owner_user_id = ${userId}`);
-  if (!row) throw new NotFoundError("account");
-  return row.id;
-}
-
-async function settingsOf(q: Db | Tx, scope: Scope, userId: string): Promise<SettingsRow | null> {
-  return scope === "user" ? userSettings(q, userId) : accountSettings(q, await ownAccountId(q, userId));
-}
-
 export async function overview(db: Db, config: Pick<Config, "ai">, actor: Actor): Promise<AiSettingsOverview> {
   personOnly(actor);
   const month = monthOf(new Date());
-  const user = await userSettings(db, actor.userId);
+  const user = await settingsOf(db, "user", actor.userId);
   const account = await settingsOf(db, "account", actor.userId);
   return {
     user: user ? await settingsView(db, user, month) : null,
@@ -85,7 +84,7 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
   const saved = await asSystem(db, async (tx) => {
     const accountId = await ownAccountId(tx, actor.userId);
     // One writer at a time per account: the row is made once, and the key sealed for the row kept.
-    await tx.execute(sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`);
+    await lockAccount(tx, accountId);
     const existing = await settingsOf(tx, scope, actor.userId);
     const id = existing?.id ?? uuidv7();
     const keyOwner = { settingsId: id, accountId, providerKind: body.providerKind, baseUrl };
@@ -99,17 +98,11 @@ export async function saveSettings(db: Db, guard: GuardOptions, actor: Actor, sc
       );
     }
     const owner = scope === "user" ? { userId: actor.userId, accountId: null } : { userId: null, accountId };
-    const values = sql`${body.providerKind}, ${body.model}, ${baseUrl}, ${sealed}, ${budget?.amount ?? null}::numeric, ${budget?.currency ?? null}, ${body.enabled}`;
+    const values: SettingsValues = { providerKind: body.providerKind, model: body.model, baseUrl, sealedKey: sealed, budget, enabled: body.enabled };
     // A refusal belongs to the key it was about: another key (or none), or the provider taking this one, clears it.
     const keepRefusal = !checked && existing !== null && sealed !== null && sealed === existing.api_key_sealed;
-    if (existing) {
-      await tx.execute(sql`UPDATE ai_settings SET (provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled, updated_at)
-                           = (${values}, now()) WHERE id = ${id}`);
-      if (!keepRefusal) await tx.execute(sql`UPDATE ai_settings SET key_refused_at = NULL, key_refused_status = NULL WHERE id = ${id}`);
-    } else {
-      await tx.execute(sql`INSERT INTO ai_settings (id, scope, user_id, account_id, provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled)
-                           VALUES (${id}, ${scope}, ${owner.userId}, ${owner.accountId}, ${values})`);
-    }
+    if (existing) await updateSettingsRow(tx, id, values, !keepRefusal);
+    else await insertSettingsRow(tx, id, scope, owner, values);
     // A new key is recorded as set; a stored key gone (removed, or forgotten with its provider) as cleared.
     const keyChange = typeof body.apiKey === "string" ? "ai_key.set" : existing?.api_key_sealed && !sealed ? "ai_key.cleared" : null;
     if (keyChange) await recordAudit(tx, actor, { action: keyChange, userId: actor.userId, params: { scope, provider: body.providerKind } });
@@ -154,11 +147,7 @@ async function checkKey(db: Db, guard: GuardOptions, userId: string, scope: Scop
 export async function deleteSettings(db: Db, actor: Actor, scope: Scope): Promise<void> {
   personOnly(actor);
   await asSystem(db, async (tx) => {
-    const owner = scope === "user" ? sql`user_id = ${actor.userId}` : sql`account_id = ${await ownAccountId(tx, actor.userId)}`;
-    const gone = await rows<{ provider_kind: string; had_key: boolean }>(
-      tx,
-      sql`DELETE FROM ai_settings WHERE ${owner} RETURNING provider_kind, api_key_sealed IS NOT NULL AS had_key`,
-    );
+    const gone = await deleteSettingsOf(tx, scope, actor.userId);
     for (const g of gone)
       if (g.had_key) await recordAudit(tx, actor, { action: "ai_key.cleared", userId: actor.userId, params: { scope, provider: g.provider_kind } });
   });

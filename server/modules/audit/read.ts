@@ -3,15 +3,19 @@
  * (migrations/0038_audit_entries.sql) lets a person read only their own account's entries and
  * those of the locations they administer; the callers check the same first, for clear answers.
  */
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { AuditEntry, AuditList } from "../../../shared/audit.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Tx } from "../../db/client.js";
 import { auditEntries, users } from "../../db/schema/index.js";
 import { timeIdPaging } from "../../db/paging.js";
 
-/** `where` picks the account's or the location's entries; `readerId` is who reads, for "you". */
-export async function auditPage(tx: Tx, where: SQL, readerId: string, query: PageQuery): Promise<AuditList> {
+/** Whose entries a page holds: a person's own account's, or a location's. */
+export type AuditOf = { userId: string } | { locationId: string };
+
+/** A page of the entries `of` picks; `readerId` is who reads, for "you". */
+export async function auditPage(tx: Tx, of: AuditOf, readerId: string, query: PageQuery): Promise<AuditList> {
+  const where = "userId" in of ? eq(auditEntries.userId, of.userId) : eq(auditEntries.locationId, of.locationId);
   const paging = timeIdPaging(auditEntries.at, auditEntries.id, query);
   const found = await tx
     .select({

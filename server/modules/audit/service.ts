@@ -4,14 +4,12 @@
  * admins that location's (members and viewers 403, a location the actor cannot see 404, as the
  * other location settings answer).
  */
-import { eq } from "drizzle-orm";
 import type { AuditList } from "../../../shared/audit.js";
 import type { PageQuery } from "../../../shared/paging.js";
 import { locationAccess } from "../../access/location.js";
 import type { Actor } from "../../db/actor.js";
 import { withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
-import { auditEntries } from "../../db/schema/index.js";
 import { auditPage } from "./read.js";
 import { requirePerson, requireRole } from "../../access/role.js";
 
@@ -20,13 +18,13 @@ function personOnly(actor: Actor): Actor {
 }
 
 export async function myAudit(db: Db, actor: Actor, query: PageQuery): Promise<AuditList> {
-  return withActor(db, personOnly(actor), (tx) => auditPage(tx, eq(auditEntries.userId, actor.userId), actor.userId, query));
+  return withActor(db, personOnly(actor), (tx) => auditPage(tx, { userId: actor.userId }, actor.userId, query));
 }
 
 export async function locationAudit(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<AuditList> {
   return withActor(db, personOnly(actor), async (tx) => {
     const { role } = await locationAccess(tx, locationId);
     requireRole(role, "admin", `Your role (${role}) cannot see this location's activity; ask an owner or admin.`, { role, needed: "admin" });
-    return auditPage(tx, eq(auditEntries.locationId, locationId), actor.userId, query);
+    return auditPage(tx, { locationId }, actor.userId, query);
   });
 }

@@ -3,26 +3,22 @@
  * they may capture (member and up). Rows are the person's own (RLS on capture_settings); a
  * location they cannot see is 404 either way.
  */
-import { and, eq } from "drizzle-orm";
 import type { CaptureSettings } from "../../../shared/capture-settings.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
-import { captureSettings } from "../../db/schema/index.js";
 import { requirePerson, requireWriteRole } from "../../access/role.js";
+import { saveStraightIn, straightInOf } from "./repository.js";
 
 /** Settings are a person's own choice on their devices: never a token's or an MCP grant's. */
 function personOnly(actor: Actor): Actor {
   return requirePerson(actor, "Capture settings are kept for a signed-in session only.");
 }
 
-const mine = (actor: Actor, locationId: string) => and(eq(captureSettings.userId, actor.userId), eq(captureSettings.locationId, locationId));
-
 export function getCaptureSettings(db: Db, actor: Actor, locationId: string): Promise<CaptureSettings> {
   return withActor(db, personOnly(actor), async (tx) => {
     await locationAccess(tx, locationId);
-    const [row] = await tx.select({ straightIn: captureSettings.straightIn }).from(captureSettings).where(mine(actor, locationId));
-    return { straightIn: row?.straightIn ?? false };
+    return { straightIn: await straightInOf(tx, actor.userId, locationId) };
   });
 }
 
@@ -31,12 +27,6 @@ export function putCaptureSettings(db: Db, actor: Actor, locationId: string, bod
     const { role } = await locationAccess(tx, locationId);
     // Viewers do not capture, so they have nothing to let in.
     requireWriteRole(actor, role, "member", `Your role (${role}) cannot capture here, so it has no capture settings.`);
-    const set = { straightIn: body.straightIn, updatedAt: new Date() };
-    const [row] = await tx
-      .insert(captureSettings)
-      .values({ userId: actor.userId, locationId, ...set })
-      .onConflictDoUpdate({ target: [captureSettings.userId, captureSettings.locationId], set })
-      .returning({ straightIn: captureSettings.straightIn });
-    return { straightIn: row!.straightIn };
+    return { straightIn: await saveStraightIn(tx, actor.userId, locationId, body.straightIn, new Date()) };
   });
 }

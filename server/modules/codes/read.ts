@@ -8,7 +8,7 @@ import { classifyScan, normalizeCode, type CodeKind, type LabelSheet, type ScanR
 import { roleAtLeast } from "../../../shared/roles.js";
 import { visibleRoles } from "../../access/visible.js";
 import { type Tx, rows, sql } from "../../db/client.js";
-import { codes, labelSheets } from "../../db/schema/index.js";
+import { codes, labelSheets, locations } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 
 /** A barcode found on more things than this answers the first ones (by location, then name). */
@@ -136,4 +136,10 @@ export async function codeLocation(tx: Tx, code: string): Promise<string> {
   const [row] = await tx.select({ locationId: codes.locationId }).from(codes).where(eq(codes.code, code));
   if (!row) throw new NotFoundError("code");
   return row.locationId;
+}
+
+/** A location's name, as its label sheets print it (empty when the actor cannot read it). */
+export async function locationName(tx: Tx, locationId: string): Promise<string> {
+  const [loc] = await tx.select({ name: locations.name }).from(locations).where(eq(locations.id, locationId));
+  return loc?.name ?? "";
 }

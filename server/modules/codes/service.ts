@@ -5,14 +5,12 @@ import { normalizeCode, type CodeClaimResult, type LabelSheet, type ScanResult, 
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
-import { locations } from "../../db/schema/index.js";
 import { ValidationError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
-import { eq } from "drizzle-orm";
 import { labelSheetPdf } from "./pdf.js";
-import { codeLocation, findSheet, lookupCode, resolveScan, sheetsOf } from "./read.js";
+import { codeLocation, findSheet, locationName, lookupCode, resolveScan, sheetsOf } from "./read.js";
 import { requireRole } from "../../access/role.js";
 
 export const lookup = ({ db }: ServiceDeps, actor: Actor, code: string) => withActor(db, actor, (tx) => lookupCode(tx, code));
@@ -65,8 +63,7 @@ export async function sheetPdf({ db }: ServiceDeps, actor: Actor, id: string, or
   const content = await withActor(db, actor, async (tx) => {
     const sheet = await findSheet(tx, id);
     await adminOf(tx, sheet.locationId);
-    const [loc] = await tx.select({ name: locations.name }).from(locations).where(eq(locations.id, sheet.locationId));
-    return { origin, locationName: loc?.name ?? "", codes: sheet.codes };
+    return { origin, locationName: await locationName(tx, sheet.locationId), codes: sheet.codes };
   });
   return labelSheetPdf(content);
 }

@@ -4,9 +4,10 @@
  * lease ran out, under FOR UPDATE SKIP LOCKED, so replicas never build the same export twice at
  * once. A claim counts an attempt; an export that keeps killing its worker ends as failed.
  */
-import { rows, sql, type Db } from "../../db/client.js";
+import { rows, sql, type Db, type Tx } from "../../db/client.js";
 import { asSystem } from "../../db/actor.js";
 import { claimLeased, extendLease, releaseLeased, type LeasedQueue } from "../../jobs/leased-queue.js";
+import { EXPORT_COLUMNS, type ExportRow } from "./read.js";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -19,6 +20,51 @@ export interface ClaimedExport {
   options: Record<string, unknown>;
   includes_secrets: boolean;
   attempt: number;
+}
+
+/**
+ * How many of the person's exports are queued or running, after taking their create lock: the lock
+ * serialises one person's creates until the transaction ends, so two at once cannot both pass a limit.
+ */
+export async function lockedActiveCount(tx: Tx, userId: string): Promise<number> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`export:${userId}`}))`);
+  const [active] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM exports WHERE requested_by = ${userId} AND status IN ('queued', 'running')`,
+  );
+  return active?.n ?? 0;
+}
+
+/** Queues an export: the row the request makes is the queue's job. */
+export async function insertExport(
+  tx: Tx,
+  e: {
+    id: string;
+    accountId: string;
+    locationId: string | null;
+    scope: "location" | "account";
+    requestedBy: string;
+    options: object;
+    includesSecrets: boolean;
+  },
+): Promise<ExportRow> {
+  const [row] = await rows<ExportRow>(
+    tx,
+    sql`INSERT INTO exports (id, account_id, location_id, scope, requested_by, options, includes_secrets)
+        VALUES (${e.id}, ${e.accountId}, ${e.locationId}, ${e.scope}, ${e.requestedBy}, ${JSON.stringify(e.options)}::jsonb, ${e.includesSecrets})
+        RETURNING ${EXPORT_COLUMNS}`,
+  );
+  return row!;
+}
+
+/** Cancels a queued or running export; null when it had already ended. */
+export async function cancelActive(tx: Tx, id: string): Promise<ExportRow | null> {
+  const [done] = await rows<ExportRow>(
+    tx,
+    sql`UPDATE exports SET status = 'cancelled', lease_until = NULL, finished_at = now(), updated_at = now()
+        WHERE id = ${id} AND status IN ('queued', 'running') RETURNING ${EXPORT_COLUMNS}`,
+  );
+  return done ?? null;
 }
 
 /** The exports table as a leased queue (server/jobs/leased-queue.ts). */

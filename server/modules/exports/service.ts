@@ -11,57 +11,18 @@ import { v7 as uuidv7 } from "uuid";
 import { EXPORT_MAX_ACTIVE, type ExportCreate, type ExportRecord } from "../../../shared/exports.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import { requireFreshAuth, type ReauthDeps } from "../../auth/reauth.js";
-import { rows, sql, type Db } from "../../db/client.js";
+import type { Db } from "../../db/client.js";
 import { locationAccess } from "../../access/location.js";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError } from "../../errors/classes.js";
 import { exportPath, removeExportFiles } from "./build.js";
+import { cancelActive, insertExport, lockedActiveCount } from "./queue.js";
+import { locationAccount, ownAccount, ownExport, ownExports, recordOf, type ExportRow } from "./read.js";
 import { requirePerson, requireRole } from "../../access/role.js";
 
 export interface ExportDeps extends ReauthDeps {
   db: Db;
   dir: string;
 }
-
-interface Row {
-  id: string;
-  scope: "location" | "account";
-  location_id: string | null;
-  status: ExportRecord["status"];
-  progress_done: number;
-  progress_total: number;
-  bytes: string | number | null;
-  sha256: string | null;
-  includes_secrets: boolean;
-  options: ExportRecord["options"];
-  created_at: string | Date;
-  finished_at: string | Date | null;
-  expires_at: string | Date | null;
-  error: string | null;
-}
-
-const iso = (d: string | Date) => new Date(d).toISOString();
-
-export function recordOf(r: Row): ExportRecord {
-  return {
-    id: r.id,
-    scope: r.scope,
-    ...(r.location_id ? { locationId: r.location_id } : {}),
-    status: r.status,
-    progress: { done: r.progress_done, total: r.progress_total },
-    ...(r.bytes !== null ? { bytes: Number(r.bytes) } : {}),
-    ...(r.sha256 ? { sha256: r.sha256 } : {}),
-    includesSecrets: r.includes_secrets,
-    options: r.options,
-    createdAt: iso(r.created_at),
-    ...(r.finished_at ? { finishedAt: iso(r.finished_at) } : {}),
-    ...(r.expires_at ? { expiresAt: iso(r.expires_at) } : {}),
-    ...(r.error ? { error: r.error } : {}),
-    ...(r.status === "succeeded" ? { fileUrl: `/api/v1/exports/${r.id}/file` } : {}),
-  };
-}
-
-const COLUMNS = sql`id::text AS id, scope, location_id::text AS location_id, status, progress_done, progress_total, bytes, sha256, includes_secrets,
-  options, created_at, finished_at, expires_at, error`;
 
 /** Only a signed-in person exports: a token or an MCP grant never does (spec "Personal tokens" 5). */
 function person(actor: Actor): void {
@@ -78,19 +39,14 @@ export async function createExport(deps: ExportDeps, actor: Actor, body: ExportC
     // Owners and admins export a location: the zip holds every record, money and members' history included.
     const access = await withActor(db, actor, (tx) => locationAccess(tx, locationId));
     requireRole(access.role, "admin", "Only the location's owners and admins can export it.");
-    const [loc] = await asSystem(db, (tx) =>
-      rows<{ account_id: string; owner: string }>(
-        tx,
-        sql`SELECT l.account_id::text AS account_id, a.owner_user_id::text AS owner FROM locations l JOIN accounts a ON a.id = l.account_id WHERE l.id = ${locationId}`,
-      ),
-    );
+    const loc = await asSystem(db, (tx) => locationAccount(tx, locationId));
     if (!loc) throw new NotFoundError("location");
-    accountId = loc.account_id;
-    ownsAccount = loc.owner === actor.userId;
+    accountId = loc.accountId;
+    ownsAccount = loc.ownerId === actor.userId;
   } else {
-    const [own] = await asSystem(db, (tx) => rows<{ id: string }>(tx, sql`SELECT id::text AS id FROM accounts WHERE owner_user_id = ${actor.userId}`));
+    const own = await asSystem(db, (tx) => ownAccount(tx, actor.userId));
     if (!own) throw new ForbiddenError("Only the account's owner can export the whole account.");
-    accountId = own.id;
+    accountId = own;
     ownsAccount = true;
   }
   if (body.includesSecrets) {
@@ -100,26 +56,24 @@ export async function createExport(deps: ExportDeps, actor: Actor, body: ExportC
   const id = uuidv7();
   return asSystem(db, async (tx) => {
     // Serialises one person's creates, so two at once cannot both pass the limit.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`export:${actor.userId}`}))`);
-    const [active] = await rows<{ n: number }>(
-      tx,
-      sql`SELECT count(*)::int AS n FROM exports WHERE requested_by = ${actor.userId} AND status IN ('queued', 'running')`,
-    );
-    if ((active?.n ?? 0) >= EXPORT_MAX_ACTIVE) throw new RateLimitedError(60);
+    if ((await lockedActiveCount(tx, actor.userId)) >= EXPORT_MAX_ACTIVE) throw new RateLimitedError(60);
     const options = { ...body.options, locale: body.locale, digits: body.digits };
-    const [row] = await rows<Row>(
-      tx,
-      sql`INSERT INTO exports (id, account_id, location_id, scope, requested_by, options, includes_secrets)
-          VALUES (${id}, ${accountId}, ${body.scope === "location" ? body.locationId : null}, ${body.scope}, ${actor.userId}, ${JSON.stringify(options)}::jsonb, ${body.includesSecrets})
-          RETURNING ${COLUMNS}`,
-    );
-    return recordOf(row!);
+    const row = await insertExport(tx, {
+      id,
+      accountId,
+      locationId: body.scope === "location" ? body.locationId : null,
+      scope: body.scope,
+      requestedBy: actor.userId,
+      options,
+      includesSecrets: body.includesSecrets,
+    });
+    return recordOf(row);
   });
 }
 
-async function mine(db: Db, actor: Actor, id: string): Promise<Row> {
+async function mine(db: Db, actor: Actor, id: string): Promise<ExportRow> {
   person(actor);
-  const [row] = await asSystem(db, (tx) => rows<Row>(tx, sql`SELECT ${COLUMNS} FROM exports WHERE id = ${id} AND requested_by = ${actor.userId}`));
+  const row = await asSystem(db, (tx) => ownExport(tx, actor.userId, id));
   if (!row) throw new NotFoundError("export");
   return row;
 }
@@ -128,9 +82,7 @@ export const getExport = async (db: Db, actor: Actor, id: string) => recordOf(aw
 
 export async function listExports(db: Db, actor: Actor): Promise<{ items: ExportRecord[] }> {
   person(actor);
-  const found = await asSystem(db, (tx) =>
-    rows<Row>(tx, sql`SELECT ${COLUMNS} FROM exports WHERE requested_by = ${actor.userId} ORDER BY created_at DESC, id DESC LIMIT 50`),
-  );
+  const found = await asSystem(db, (tx) => ownExports(tx, actor.userId));
   return { items: found.map(recordOf) };
 }
 
@@ -140,13 +92,7 @@ export async function cancelExport(deps: ExportDeps, actor: Actor, id: string): 
   if (row.status === "cancelled") return recordOf(row);
   if (row.status !== "queued" && row.status !== "running")
     throw new ConflictError(`This export already ended (${row.status}); only a queued or running one can be cancelled.`);
-  const [done] = await asSystem(deps.db, (tx) =>
-    rows<Row>(
-      tx,
-      sql`UPDATE exports SET status = 'cancelled', lease_until = NULL, finished_at = now(), updated_at = now()
-          WHERE id = ${id} AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
-    ),
-  );
+  const done = await asSystem(deps.db, (tx) => cancelActive(tx, id));
   if (!done) return getExport(deps.db, actor, id); // it finished meanwhile
   await removeExportFiles(deps.dir, id);
   return recordOf(done);

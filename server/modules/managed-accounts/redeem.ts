@@ -12,7 +12,7 @@ import type { Db } from "../../db/client.js";
 import { authAccounts, managedAccounts, users } from "../../db/schema/index.js";
 import { ValidationError } from "../../errors/classes.js";
 import { codeMatches, hashCode } from "./codes.js";
-import { forgetPassword } from "./service.js";
+import { forgetPassword } from "./repository.js";
 
 export interface RedeemDeps {
   db: Db;

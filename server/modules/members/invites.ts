@@ -7,7 +7,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem } from "../../db/actor.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Tx } from "../../db/client.js";
 import { invites, memberships, users } from "../../db/schema/index.js";
 import { runSystem } from "../write.js";
 
@@ -20,6 +20,11 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 export function newInviteToken(): { token: string; tokenHash: string } {
   const token = `inv_${randomBytes(24).toString("base64url")}`;
   return { token, tokenHash: hashToken(token) };
+}
+
+/** Stores a new invite (its token's hash only), on the inviting admin's transaction. */
+export async function insertInvite(tx: Tx, invite: typeof invites.$inferInsert): Promise<void> {
+  await tx.insert(invites).values(invite);
 }
 
 /** The invite behind `token` if it can still be used (not expired, accepted or revoked). */

@@ -1,9 +1,9 @@
-/** Reads of members: a page of a location's live members, or one of them. */
+/** Reads of members: a page of a location's live members, or one of them; what an invite names. */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Member } from "../../../shared/members.js";
 import type { PageQuery } from "../../../shared/paging.js";
-import type { Tx } from "../../db/client.js";
-import { memberships, users } from "../../db/schema/index.js";
+import type { Queryable, Tx } from "../../db/client.js";
+import { locations, memberships, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import { timeIdPaging } from "../../db/paging.js";
 
@@ -42,4 +42,16 @@ export async function findMember(tx: Tx, locationId: string, userId: string): Pr
   const [member] = (await selectMembers(tx, locationId, { userId })).rows;
   if (!member) throw new NotFoundError("member");
   return member;
+}
+
+/** A location's name, as an invite mail names it (empty when the actor cannot read it). */
+export async function locationName(tx: Tx, locationId: string): Promise<string> {
+  const [location] = await tx.select({ name: locations.name }).from(locations).where(eq(locations.id, locationId));
+  return location?.name ?? "";
+}
+
+/** A user's sign-in address, or null when the user is gone. */
+export async function emailOf(q: Queryable, userId: string): Promise<string | null> {
+  const [user] = await q.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email ?? null;
 }

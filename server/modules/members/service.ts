@@ -5,7 +5,6 @@
  * membership for someone who is not yet a member (asSystem in invites.ts). Everything that acts
  * for a user runs through withActor, so RLS has the last word even if a check here were wrong.
  */
-import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { InviteAccepted, InviteCreateBody, InviteCreated, Member, MemberList, MemberPatchBody, MemberRemoved } from "../../../shared/members.js";
 import type { PageQuery } from "../../../shared/paging.js";
@@ -13,14 +12,13 @@ import { type Role } from "../../../shared/roles.js";
 import { locationAccess } from "../../access/location.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Tx } from "../../db/client.js";
-import { invites, locations, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
 import type { Written } from "../../http/route.js";
 import type { ServiceDeps } from "../deps.js";
 import { writeOne } from "../write.js";
-import { findMember, selectMembers } from "./read.js";
+import { emailOf, findMember, locationName, selectMembers } from "./read.js";
 import { mailInvite, type InviteMailDeps } from "./invite-mail.js";
-import { acceptInviteForUser, findLiveInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
+import { acceptInviteForUser, findLiveInvite, insertInvite, INVITE_TTL_MS, inviteFitsEmail, newInviteToken } from "./invites.js";
 import { requirePerson, requireWriteRole } from "../../access/role.js";
 
 /**
@@ -93,9 +91,8 @@ export async function createInvite(
     const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
     const id = uuidv7();
     const email = body.email?.trim().toLowerCase() ?? null;
-    await tx.insert(invites).values({ id, locationId, email, role: body.role, tokenHash, expiresAt, createdBy: actor.userId, createdAt: now });
-    const [location] = await tx.select({ name: locations.name }).from(locations).where(eq(locations.id, locationId));
-    return { id, token, expiresAt, email, locationName: location?.name ?? "" };
+    await insertInvite(tx, { id, locationId, email, role: body.role, tokenHash, expiresAt, createdBy: actor.userId, createdAt: now });
+    return { id, token, expiresAt, email, locationName: await locationName(tx, locationId) };
   });
   const mailed = made.email
     ? await mailInvite(mail, { to: made.email, token: made.token, locationName: made.locationName, inviterName: actor.displayName, role: body.role })
@@ -111,8 +108,8 @@ export async function acceptInvite({ db }: ServiceDeps, actor: Actor, token: str
   personOnly(actor);
   const invite = await findLiveInvite(db, token);
   if (!invite) throw new NotFoundError("invite");
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId));
-  if (!user || !inviteFitsEmail(invite, user.email)) throw new NotFoundError("invite");
+  const email = await emailOf(db, actor.userId);
+  if (email === null || !inviteFitsEmail(invite, email)) throw new NotFoundError("invite");
   const role = await acceptInviteForUser(db, invite, actor.userId);
   if (!role) throw new NotFoundError("invite");
   return { locationId: invite.locationId, role };

@@ -3,14 +3,12 @@
  * same browser subscribes again, removed by their owner only. The endpoint is checked by the
  * outgoing-address guard here, at the edge, and again on every send (DNS answers change).
  */
-import { and, eq } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
 import type { PushSubscribed, PushSubscriptionBody } from "../../../shared/push.js";
 import type { Actor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
-import { pushSubscriptions } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
 import { GuardRefusal, checkOutgoingUrl, checkedAddress, type GuardOptions } from "../../oauth/guarded-fetch.js";
+import { deleteSubscription, saveSubscription } from "./repository.js";
 
 /** Refuses an endpoint the server must never call; answers it as checked. */
 export async function checkEndpoint(raw: string, guard: GuardOptions): Promise<string> {
@@ -29,28 +27,12 @@ export async function checkEndpoint(raw: string, guard: GuardOptions): Promise<s
 
 export async function subscribe(db: Db, guard: GuardOptions, actor: Actor, body: PushSubscriptionBody): Promise<PushSubscribed> {
   const endpoint = await checkEndpoint(body.endpoint, guard);
-  const now = new Date();
-  const row = {
-    p256dh: body.keys.p256dh,
-    auth: body.keys.auth,
-    label: body.label ?? null,
-    lang: body.lang ?? "en",
-    updatedAt: now,
-  };
+  const fields = { p256dh: body.keys.p256dh, auth: body.keys.auth, label: body.label ?? null, lang: body.lang ?? "en" };
   // The same browser subscribing again (new keys after a reinstall, another language) renews its row.
-  const [saved] = await db
-    .insert(pushSubscriptions)
-    .values({ id: uuidv7(), userId: actor.userId, endpoint, ...row, createdAt: now })
-    .onConflictDoUpdate({ target: [pushSubscriptions.userId, pushSubscriptions.endpoint], set: row })
-    .returning({ id: pushSubscriptions.id });
-  return { id: saved!.id };
+  return { id: await saveSubscription(db, actor.userId, endpoint, fields, new Date()) };
 }
 
 /** Someone else's subscription answers like one that does not exist. */
 export async function unsubscribe(db: Db, actor: Actor, id: string): Promise<void> {
-  const gone = await db
-    .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, actor.userId)))
-    .returning({ id: pushSubscriptions.id });
-  if (!gone.length) throw new NotFoundError("push subscription");
+  if (!(await deleteSubscription(db, actor.userId, id))) throw new NotFoundError("push subscription");
 }

@@ -5,7 +5,7 @@
  * lease ends. Each claim counts an attempt, so a report that keeps killing its worker ends failed.
  */
 import type { ReportParams } from "../../../shared/reports.js";
-import { rows, sql, type Db } from "../../db/client.js";
+import { rows, sql, type Db, type Tx } from "../../db/client.js";
 import { asSystem } from "../../db/actor.js";
 import { claimLeased, releaseLeased, type LeasedQueue } from "../../jobs/leased-queue.js";
 
@@ -17,6 +17,18 @@ export interface ClaimedReport {
   requested_by: string;
   params: ReportParams;
   attempt: number;
+}
+
+/** Queues a report: the row the request makes, on the requester's transaction, is the queue's job. */
+export async function insertReportJob(
+  tx: Tx,
+  job: { id: string; locationId: string; requestedBy: string; params: ReportParams; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO report_jobs (id, location_id, requested_by, params, status, created_at, expires_at)
+        VALUES (${job.id}, ${job.locationId}, ${job.requestedBy}, ${JSON.stringify(job.params)}::jsonb, 'queued',
+                ${job.createdAt.toISOString()}::timestamptz, ${job.expiresAt.toISOString()}::timestamptz)`,
+  );
 }
 
 /** The report jobs table as a leased queue (server/jobs/leased-queue.ts). */

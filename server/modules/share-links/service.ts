@@ -2,7 +2,6 @@
  * Making, listing and revoking share links, for signed-in members. Links are made online only: the
  * token is shown once, in the answer's URL, and only its hash is kept.
  */
-import { and, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { PageQuery } from "../../../shared/paging.js";
 import { roleAtLeast } from "../../../shared/roles.js";
@@ -19,9 +18,8 @@ import { locationAccess } from "../../access/location.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Db, Tx } from "../../db/client.js";
-import { places, shareLinks, things, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { timeIdPaging } from "../../db/paging.js";
+import { insertShareLink, liveLink, liveLinksPage, livePlaceIn, markRevoked, targetLocationOf, targetNameOf } from "./repository.js";
 import { newShareToken, type ShareDeps } from "./token.js";
 import { requireWriteRole } from "../../access/role.js";
 
@@ -36,34 +34,23 @@ export function shareUrl(publicUrl: URL, id: string, token: string): string {
 
 async function targetLocation(tx: Tx, body: ShareLinkCreate): Promise<string> {
   if (body.scope === "view") return body.locationId;
-  const table = body.scope === "thing" ? things : places;
-  const [row] = await tx
-    .select({ locationId: table.locationId })
-    .from(table)
-    .where(and(eq(table.id, body.targetId), isNull(table.deletedAt)));
-  if (!row) throw new NotFoundError(body.scope);
-  if (body.locationId && body.locationId.toLowerCase() !== row.locationId)
-    throw new ValidationError(`body.locationId: the ${body.scope} is not in this location`);
-  return row.locationId;
+  const locationId = await targetLocationOf(tx, body.scope, body.targetId);
+  if (!locationId) throw new NotFoundError(body.scope);
+  if (body.locationId && body.locationId.toLowerCase() !== locationId) throw new ValidationError(`body.locationId: the ${body.scope} is not in this location`);
+  return locationId;
 }
 
 /** What a link shows, in words for its audit entry: the thing's or place's name, or the view's title (may be empty). */
 async function targetName(tx: Tx, scope: ShareLink["scope"], targetId: string | null, title: string | null): Promise<string> {
   if (scope === "view" || !targetId) return title ?? "";
-  const table = scope === "thing" ? things : places;
-  const [row] = await tx.select({ name: table.name }).from(table).where(eq(table.id, targetId));
-  return row?.name ?? "";
+  return targetNameOf(tx, scope, targetId);
 }
 
 /** The view's filter names rows of its own location only. */
 async function checkFilter(tx: Tx, locationId: string, body: ShareLinkCreate): Promise<void> {
   const placeId = body.scope === "view" ? body.filter?.placeId : undefined;
   if (!placeId) return;
-  const [p] = await tx
-    .select({ id: places.id })
-    .from(places)
-    .where(and(eq(places.id, placeId), eq(places.locationId, locationId), isNull(places.deletedAt)));
-  if (!p) throw new NotFoundError("place");
+  if (!(await livePlaceIn(tx, locationId, placeId))) throw new NotFoundError("place");
 }
 
 export async function createShareLink(deps: ShareDeps, actor: Actor, body: ShareLinkCreate, now = new Date()): Promise<ShareLinkCreated> {
@@ -77,7 +64,7 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
     await checkFilter(tx, locationId, body);
     const id = uuidv7();
     const token = newShareToken();
-    await tx.insert(shareLinks).values({
+    await insertShareLink(tx, {
       id,
       locationId,
       scope: body.scope,
@@ -99,28 +86,7 @@ export async function createShareLink(deps: ShareDeps, actor: Actor, body: Share
 export async function listShareLinks(db: Db, actor: Actor, locationId: string, query: PageQuery): Promise<ShareLinkList> {
   return withActor(db, actor, async (tx) => {
     const { role } = await locationAccess(tx, locationId);
-    const paging = timeIdPaging(shareLinks.createdAt, shareLinks.id, query);
-    const found = await tx
-      .select({
-        id: shareLinks.id,
-        locationId: shareLinks.locationId,
-        scope: shareLinks.scope,
-        targetId: shareLinks.targetId,
-        filter: shareLinks.filter,
-        title: shareLinks.title,
-        cap: shareLinks.cap,
-        expiresAt: shareLinks.expiresAt,
-        createdAt: shareLinks.createdAt,
-        createdById: shareLinks.createdBy,
-        createdByName: users.name,
-        key: paging.key,
-      })
-      .from(shareLinks)
-      .leftJoin(users, eq(users.id, shareLinks.createdBy))
-      .where(and(eq(shareLinks.locationId, locationId), isNull(shareLinks.revokedAt), paging.after))
-      .orderBy(...paging.orderBy)
-      .limit(paging.limit);
-    const page = paging.page(found, (r) => r.id);
+    const page = await liveLinksPage(tx, locationId, query);
     const admin = actor.canWrite && roleAtLeast(role, "admin");
     const mayWrite = actor.canWrite && roleAtLeast(role, "member");
     return {
@@ -145,21 +111,12 @@ export async function listShareLinks(db: Db, actor: Actor, locationId: string, q
 /** The maker (while still a member) or an admin revokes; a revoked link answers like one never made. */
 export async function revokeShareLink(db: Db, actor: Actor, id: string, now = new Date()): Promise<void> {
   await withActor(db, actor, async (tx) => {
-    const [link] = await tx
-      .select({
-        locationId: shareLinks.locationId,
-        createdBy: shareLinks.createdBy,
-        scope: shareLinks.scope,
-        targetId: shareLinks.targetId,
-        title: shareLinks.title,
-      })
-      .from(shareLinks)
-      .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)));
+    const link = await liveLink(tx, id);
     if (!link) throw new NotFoundError("share link");
     const { role } = await locationAccess(tx, link.locationId);
     const own = link.createdBy === actor.userId && roleAtLeast(role, "member");
     if (!actor.canWrite || !(own || roleAtLeast(role, "admin"))) throw new ForbiddenError("Only the link's maker or an admin can revoke it.");
-    await tx.update(shareLinks).set({ revokedAt: now }).where(eq(shareLinks.id, id));
+    await markRevoked(tx, id, now);
     const target = await targetName(tx, link.scope, link.targetId, link.title);
     await recordAudit(tx, actor, { action: "share_link.revoked", locationId: link.locationId, params: { scope: link.scope, target } }, now);
   });

@@ -2,7 +2,6 @@
  * Creating, listing and revoking personal tokens (from a signed-in session only; the routes check
  * that), and resolving a presented token to the actor it acts as.
  */
-import { and, eq, isNull } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { PageQuery } from "../../../shared/paging.js";
 import type { Token, TokenCreate, TokenCreated, TokenList } from "../../../shared/tokens.js";
@@ -10,40 +9,10 @@ import { visibleRoles } from "../../access/visible.js";
 import { recordAudit } from "../../commands/audit.js";
 import { type Actor, asSystem, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
-import { personalTokens, users } from "../../db/schema/index.js";
 import { LocationNotVisibleError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { timeIdPaging } from "../../db/paging.js";
-import { displayPrefix, KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
+import { findOwnToken, insertToken, revokeOwnToken, tokenByLookup, tokensPage, touchToken } from "./repository.js";
+import { KEY_VERSION, newToken, parseToken, TokenHasher } from "./secret.js";
 import { requireRole, requireSession } from "../../access/role.js";
-
-/** Everything but the HMAC, which app_role cannot read. */
-const listed = {
-  id: personalTokens.id,
-  name: personalTokens.name,
-  lookup: personalTokens.lookup,
-  scope: personalTokens.scope,
-  locationIds: personalTokens.locationIds,
-  expiresAt: personalTokens.expiresAt,
-  createdAt: personalTokens.createdAt,
-  lastUsedAt: personalTokens.lastUsedAt,
-  revokedAt: personalTokens.revokedAt,
-};
-
-type Listed = Omit<typeof personalTokens.$inferSelect, "userId" | "hmac" | "keyVersion" | "mfaProven">;
-
-function tokenOut(row: Listed): Token {
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: displayPrefix(row.lookup),
-    scope: row.scope,
-    locationIds: row.locationIds,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    revokedAt: row.revokedAt?.toISOString() ?? null,
-  };
-}
 
 /** Only a person's own session manages tokens: never a token, never an MCP grant. */
 function sessionOnly(actor: Actor): void {
@@ -65,59 +34,39 @@ export async function createToken(db: Db, hasher: TokenHasher, actor: Actor, inp
         requireRole(role, "member", "You are a viewer in one of these locations; a write token cannot include it.", { locationId: id, role });
     }
     const { lookup, secret, token } = newToken();
-    const [row] = await tx
-      .insert(personalTokens)
-      .values({
-        id: uuidv7(),
-        userId: actor.userId,
-        name: input.name,
-        lookup,
-        hmac: hasher.hash(lookup, secret),
-        keyVersion: KEY_VERSION,
-        scope: input.scope,
-        locationIds,
-        mfaProven: actor.mfaProven,
-        expiresAt,
-        createdAt: now,
-      })
-      .returning(listed);
+    const row = await insertToken(tx, {
+      id: uuidv7(),
+      userId: actor.userId,
+      name: input.name,
+      lookup,
+      hmac: hasher.hash(lookup, secret),
+      keyVersion: KEY_VERSION,
+      scope: input.scope,
+      locationIds,
+      mfaProven: actor.mfaProven,
+      expiresAt,
+      createdAt: now,
+    });
     await recordAudit(tx, actor, { action: "token.created", userId: actor.userId, params: { name: input.name, scope: input.scope } }, now);
-    return { ...tokenOut(row!), secret: token };
+    return { ...row, secret: token };
   });
 }
 
 /** A page of the actor's tokens, newest first. */
 export async function listTokens(db: Db, actor: Actor, query: PageQuery): Promise<TokenList> {
   sessionOnly(actor);
-  return withActor(db, actor, async (tx) => {
-    const paging = timeIdPaging(personalTokens.createdAt, personalTokens.id, query);
-    const found = await tx
-      .select({ row: listed, key: paging.key })
-      .from(personalTokens)
-      .where(and(eq(personalTokens.userId, actor.userId), paging.after))
-      .orderBy(...paging.orderBy)
-      .limit(paging.limit);
-    const page = paging.page(found, (r) => r.row.id);
-    return { items: page.rows.map((r) => tokenOut(r.row)), next_cursor: page.next_cursor };
-  });
+  return withActor(db, actor, (tx) => tokensPage(tx, actor.userId, query));
 }
 
 export async function revokeToken(db: Db, actor: Actor, id: string, now = new Date()): Promise<Token> {
   sessionOnly(actor);
   return withActor(db, actor, async (tx) => {
-    const revoked = await tx
-      .update(personalTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId), isNull(personalTokens.revokedAt)))
-      .returning({ name: personalTokens.name });
+    const revoked = await revokeOwnToken(tx, actor.userId, id, now);
     // Revoking a revoked token changes nothing, and is not recorded again.
-    for (const r of revoked) await recordAudit(tx, actor, { action: "token.revoked", userId: actor.userId, params: { name: r.name } }, now);
-    const [row] = await tx
-      .select(listed)
-      .from(personalTokens)
-      .where(and(eq(personalTokens.id, id), eq(personalTokens.userId, actor.userId)));
+    if (revoked !== null) await recordAudit(tx, actor, { action: "token.revoked", userId: actor.userId, params: { name: revoked } }, now);
+    const row = await findOwnToken(tx, actor.userId, id);
     if (!row) throw new NotFoundError("token");
-    return tokenOut(row);
+    return row;
   });
 }
 
@@ -133,17 +82,12 @@ export async function actorForToken(db: Db, hasher: TokenHasher, presented: stri
   const parsed = parseToken(presented);
   if (!parsed) return null;
   return asSystem(db, async (tx) => {
-    const [found] = await tx
-      .select({ t: personalTokens, name: users.name })
-      .from(personalTokens)
-      .innerJoin(users, eq(users.id, personalTokens.userId))
-      .where(eq(personalTokens.lookup, parsed.lookup));
+    const found = await tokenByLookup(tx, parsed.lookup);
     const stored = found && found.t.keyVersion === KEY_VERSION ? found.t.hmac : null;
     if (!hasher.matches(parsed.lookup, parsed.secret, stored) || !found) return null;
     const { t } = found;
     if (t.revokedAt || (t.expiresAt && t.expiresAt.getTime() <= now.getTime()) || t.locationIds.length === 0) return null;
-    if (!t.lastUsedAt || now.getTime() - t.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
-      await tx.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, t.id));
+    if (!t.lastUsedAt || now.getTime() - t.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) await touchToken(tx, t.id, now);
     return {
       type: "token",
       userId: t.userId,

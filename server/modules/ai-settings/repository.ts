@@ -1,10 +1,74 @@
-/** Reads of AI settings and spend: the views a person sees (never a key) and a location's cost summary. */
+/**
+ * The SQL of AI settings and spend: a person's and their account's settings rows (the service's own
+ * rows: app_role has no grant on ai_settings), the views a person sees of them (never a key), and a
+ * location's cost summary. No access checks here; service.ts makes them.
+ */
 import { Decimal } from "decimal.js";
 import type { AiCost, ProviderKind } from "../../../shared/ai.js";
 import type { AiCostSummary, AiSettingsView } from "../../../shared/ai-settings.js";
-import { budgetOf, type SettingsRow } from "../../ai/payer.js";
+import { accountSettings, budgetOf, userSettings, type SettingsRow } from "../../ai/payer.js";
 import { decimalString, PRICE_TABLE } from "../../ai/prices.js";
-import { rows, sql, type Queryable } from "../../db/client.js";
+import { rows, sql, type Queryable, type Tx } from "../../db/client.js";
+import { NotFoundError } from "../../errors/classes.js";
+
+export type Scope = "user" | "account";
+
+/** The account the person owns (every user owns one). */
+export async function ownAccountId(q: Queryable, userId: string): Promise<string> {
+  const [row] = await rows<{ id: string }>(q, sql`SELECT id FROM accounts WHERE owner_user_id = ${userId}`);
+  if (!row) throw new NotFoundError("account");
+  return row.id;
+}
+
+/** The person's own settings row (scope user) or their account's (scope account), if any. */
+export async function settingsOf(q: Queryable, scope: Scope, userId: string): Promise<SettingsRow | null> {
+  return scope === "user" ? userSettings(q, userId) : accountSettings(q, await ownAccountId(q, userId));
+}
+
+/** Locks the account's row until the transaction ends: one settings writer at a time per account. */
+export async function lockAccount(tx: Tx, accountId: string): Promise<void> {
+  await tx.execute(sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`);
+}
+
+/** What a save writes, the key already sealed (or null). */
+export interface SettingsValues {
+  providerKind: SettingsRow["provider_kind"];
+  model: string;
+  baseUrl: string | null;
+  sealedKey: string | null;
+  budget: { amount: string; currency: string } | null;
+  enabled: boolean;
+}
+
+const valuesOf = (v: SettingsValues) =>
+  sql`${v.providerKind}, ${v.model}, ${v.baseUrl}, ${v.sealedKey}, ${v.budget?.amount ?? null}::numeric, ${v.budget?.currency ?? null}, ${v.enabled}`;
+
+/** Rewrites a settings row; `clearRefusal` forgets the provider's refusal of the key it had. */
+export async function updateSettingsRow(tx: Tx, id: string, v: SettingsValues, clearRefusal: boolean): Promise<void> {
+  await tx.execute(sql`UPDATE ai_settings SET (provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled, updated_at)
+                       = (${valuesOf(v)}, now()) WHERE id = ${id}`);
+  if (clearRefusal) await tx.execute(sql`UPDATE ai_settings SET key_refused_at = NULL, key_refused_status = NULL WHERE id = ${id}`);
+}
+
+export async function insertSettingsRow(
+  tx: Tx,
+  id: string,
+  scope: Scope,
+  owner: { userId: string | null; accountId: string | null },
+  v: SettingsValues,
+): Promise<void> {
+  await tx.execute(sql`INSERT INTO ai_settings (id, scope, user_id, account_id, provider_kind, model, base_url, api_key_sealed, budget_amount, budget_currency, enabled)
+                       VALUES (${id}, ${scope}, ${owner.userId}, ${owner.accountId}, ${valuesOf(v)})`);
+}
+
+/** Deletes the person's (or their account's) settings; answers what was deleted, and whether it held a key. */
+export async function deleteSettingsOf(tx: Tx, scope: Scope, userId: string): Promise<{ provider_kind: string; had_key: boolean }[]> {
+  const owner = scope === "user" ? sql`user_id = ${userId}` : sql`account_id = ${await ownAccountId(tx, userId)}`;
+  return rows<{ provider_kind: string; had_key: boolean }>(
+    tx,
+    sql`DELETE FROM ai_settings WHERE ${owner} RETURNING provider_kind, api_key_sealed IS NOT NULL AS had_key`,
+  );
+}
 
 export const payerKeyOf = (row: Pick<SettingsRow, "scope" | "user_id" | "account_id">) =>
   row.scope === "user" ? `user:${row.user_id}` : `account:${row.account_id}`;
