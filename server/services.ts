@@ -19,6 +19,7 @@ import { ChangeNotifier } from "./sync/shapes/notifier.js";
 import { checkModules, modules, type AppModuleDeps } from "./modules/index.js";
 import { installCommands } from "./modules/registry.js";
 import { blobStoreOf } from "./modules/files/blob-store.js";
+import { serviceDeps } from "./modules/deps.js";
 import { createMailer } from "./mail/mailer.js";
 
 // The modules' claims are checked and their commands installed once the process loads the list:
@@ -73,6 +74,7 @@ export function createServices(config: Config, database: Database, rootLogger: L
     tokenHasher: tokens.hasher,
     store: blobStoreOf(config),
     mailer: createMailer(config, logger),
+    service: serviceDeps({ db: database.db, config }),
   };
   return { config, database, auth, limits, logger, notifier, tokens, oauth, sessions, setup, moduleDeps };
 }

@@ -6,6 +6,7 @@
  * no key and the call is refused before sending, rather than silently charged to someone else.
  */
 import { Decimal } from "decimal.js";
+import type { SQL } from "drizzle-orm";
 import type { ProviderKind } from "../../shared/ai.js";
 import type { AiBudget } from "../../shared/ai-settings.js";
 import type { Config } from "../config.js";
@@ -40,27 +41,29 @@ export interface SettingsRow {
 const SETTINGS_COLUMNS = sql`s.id, s.scope, s.account_id, s.user_id, s.provider_kind, s.model, s.base_url, s.api_key_sealed,
   s.budget_amount::text AS budget_amount, s.budget_currency, s.enabled, s.updated_at, s.key_refused_at, s.key_refused_status`;
 
-/** A person's own settings (enabled or not). */
-export async function userSettings(q: Queryable, userId: string): Promise<SettingsRow | null> {
-  const [row] = await rows<SettingsRow>(
-    q,
-    sql`SELECT ${SETTINGS_COLUMNS}, a.id AS key_account_id, u.name AS owner_name
-        FROM ai_settings s JOIN users u ON u.id = s.user_id JOIN accounts a ON a.owner_user_id = s.user_id
-        WHERE s.user_id = ${userId}`,
-  );
+/** The one settings row `rest` selects (its key account, owner name, joins and filter), or null. */
+async function settingsRow(q: Queryable, rest: SQL): Promise<SettingsRow | null> {
+  const [row] = await rows<SettingsRow>(q, sql`SELECT ${SETTINGS_COLUMNS}, ${rest}`);
   return row ?? null;
 }
 
-/** An owner account's settings (enabled or not). */
-export async function accountSettings(q: Queryable, accountId: string): Promise<SettingsRow | null> {
-  const [row] = await rows<SettingsRow>(
+/** A person's own settings (enabled or not). */
+export const userSettings = (q: Queryable, userId: string) =>
+  settingsRow(
     q,
-    sql`SELECT ${SETTINGS_COLUMNS}, s.account_id AS key_account_id, u.name AS owner_name
+    sql`a.id AS key_account_id, u.name AS owner_name
+        FROM ai_settings s JOIN users u ON u.id = s.user_id JOIN accounts a ON a.owner_user_id = s.user_id
+        WHERE s.user_id = ${userId}`,
+  );
+
+/** An owner account's settings (enabled or not). */
+export const accountSettings = (q: Queryable, accountId: string) =>
+  settingsRow(
+    q,
+    sql`s.account_id AS key_account_id, u.name AS owner_name
         FROM ai_settings s JOIN accounts a ON a.id = s.account_id JOIN users u ON u.id = a.owner_user_id
         WHERE s.account_id = ${accountId}`,
   );
-  return row ?? null;
-}
 
 /** numeric(15,6) comes back as "25.000000"; the contract's amounts carry no trailing zeros. */
 export function budgetOf(row: Pick<SettingsRow, "budget_amount" | "budget_currency">): AiBudget | null {

@@ -7,7 +7,7 @@
 import type { Table } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { bulkInsert, bulkUpdate } from "./bulk.js";
-import { historyRow, type HistoryDraft, type HistoryRow } from "./history.js";
+import { historyRow, pick, type HistoryDraft, type HistoryRow } from "./history.js";
 import { applied, rejected, type CommandContext, type Verdict } from "./types.js";
 import { historyEntries } from "../db/schema/index.js";
 import type { AppError } from "../errors/classes.js";
@@ -16,6 +16,13 @@ type Row = Record<string, unknown> & { id: string };
 
 /** A history entry as `created` and `changed` take it: its version comes from the row, its summary key defaults to the action. */
 export type RowEvent = Omit<HistoryDraft, "rowVersionAfter" | "summaryKey"> & { summaryKey?: string };
+
+/** How the history entries of a command's edits name their row: `<entityType>.<verb>`, with the row's name in the summary. */
+export interface EntityNaming<R> {
+  entityType: string;
+  nameOf: (row: R) => string | null;
+  undoable: boolean;
+}
 
 interface Updates {
   /** By id: a row changed by two ops of the segment is written once, in its last state. */
@@ -34,6 +41,21 @@ export class SegmentChanges {
 
   refuse(error: AppError): void {
     this.verdicts.push(rejected(error));
+  }
+
+  /**
+   * The step after a target check (Targets.problem and the command's own): a `problem` is the op's
+   * verdict, and true says the op stops there; false says it goes on with `row`, which the check
+   * found. (The check answers an error whenever the row is missing, so no row and no problem is a
+   * programming error.)
+   */
+  refused<R>(problem: AppError | null, row: R | undefined): row is undefined {
+    if (problem) {
+      this.refuse(problem);
+      return true;
+    }
+    if (row === undefined) throw new Error("a target check found no row but named no problem");
+    return false;
   }
 
   applied(entityId: string, rowVersion: number, eventId: string | null): void {
@@ -103,6 +125,36 @@ export class SegmentChanges {
       entityId: target.id,
       before: { deletedAt: null },
       after: { deletedAt: now.toISOString() },
+    });
+    return next;
+  }
+
+  /**
+   * An edit of the columns in `patch`: `target` gets them, a new version and updatedAt now, with
+   * its history entry (`<entityType>.<verb>`, those columns before and after, named as the row
+   * is after) and the applied verdict. Answers the row in its new state, for the segment's later ops to see.
+   */
+  patched<T extends PgTable, R extends Partial<T["$inferSelect"]> & { id: string; rowVersion: number }>(
+    table: T,
+    target: R,
+    patch: Partial<R>,
+    locationId: string,
+    { entityType, nameOf, undoable }: EntityNaming<R>,
+    verb = "updated",
+  ): R {
+    const keys = Object.keys(patch) as (keyof T["$inferSelect"] & string)[];
+    const next: R = { ...target, ...patch, rowVersion: target.rowVersion + 1, updatedAt: this.ctx.now };
+    const name = nameOf(next);
+    this.changed(table, next, [...keys, "rowVersion", "updatedAt"] as (keyof T["$inferSelect"] & string)[], {
+      locationId,
+      entityType,
+      entityId: target.id,
+      entityName: name,
+      action: `${entityType}.${verb}`,
+      before: pick(target, keys),
+      after: pick(next, keys),
+      summaryParams: { name: name ?? "" },
+      undoable,
     });
     return next;
   }

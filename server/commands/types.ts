@@ -60,6 +60,7 @@ export interface CommandDef<A = unknown> {
   /**
    * The row the op targets. Two ops on the same target never share a segment, so that a
    * set-based statement never sees one row twice and order within the batch is kept.
+   * defineCommand makes it the args' `id` where the command does not say.
    */
   target(args: A): string;
   /** Rows the op refers to besides its target (a parent place, a container). */
@@ -83,8 +84,17 @@ export interface CommandDef<A = unknown> {
   run(ctx: CommandContext, ops: Op<A>[]): Promise<Verdict[]>;
 }
 
-export function defineCommand<A>(def: CommandDef<A>): CommandDef<A> {
-  return def;
+/**
+ * A command as its module writes it: `target` may be left out where the op targets the row its
+ * args name by `id` (most commands); args without an `id` must say their target.
+ */
+export type CommandSpec<A> = Omit<CommandDef<A>, "target"> &
+  ([A] extends [{ id: string }] ? { target?: (args: A) => string } : { target: (args: A) => string });
+
+const byId = (args: unknown): string => (args as { id: string }).id;
+
+export function defineCommand<A>(def: CommandSpec<A>): CommandDef<A> {
+  return { target: byId, ...def };
 }
 
 /** Commands by name: what the executor resolves an op's name in (server/modules/registry.ts). */

@@ -18,6 +18,15 @@ export class AppError extends Error {
   }
 }
 
+/** The base of an error that always says the same thing: its status, code and message, given once. */
+function fixedError(status: number, code: ErrorCode, message: string) {
+  return class extends AppError {
+    constructor() {
+      super(status, code, message);
+    }
+  };
+}
+
 export class ValidationError extends AppError {
   constructor(message: string, details?: unknown) {
     super(400, "validation_failed", message, details);
@@ -61,17 +70,9 @@ export class ReadOnlyScopeError extends ForbiddenError {
   }
 }
 
-export class MfaRequiredError extends AppError {
-  constructor() {
-    super(403, "mfa_required", "Finish signing in with your second factor first.");
-  }
-}
+export class MfaRequiredError extends fixedError(403, "mfa_required", "Finish signing in with your second factor first.") {}
 
-export class ReauthRequiredError extends AppError {
-  constructor() {
-    super(403, "reauth_required", "Confirm your password again to do this.");
-  }
-}
+export class ReauthRequiredError extends fixedError(403, "reauth_required", "Confirm your password again to do this.") {}
 
 /** Used both for absent rows and for rows the caller may not see, so existence never leaks. */
 export class NotFoundError extends AppError {
@@ -101,17 +102,9 @@ export class GoneError extends AppError {
   }
 }
 
-export class UndoExpiredError extends AppError {
-  constructor() {
-    super(409, "undo_expired", "The undo window for this change has passed, or it was already undone.");
-  }
-}
+export class UndoExpiredError extends fixedError(409, "undo_expired", "The undo window for this change has passed, or it was already undone.") {}
 
-export class SignupClosedError extends AppError {
-  constructor() {
-    super(403, "signup_closed", "Sign-up is closed on this server; ask a member for an invite.");
-  }
-}
+export class SignupClosedError extends fixedError(403, "signup_closed", "Sign-up is closed on this server; ask a member for an invite.") {}
 
 export class PayloadTooLargeError extends AppError {
   constructor(maxBytes: number, extra: Record<string, unknown> = {}, message = `The request body is larger than ${maxBytes} bytes.`) {

@@ -7,5 +7,5 @@ export interface ServiceDeps {
   undoWindowMs: number;
 }
 
-/** A service's deps out of what its route factory was handed. */
+/** A service's deps out of the running service's database and configuration: made once, by the composition root (server/services.ts). */
 export const serviceDeps = ({ db, config }: Pick<RouteDeps, "db" | "config">): ServiceDeps => ({ db, undoWindowMs: config.undoWindowMs });

@@ -14,6 +14,7 @@ import type { Config } from "../config.js";
 import type { Database, Db } from "../db/client.js";
 import type { RouteDef, RouteDeps } from "../http/route.js";
 import type { Mailer } from "../mail/mailer.js";
+import type { ServiceDeps } from "./deps.js";
 
 /**
  * What every module's routes and jobs may use, filled in by the composition root (server/services.ts).
@@ -31,6 +32,8 @@ export interface ModuleDeps extends RouteDeps {
   /** Sign-in limits, shared by every route that counts failures. */
   limits: SignInLimits;
   mailer: Mailer;
+  /** What the modules' services run with (./deps.ts serviceDeps), made once here rather than by each route factory. */
+  service: ServiceDeps;
 }
 
 /** A periodic job or a queue worker: started with the deps, stopped (and drained) by what `start` answers. */

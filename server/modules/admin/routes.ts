@@ -5,11 +5,18 @@
  */
 import { adminSettingsPatch, adminSettingsSchema, adminUserListSchema, setupBody, setupDoneSchema } from "../../../shared/admin.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
-import { defineRoute, type RouteDef } from "../../http/route.js";
+import { defineRoute, type RouteContext, type RouteDef } from "../../http/route.js";
 import { listUsers, readSettings, requireInstanceAdmin, runSetup, writeSettings, type AdminDeps } from "./service.js";
 
 export function adminRoutes(deps: AdminDeps): RouteDef[] {
   const { db, config } = deps;
+  /** An administration route's handler: only a signed-in instance admin gets `answer`. */
+  const asAdmin =
+    <P, Q, B, R>(answer: (ctx: RouteContext<P, Q, B>) => Promise<R>) =>
+    async (ctx: RouteContext<P, Q, B>): Promise<R> => {
+      await requireInstanceAdmin(db, ctx.actor);
+      return answer(ctx);
+    };
   return [
     defineRoute({
       method: "post",
@@ -28,10 +35,7 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
       summary: "Instance settings (instance admins)",
       tag: "admin",
       response: adminSettingsSchema,
-      async handler({ actor }) {
-        await requireInstanceAdmin(db, actor);
-        return readSettings(db, config);
-      },
+      handler: asAdmin(() => readSettings(db, config)),
     }),
     defineRoute({
       method: "patch",
@@ -40,10 +44,7 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
       tag: "admin",
       body: adminSettingsPatch,
       response: adminSettingsSchema,
-      async handler({ actor, body }) {
-        await requireInstanceAdmin(db, actor);
-        return writeSettings(db, config, body);
-      },
+      handler: asAdmin(({ body }) => writeSettings(db, config, body)),
     }),
     defineRoute({
       method: "get",
@@ -52,10 +53,7 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
       tag: "admin",
       query: pageQuerySchema,
       response: adminUserListSchema,
-      async handler({ actor, query }) {
-        await requireInstanceAdmin(db, actor);
-        return listUsers(db, query);
-      },
+      handler: asAdmin(({ query }) => listUsers(db, query)),
     }),
   ];
 }

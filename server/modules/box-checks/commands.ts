@@ -72,7 +72,6 @@ export const boxCheckRecord = defineCommand({
   name: "boxcheck.record",
   args: boxCheckRecordArgs,
   minRole: "member",
-  target: (a) => a.id,
   // A check naming a thing whose create was dropped in the same push depends on that create.
   refs: named,
   creates: true,

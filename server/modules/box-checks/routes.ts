@@ -1,12 +1,11 @@
 /** /api/v1/things/:id/box-checks. */
 import { boxCheckCreateBody, boxCheckQuerySchema, boxCheckSchema } from "../../../shared/box-checks.js";
 import { pageOf } from "../../../shared/paging.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { listBoxChecks, recordBoxCheck } from "./service.js";
 
-export function boxCheckRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function boxCheckRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineWrite({
       method: "post",

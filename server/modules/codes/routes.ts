@@ -10,16 +10,15 @@ import {
   scanResultSchema,
 } from "../../../shared/codes.js";
 import { pageOf } from "../../../shared/paging.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { claim, createSheet, listSheets, lookup, scan, sheetPdf } from "./service.js";
 
 const byCode = z.object({ code: z.string().min(1).max(64) });
 
-export function codeRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function codeRoutes({ service, config }: ModuleDeps): RouteDef[] {
   // Labels point at the public address when one is set (the default is this server's own).
-  const origin = deps.config.publicUrl.origin;
+  const origin = config.publicUrl.origin;
   return [
     defineRoute({
       method: "get",

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { LABEL_SHEET_MAX } from "../../../shared/codes.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { rows, sql } from "../../db/client.js";
 import { labelSheets } from "../../db/schema/index.js";
@@ -20,11 +20,9 @@ export const labelSheetCreate = defineCommand({
   name: "labelsheet.create",
   args: labelSheetCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   creates: true,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, async (changes, { args, input }) => {
       let missing = args.count;
       for (let round = 0; missing > 0; round++) {
         if (round === MAX_ROUNDS) throw new Error("could not draw free codes for a label sheet");
@@ -38,7 +36,5 @@ export const labelSheetCreate = defineCommand({
       }
       changes.insert(labelSheets, { id: args.id, locationId: input.locationId, size: args.count, createdBy: ctx.actor.userId, createdAt: ctx.now });
       changes.applied(args.id, 1, null);
-    }
-    return changes.write();
-  },
+    }),
 });

@@ -13,10 +13,9 @@ import {
   exportListSchema,
   exportSchema,
 } from "../../../shared/exports.js";
-import type { SignInLimits } from "../../auth/limits.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
-import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { importCsv } from "./import-csv.js";
 import { importZip } from "./import-zip.js";
 import { blobStoreOf } from "../files/blob-store.js";
@@ -27,7 +26,7 @@ import { exportDirOf } from "./worker.js";
 /** The CSV's bytes as sent: the import decodes them itself, so text that is not UTF-8 is refused by line, not replaced. */
 const readCsv = express.raw({ type: () => true, limit: CSV_IMPORT_MAX_BYTES });
 
-export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
+export function exportRoutes(deps: ModuleDeps): RouteDef[] {
   const service: ExportDeps = { db: deps.db, auth: deps.auth, limits: deps.limits, dir: exportDirOf(deps.config.dataDir) };
   return [
     defineRoute({
@@ -94,7 +93,7 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
             else resolve(Buffer.isBuffer(req.body) ? req.body : new Uint8Array());
           }),
         );
-        return importCsv(serviceDeps(deps), actor, params.id, bytes, query.dryRun === "true");
+        return importCsv(deps.service, actor, params.id, bytes, query.dryRun === "true");
       },
     }),
     defineRoute({
@@ -108,7 +107,7 @@ export function exportRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteD
       async handler({ req, actor, params }) {
         const file = await receiveToFile(req, ZIP_IMPORT_MAX_BYTES);
         try {
-          return await importZip({ ...serviceDeps(deps), store: blobStoreOf(deps.config) }, actor, params.id, file.path);
+          return await importZip({ ...deps.service, store: blobStoreOf(deps.config) }, actor, params.id, file.path);
         } finally {
           await file.remove();
         }

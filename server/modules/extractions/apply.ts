@@ -15,7 +15,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldStatus, Suggestion } from "../../../shared/extractions.js";
 import { uuidSchema } from "../../../shared/ids.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { things } from "../../db/schema/index.js";
 import { GoneError, NotFoundError } from "../../errors/classes.js";
@@ -94,15 +94,11 @@ export const thingExtract = defineCommand<ExtractArgs>({
   bumpsVersion: false,
   args: extractArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, async (changes, { args, input }) => {
       const [thing] = await ctx.tx.select().from(things).where(eq(things.id, args.id)).for("update");
-      if (!thing || thing.locationId !== input.locationId || thing.deletedAt) {
-        changes.refuse(thing?.deletedAt ? new GoneError("thing") : new NotFoundError("thing"));
-        continue;
-      }
+      if (!thing || thing.locationId !== input.locationId || thing.deletedAt)
+        return changes.refuse(thing?.deletedAt ? new GoneError("thing") : new NotFoundError("thing"));
       const applied = Object.keys(args.fill);
       const next = { ...writeValues(thing, args.fill), fieldStatus: args.fieldStatus as FieldStatus, updatedAt: ctx.now };
       changes.update(things, next, ["name", "description", "model", "serial", "colour", "quantity", "fields", "fieldStatus", "updatedAt"]);
@@ -124,9 +120,7 @@ export const thingExtract = defineCommand<ExtractArgs>({
           })
         : null;
       changes.applied(thing.id, thing.rowVersion, eventId);
-    }
-    return changes.write();
-  },
+    }),
 });
 
 /** The history classes of the fields a plan fills (money fields are shown only to those who may see money). */

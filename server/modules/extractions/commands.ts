@@ -7,13 +7,13 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { fieldConfirmArgs, suggestionAcceptArgs, type FieldStatus } from "../../../shared/extractions.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp, onTargets } from "../../commands/runs.js";
 import { lockTargets, type Targets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { aiCalls, extractions, things } from "../../db/schema/index.js";
 import { ConflictError } from "../../errors/classes.js";
 import { valuesProblem } from "../registries/field-values.js";
-import { changeThing } from "../things/changes.js";
+import { editThing } from "../things/changes.js";
 import { fieldClasses } from "../things/custom-fields.js";
 import { loadRefs } from "../things/refs.js";
 import { TARGET_KEYS, writeValues, type ThingRow, type ThingTarget } from "../things/values.js";
@@ -42,7 +42,6 @@ export const suggestionAccept = defineCommand({
   name: "thing.suggestion.accept",
   args: suggestionAcceptArgs,
   minRole: "member",
-  target: (a) => a.id,
   async run(ctx, ops) {
     const targets = await lockAnswered(ctx, ops);
     const refs = await loadRefs(ctx.tx, { locationIds: ops.map((o) => o.input.locationId) });
@@ -50,9 +49,8 @@ export const suggestionAccept = defineCommand({
       ctx,
       ops.map((o) => o.args.extractionId),
     );
-    const changes = new SegmentChanges(ctx);
     const accepted: { extractionId: string; field: string }[] = [];
-    for (const op of ops) {
+    const verdicts = await eachOp(ctx, ops, (changes, op) => {
       const { field, extractionId } = op.args;
       const target = targets.get(op.args.id);
       const status: FieldStatus = target?.fieldStatus ?? {};
@@ -67,38 +65,27 @@ export const suggestionAccept = defineCommand({
           { [field.slice(7)]: suggestion!.value },
           { locationId: op.input.locationId, fileLocation: new Map(), owner: "type" },
         );
-      if (problem || !target || !suggestion) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const next = writeValues(target, { [field]: suggestion.value });
-      next.fieldStatus = { ...status, [field]: { state: "confirmed", confidence: suggestion.confidence } };
-      next.rowVersion = target.rowVersion + 1;
-      next.updatedAt = ctx.now;
-      targets.set(next);
+      if (changes.refused(problem, target)) return;
+      // No problem means the check found the suggestion (`also` above).
+      const offered = suggestion!;
+      const next = writeValues(target, { [field]: offered.value });
+      next.fieldStatus = { ...status, [field]: { state: "confirmed", confidence: offered.confidence } };
       accepted.push({ extractionId, field });
       const call = calls.get(extractionId);
       const classes = fieldClasses(refs, target.typeId, [field]);
       // The summary names the value taken where every reader may see it (not money).
       const shown =
-        (classes[field] ?? "plain") === "plain" && (typeof suggestion.value === "string" || typeof suggestion.value === "number")
-          ? String(suggestion.value)
-          : "";
-      changes.applied(
-        next.id,
-        next.rowVersion,
-        changeThing(changes, target, next, {
-          action: "thing.updated",
-          summaryKey: "thing.suggestion_accepted",
-          summaryParams: { field, value: shown },
-          keys: [field],
-          classes,
-          touches: ["fieldStatus"],
-          ...(call ? { aiCall: call } : {}),
-        }),
-      );
-    }
-    const verdicts = await changes.write();
+        (classes[field] ?? "plain") === "plain" && (typeof offered.value === "string" || typeof offered.value === "number") ? String(offered.value) : "";
+      editThing(changes, targets, target, next, ctx.now, {
+        action: "thing.updated",
+        summaryKey: "thing.suggestion_accepted",
+        summaryParams: { field, value: shown },
+        keys: [field],
+        classes,
+        touches: ["fieldStatus"],
+        ...(call ? { aiCall: call } : {}),
+      });
+    });
     // The run's `applied` names the fields its suggestions filled.
     if (accepted.length)
       await ctx.tx.execute(
@@ -114,38 +101,22 @@ export const fieldConfirm = defineCommand({
   name: "thing.field.confirm",
   args: fieldConfirmArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockAnswered(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { field } = op.args;
-      const target = targets.get(op.args.id);
-      const entry = target?.fieldStatus?.[field];
-      const problem = targets.problem(op, target, {
-        fields: [field],
-        also: () => (entry?.state === "extracted" ? null : new ConflictError("Only a value read from a photo and not yet confirmed can be confirmed.")),
-      });
-      if (problem || !target || !entry) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const next: ThingTarget = { ...target, fieldStatus: { ...target.fieldStatus, [field]: { ...entry, state: "confirmed" } } };
-      next.rowVersion = target.rowVersion + 1;
-      next.updatedAt = ctx.now;
-      targets.set(next);
-      changes.applied(
-        next.id,
-        next.rowVersion,
-        changeThing(changes, target, next, {
-          action: "thing.updated",
-          summaryKey: "thing.field_confirmed",
-          summaryParams: { field },
-          keys: [],
-          touches: ["fieldStatus"],
-        }),
-      );
-    }
-    return changes.write();
-  },
+  run: onTargets(lockAnswered, (changes, op, target, targets, ctx) => {
+    const { field } = op.args;
+    const entry = target?.fieldStatus?.[field];
+    const problem = targets.problem(op, target, {
+      fields: [field],
+      also: () => (entry?.state === "extracted" ? null : new ConflictError("Only a value read from a photo and not yet confirmed can be confirmed.")),
+    });
+    if (changes.refused(problem, target)) return;
+    // No problem means the check found the entry (`also` above).
+    const next: ThingTarget = { ...target, fieldStatus: { ...target.fieldStatus, [field]: { ...entry!, state: "confirmed" } } };
+    editThing(changes, targets, target, next, ctx.now, {
+      action: "thing.updated",
+      summaryKey: "thing.field_confirmed",
+      summaryParams: { field },
+      keys: [],
+      touches: ["fieldStatus"],
+    });
+  }),
 });

@@ -1,12 +1,11 @@
 /** /api/v1/things/:id/extractions: a thing's AI readings of its photos, and asking for another. */
 import { z } from "zod";
 import { extractionRecordSchema, extractionStartBody } from "../../../shared/extractions.js";
-import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { listExtractions, startExtraction } from "./service.js";
 
-export function extractionRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function extractionRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",

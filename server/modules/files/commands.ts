@@ -10,7 +10,6 @@ export const fileCreate = defineCommand<FileCreateArgs>({
   name: "file.create",
   args: fileCreateArgs,
   minRole: "member",
-  target: (a) => a.id,
   creates: true,
   async run(ctx, ops) {
     const existing = new Map(

@@ -8,8 +8,8 @@ import express from "express";
 import { z } from "zod";
 import { fileSchema, fileUploadQuery, MAX_FILE_BYTES, THUMB_MAX_PX } from "../../../shared/files.js";
 import { AppError, PayloadTooLargeError, ValidationError } from "../../errors/classes.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { blobStoreOf } from "./blob-store.js";
 import { mayUpload, openFile, openThumbnail, uploadFile, type FileDeps, type Served } from "./service.js";
 
@@ -30,9 +30,8 @@ async function send(res: express.Response, { stored, open }: Served): Promise<un
   return undefined;
 }
 
-export function fileRoutes(deps: RouteDeps): RouteDef[] {
-  const { config } = deps;
-  const service: FileDeps = { ...serviceDeps(deps), store: blobStoreOf(config) };
+export function fileRoutes(deps: ModuleDeps): RouteDef[] {
+  const service: FileDeps = { ...deps.service, store: blobStoreOf(deps.config) };
   return [
     defineWrite({
       method: "post",

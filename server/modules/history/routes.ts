@@ -3,12 +3,11 @@ import { z } from "zod";
 import { historyEntrySchema, historyQuerySchema } from "../../../shared/history.js";
 import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { thingHistory, undo } from "./service.js";
 
-export function historyRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function historyRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",

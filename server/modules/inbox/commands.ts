@@ -109,6 +109,7 @@ function reviewCommand<A extends InboxActArgs>(
     name,
     args,
     minRole: "member",
+    // Said, not defaulted: the default cannot see that every A has an id.
     target: (a) => a.id,
     ...(refs ? { refs } : {}),
     async run(ctx, ops) {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { inboxKindSchema } from "../../../shared/inbox.js";
 import { newInboxItem } from "../../commands/inbox-items.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { inboxItems } from "../../db/schema/index.js";
 
@@ -30,11 +30,9 @@ export const inboxRaise = defineCommand<RaiseArgs>({
   system: true,
   args: raiseArgs,
   minRole: "member",
-  target: (a) => a.id,
   creates: true,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, (changes, { args, input }) => {
       const { capturedAt, batchId, ...item } = args;
       changes.insert(
         inboxItems,
@@ -44,7 +42,5 @@ export const inboxRaise = defineCommand<RaiseArgs>({
         ),
       );
       changes.applied(args.id, 1, null);
-    }
-    return changes.write();
-  },
+    }),
 });

@@ -4,14 +4,13 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { inboxItemSchema, inboxQuerySchema } from "../../../shared/inbox.js";
 import { inboxAcceptArgs } from "../../../shared/inbox-actions.js";
 import { pageOf } from "../../../shared/paging.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { openItems, reviewItem } from "./service.js";
 
 const itemResponse = z.object({ item: inboxItemSchema });
 
-export function inboxRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function inboxRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineWrite({
       method: "post",

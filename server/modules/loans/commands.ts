@@ -9,7 +9,7 @@ import { Decimal } from "decimal.js";
 import { v7 as uuidv7 } from "uuid";
 import { loanCreateArgs, utcDay, type LoanCreateArgs } from "../../../shared/loans.js";
 import { lockRows } from "../../commands/bulk.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand, type Op } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { contacts, loans, things } from "../../db/schema/index.js";
@@ -54,7 +54,6 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
   name: "loan.create",
   args: loanCreateArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.thingId, ...personRefs(a)],
   creates: true,
   async run(ctx, ops) {
@@ -80,8 +79,7 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
     const onLoan = new Set(open.map((r) => r.thing_id));
     const recorded = new Set(taken.map((r) => r.id));
     const idsTaken = new Set(splitTaken.map((r) => r.id));
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const loc = input.locationId;
       const account = ctx.accounts.get(loc);
@@ -98,10 +96,7 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
       else if (args.dueOn && args.dueOn < utcDay(startedAt)) problem = new ValidationError("dueOn: not before the day the loan starts.", { field: "dueOn" });
       // Taken whether or not a split turns out to be needed: the answer does not depend on the thing's quantity.
       else if (args.splitThingId && idsTaken.has(args.splitThingId.toLowerCase())) problem = new ConflictError(TAKEN);
-      if (problem || !thing || person instanceof Error) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (problem || !thing || person instanceof Error) return changes.refuse(problem!);
       if (person.create) {
         changes.insert(contacts, {
           id: person.create.id,
@@ -172,7 +167,6 @@ export const loanCreate = defineCommand<LoanCreateArgs>({
         undoable: false,
       });
       changes.applied(row.id, 1, eventId);
-    }
-    return changes.write();
+    });
   },
 });

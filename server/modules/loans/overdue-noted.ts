@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { loans } from "../../db/schema/index.js";
 
@@ -19,13 +19,9 @@ export const loanOverdueNoted = defineCommand<NotedArgs>({
   bumpsVersion: false,
   args: notedArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, (changes, { args }) => {
       changes.update(loans, { id: args.id, overdueNotifiedAt: new Date(args.at) }, ["overdueNotifiedAt"]);
       changes.applied(args.id, 0, null);
-    }
-    return changes.write();
-  },
+    }),
 });

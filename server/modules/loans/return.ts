@@ -8,7 +8,7 @@ import { Decimal } from "decimal.js";
 import { loanReturnArgs, loanUpdateArgs, utcDay, type LoanReturnArgs, type LoanUpdateArgs } from "../../../shared/loans.js";
 import { lockRows } from "../../commands/bulk.js";
 import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp, onTargets } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { loans, things } from "../../db/schema/index.js";
@@ -45,7 +45,6 @@ export const loanReturn = defineCommand<LoanReturnArgs>({
   name: "loan.return",
   args: loanReturnArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.returnPlace?.id],
   async run(ctx, ops) {
     const targets = await lockLoans(ctx, ops);
@@ -68,8 +67,7 @@ export const loanReturn = defineCommand<LoanReturnArgs>({
     ]);
     const nameOf = (placeId: string | null, containerId: string | null) =>
       (containerId ? refs.containers.get(containerId)?.name : refs.places.get(placeId ?? "")?.name) ?? "";
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const loc = input.locationId;
       const loan = targets.get(args.id);
@@ -97,10 +95,7 @@ export const loanReturn = defineCommand<LoanReturnArgs>({
           to = { placeId: null, containerId: loan.previousContainerId };
         else if (loan.previousPlaceId && refs.places.get(loan.previousPlaceId)?.locationId === loc) to = { placeId: loan.previousPlaceId, containerId: null };
       }
-      if (problem || !loan || !thing) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (problem || !loan || !thing) return changes.refuse(problem!);
       const original = loan.splitFromThingId ? found.get(loan.splitFromThingId) : undefined;
       let home: ThingRow = thing;
       if (original && !original.deletedAt && original.locationId === loc) {
@@ -144,8 +139,7 @@ export const loanReturn = defineCommand<LoanReturnArgs>({
         undoable: false,
       });
       changes.applied(loan.id, next.rowVersion, eventId);
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -153,40 +147,30 @@ export const loanUpdate = defineCommand<LoanUpdateArgs>({
   name: "loan.update",
   args: loanUpdateArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockLoans(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { args, input } = op;
-      const loan = targets.get(args.id);
-      const keys = Object.keys(args.patch) as ("dueOn" | "notes")[];
-      let problem = targets.problem(op, loan, { fields: keys });
-      if (!problem && loan && args.patch.dueOn && args.patch.dueOn < utcDay(loan.startedAt))
-        problem = new ValidationError("dueOn: not before the day the loan started.", { field: "dueOn" });
-      if (problem || !loan) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const next: Loan = {
-        ...loan,
-        ...(args.patch.dueOn !== undefined ? { dueOn: args.patch.dueOn } : {}),
-        ...(args.patch.notes !== undefined ? { notes: args.patch.notes } : {}),
-        rowVersion: loan.rowVersion + 1,
-      };
-      targets.set(next);
-      changes.changed(loans, { ...next, updatedAt: ctx.now }, [...keys, "rowVersion", "updatedAt"], {
-        locationId: input.locationId,
-        entityType: "loan",
-        entityId: loan.id,
-        entityName: loan.personName,
-        action: "loan.updated",
-        before: pick(loan, keys),
-        after: pick(next, keys),
-        summaryParams: { person: loan.personName },
-        undoable: false,
-      });
-    }
-    return changes.write();
-  },
+  run: onTargets(lockLoans, (changes, op, loan, targets, ctx) => {
+    const { args, input } = op;
+    const keys = Object.keys(args.patch) as ("dueOn" | "notes")[];
+    let problem = targets.problem(op, loan, { fields: keys });
+    if (!problem && loan && args.patch.dueOn && args.patch.dueOn < utcDay(loan.startedAt))
+      problem = new ValidationError("dueOn: not before the day the loan started.", { field: "dueOn" });
+    if (changes.refused(problem, loan)) return;
+    const next: Loan = {
+      ...loan,
+      ...(args.patch.dueOn !== undefined ? { dueOn: args.patch.dueOn } : {}),
+      ...(args.patch.notes !== undefined ? { notes: args.patch.notes } : {}),
+      rowVersion: loan.rowVersion + 1,
+    };
+    targets.set(next);
+    changes.changed(loans, { ...next, updatedAt: ctx.now }, [...keys, "rowVersion", "updatedAt"], {
+      locationId: input.locationId,
+      entityType: "loan",
+      entityId: loan.id,
+      entityName: loan.personName,
+      action: "loan.updated",
+      before: pick(loan, keys),
+      after: pick(next, keys),
+      summaryParams: { person: loan.personName },
+      undoable: false,
+    });
+  }),
 });

@@ -9,12 +9,11 @@ import {
   loanReturnBody,
   loanSchema,
 } from "../../../shared/loans.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { getContacts, getLoan, getLoans, lend, returnLoan, updateLoan } from "./service.js";
 
-export function loanRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function loanRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineWrite({
       method: "post",

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { locationCreateArgs, locationUpdateArgs, type LocationCreateArgs, type LocationUpdateArgs } from "../../../shared/locations.js";
 import { ROLES, roleAtLeast, type Role } from "../../../shared/roles.js";
 import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand } from "../../commands/types.js";
 import { accounts, locations } from "../../db/schema/index.js";
@@ -17,22 +17,17 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
   args: locationCreateArgs as never,
   minRole: "owner",
   createsLocation: true,
-  target: (a) => a.id,
   async run(ctx, ops) {
     const [account] = await ctx.tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.ownerUserId, ctx.actor.userId));
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
-      if (!account) {
-        changes.refuse(new NotFoundError("account"));
-        continue;
-      }
+    return eachOp(ctx, ops, async (changes, { args, input }) => {
+      if (!account) return changes.refuse(new NotFoundError("account"));
       const id = input.locationId;
       // A device-made id that is taken is a conflict, whoever's location has it; nothing is written.
       if (
         (await seedLocation(ctx.tx, { id, accountId: account.id, name: args.name, isPersonal: false, ownerUserId: ctx.actor.userId, now: ctx.now })) === null
       ) {
         changes.refuse(new ConflictError("A record with this id or code already exists."));
-        continue;
+        return;
       }
       ctx.roles.set(id, "owner");
       const eventId = changes.record({
@@ -49,8 +44,7 @@ export const locationCreate = defineCommand<LocationCreateArgs & { id: string }>
         undoable: false,
       });
       changes.applied(id, 1, eventId);
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -64,12 +58,10 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
   name: "location.update",
   args: locationUpdateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   async run(ctx, ops) {
     // A location is its own location, and its tombstone was never shown: it is just not found.
     const targets = await lockTargets(ctx, locations, { entity: "location", locationOf: (l) => l.id, tombstone: "not-found" }, ops, LOCATION_KEYS);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const target = targets.get(args.id);
       const role = ctx.roles.get(input.locationId);
@@ -83,10 +75,7 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
             : null;
       // Location settings are never merged field by field: any stale version is a conflict.
       const problem = targets.problem(op, target, { fields: "all", also: ownerOnly });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, target)) return;
       const keys = Object.keys(args.patch) as (keyof LocationRow)[];
       const scopeChanged = (["requiresTwoFactor", "viewersSeeMoney"] as const).some((k) => k in args.patch && args.patch[k] !== target[k]);
       const { secretRevealRoles, ...rest } = args.patch;
@@ -111,7 +100,6 @@ export const locationUpdate = defineCommand<LocationUpdateArgs>({
         summaryParams: { name: next.name },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });

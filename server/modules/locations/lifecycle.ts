@@ -9,7 +9,7 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Role } from "../../../shared/roles.js";
 import { uuidSchema } from "../../../shared/ids.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { invites, locations, memberships, shareLinks, users } from "../../db/schema/index.js";
 import { ForbiddenError, NotFoundError } from "../../errors/classes.js";
@@ -29,19 +29,14 @@ function trashCommand(name: "location.delete" | "location.restore", toTrash: boo
     system: true,
     args: idArgs,
     minRole: "owner",
-    target: (a) => a.id,
-    async run(ctx, ops) {
-      const changes = new SegmentChanges(ctx);
-      for (const { args } of ops) {
+    run: (ctx, ops) =>
+      eachOp(ctx, ops, async (changes, { args }) => {
         const [loc] = await ctx.tx
           .select()
           .from(locations)
           .where(and(eq(locations.id, args.id), toTrash ? isNull(locations.deletedAt) : isNotNull(locations.deletedAt)))
           .for("update");
-        if (!loc) {
-          changes.refuse(new NotFoundError("location"));
-          continue;
-        }
+        if (!loc) return changes.refuse(new NotFoundError("location"));
         const deletedAt = toTrash ? ctx.now : null;
         const next = { ...loc, deletedAt, updatedAt: ctx.now, rowVersion: loc.rowVersion + 1, scopeVersion: loc.scopeVersion + 1 };
         changes.changed(locations, next, ["deletedAt", "updatedAt", "rowVersion", "scopeVersion"], {
@@ -55,7 +50,7 @@ function trashCommand(name: "location.delete" | "location.restore", toTrash: boo
           summaryParams: { name: loc.name },
           undoable: false,
         });
-        if (!toTrash) continue;
+        if (!toTrash) return;
         await ctx.tx
           .update(invites)
           .set({ revokedAt: ctx.now })
@@ -64,9 +59,7 @@ function trashCommand(name: "location.delete" | "location.restore", toTrash: boo
           .update(shareLinks)
           .set({ revokedAt: ctx.now })
           .where(and(eq(shareLinks.locationId, loc.id), isNull(shareLinks.revokedAt)));
-      }
-      return changes.write();
-    },
+      }),
   });
 }
 
@@ -84,10 +77,8 @@ export const locationTransfer = defineCommand<TransferArgs>({
   system: true,
   args: transferArgs,
   minRole: "owner",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, async (changes, { args }) => {
       const live = await ctx.tx
         .select({ m: memberships, name: users.name })
         .from(memberships)
@@ -98,14 +89,8 @@ export const locationTransfer = defineCommand<TransferArgs>({
       const to = live.find((r) => r.m.userId === args.userId);
       const [loc] = await ctx.tx.select({ name: locations.name, rowVersion: locations.rowVersion }).from(locations).where(eq(locations.id, args.id));
       // Checked again under the lock: the owner may have changed since the caller's check.
-      if (!from || from.m.role !== "owner") {
-        changes.refuse(new ForbiddenError("Only the owner can transfer a location."));
-        continue;
-      }
-      if (!to || !loc) {
-        changes.refuse(new NotFoundError("member"));
-        continue;
-      }
+      if (!from || from.m.role !== "owner") return changes.refuse(new ForbiddenError("Only the owner can transfer a location."));
+      if (!to || !loc) return changes.refuse(new NotFoundError("member"));
       const role = (r: (typeof live)[number], next: Role) => {
         const row = { ...r.m, role: next, rowVersion: r.m.rowVersion + 1, updatedAt: ctx.now };
         changes.update(memberships, row, ["role", "rowVersion", "updatedAt"]);
@@ -139,7 +124,5 @@ export const locationTransfer = defineCommand<TransferArgs>({
         undoable: false,
       });
       changes.applied(args.id, loc.rowVersion, eventId);
-    }
-    return changes.write();
-  },
+    }),
 });

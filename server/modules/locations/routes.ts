@@ -12,14 +12,13 @@ import {
   trashedLocationSchema,
 } from "../../../shared/locations.js";
 import { pageOf, pageQuerySchema } from "../../../shared/paging.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { deleteLocation, transferLocation } from "./ownership.js";
 import { listTrash, restoreLocation } from "./trash.js";
 import { createLocation, getLocation, listLocations, updateLocation, whoAmI } from "./service.js";
 
-export function locationRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function locationRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",

@@ -4,6 +4,7 @@
  */
 import { memberRemoveArgs, memberUpdateArgs, type MemberRemoveArgs, type MemberUpdateArgs } from "../../../shared/members.js";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
+import { eachOp } from "../../commands/runs.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { Targets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
@@ -58,8 +59,7 @@ export const memberUpdate = defineCommand<MemberUpdateArgs>({
   target: (a) => a.userId,
   async run(ctx, ops) {
     const targets = await lockMembers(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const m = targets.get(keyOf(input.locationId, args.userId));
       const manage = (row: Member) =>
@@ -68,10 +68,7 @@ export const memberUpdate = defineCommand<MemberUpdateArgs>({
           : new ForbiddenError(args.role === "owner" ? "Ownership is transferred by the owner, not by a role change." : "Your role cannot change this member.");
       // Roles are never merged field by field: any stale version is a conflict.
       const problem = targets.problem(op, m, { fields: "all", also: manage });
-      if (problem || !m) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, m)) return;
       const rowVersion = m.rowVersion + 1;
       changes.changed(memberships, written(m, { role: args.role, rowVersion, updatedAt: ctx.now }), ["role", "rowVersion", "updatedAt"], {
         locationId: input.locationId,
@@ -85,8 +82,7 @@ export const memberUpdate = defineCommand<MemberUpdateArgs>({
         summaryParams: { name: m.name, from: m.role, to: args.role },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });
 

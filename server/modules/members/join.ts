@@ -10,7 +10,7 @@ import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { roleAtLeast, roleSchema } from "../../../shared/roles.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { memberships, users } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
@@ -24,9 +24,8 @@ export const memberJoin = defineCommand<JoinArgs>({
   args: joinArgs,
   minRole: "owner",
   target: (a) => a.userId,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, async (changes, { args, input }) => {
       const locationId = input.locationId;
       const [existing] = await ctx.tx
         .select()
@@ -34,14 +33,8 @@ export const memberJoin = defineCommand<JoinArgs>({
         .where(and(eq(memberships.locationId, locationId), eq(memberships.userId, args.userId), isNull(memberships.deletedAt)))
         .for("update");
       const [user] = await ctx.tx.select({ name: users.name }).from(users).where(eq(users.id, args.userId));
-      if (!user) {
-        changes.refuse(new NotFoundError("user"));
-        continue;
-      }
-      if (existing && roleAtLeast(existing.role, args.role)) {
-        changes.applied(args.userId, existing.rowVersion, null);
-        continue;
-      }
+      if (!user) return changes.refuse(new NotFoundError("user"));
+      if (existing && roleAtLeast(existing.role, args.role)) return changes.applied(args.userId, existing.rowVersion, null);
       const event = {
         locationId,
         entityType: "member",
@@ -60,7 +53,5 @@ export const memberJoin = defineCommand<JoinArgs>({
         const row = { id: uuidv7(), locationId, userId: args.userId, role: args.role, rowVersion: 1, createdAt: ctx.now, updatedAt: ctx.now, deletedAt: null };
         changes.created(memberships, row, event);
       }
-    }
-    return changes.write();
-  },
+    }),
 });

@@ -19,11 +19,9 @@ import {
   memberSchema,
 } from "../../../shared/members.js";
 import { pageQuerySchema } from "../../../shared/paging.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import type { Logger } from "pino";
-import type { SignInLimits } from "../../auth/limits.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
 import { createMailer } from "../../mail/mailer.js";
-import { serviceDeps } from "../deps.js";
+import type { ModuleDeps } from "../manifest.js";
 import { listInvites, resendInvite, revokeInvite } from "./invite-admin.js";
 import type { InviteMailDeps } from "./invite-mail.js";
 import { previewInvite } from "./invite-preview.js";
@@ -33,8 +31,8 @@ const locationParams = idParams.strict();
 const inviteParams = idParams.strict();
 const memberParams = z.object({ id: uuidSchema, userId: uuidSchema }).strict();
 
-export function memberRoutes(deps: Pick<RouteDeps, "db" | "config"> & { logger: Logger; limits: SignInLimits }): RouteDef[] {
-  const service = serviceDeps(deps);
+export function memberRoutes(deps: ModuleDeps): RouteDef[] {
+  const { service } = deps;
   const mail: InviteMailDeps = {
     mailer: createMailer(deps.config, deps.logger),
     publicUrl: deps.config.publicUrl,

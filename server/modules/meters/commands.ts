@@ -4,50 +4,34 @@
  * readings stay, unreachable with it). Members and above; each records a history entry.
  */
 import { Decimal } from "decimal.js";
-import { and, isNull } from "drizzle-orm";
 import { meterCreateArgs, meterDeleteArgs, meterUpdateArgs, type MeterCreateArgs, type MeterDeleteArgs, type MeterUpdateArgs } from "../../../shared/meters.js";
-import { idIn } from "../../commands/bulk.js";
-import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp, onTargets, tombstoneEach } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { meters, things } from "../../db/schema/index.js";
 import { NotFoundError } from "../../errors/classes.js";
+import { liveThingsOf } from "../things/refs.js";
 
 type MeterRow = typeof meters.$inferSelect;
 
 /** maxPerDay travels as a number (the spec's type) and is kept as numeric: its 3 decimals, exactly. */
 const perDayIn = (n: number | null | undefined) => (n === null || n === undefined ? null : new Decimal(n).toFixed(3));
 const nameOf = (m: Pick<MeterRow, "label" | "kind">) => m.label ?? m.kind;
+/** How the history names a meter's edits and its delete. */
+const naming = { entityType: "meter", nameOf, undoable: false };
 
 export const meterCreate = defineCommand<MeterCreateArgs>({
   name: "meter.create",
   args: meterCreateArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.thingId],
   creates: true,
   async run(ctx, ops) {
-    const found = await ctx.tx
-      .select({ id: things.id, locationId: things.locationId })
-      .from(things)
-      .where(
-        and(
-          idIn(
-            things.id,
-            ops.map((o) => o.args.thingId),
-          ),
-          isNull(things.deletedAt),
-        ),
-      );
+    const found = await ctx.tx.select({ id: things.id, locationId: things.locationId }).from(things).where(liveThingsOf(ops));
     const thingLocation = new Map(found.map((t) => [t.id, t.locationId]));
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+    return eachOp(ctx, ops, (changes, { args, input }) => {
       const thingId = args.thingId.toLowerCase();
-      if (thingLocation.get(thingId) !== input.locationId) {
-        changes.refuse(new NotFoundError("thing"));
-        continue;
-      }
+      if (thingLocation.get(thingId) !== input.locationId) return changes.refuse(new NotFoundError("thing"));
       const row: MeterRow = {
         id: args.id,
         locationId: input.locationId,
@@ -77,8 +61,7 @@ export const meterCreate = defineCommand<MeterCreateArgs>({
         summaryParams: { name: nameOf(row) },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -91,73 +74,25 @@ export const meterUpdate = defineCommand<MeterUpdateArgs>({
   name: "meter.update",
   args: meterUpdateArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockMeters(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { args, input } = op;
-      const target = targets.get(args.id);
-      // Each patched field merges on its own: a stale pushed op that sets the label does not
-      // conflict with someone else's new maxPerDay.
-      const problem = targets.problem(op, target, { fields: Object.keys(args.patch) });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const p = args.patch;
-      const patch: Partial<MeterRow> = {};
-      if (p.label !== undefined) patch.label = p.label;
-      if (p.maxPerDay !== undefined) patch.maxPerDay = perDayIn(p.maxPerDay);
-      if (p.nudgeDays !== undefined) patch.nudgeDays = p.nudgeDays;
-      if (p.offset !== undefined) patch.offset = p.offset;
-      if (p.unit !== undefined) patch.unit = p.unit;
-      if (p.kind !== undefined) patch.kind = p.kind;
-      const keys = Object.keys(patch) as (keyof MeterRow)[];
-      const next = { ...target, ...patch, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      changes.changed(meters, next, [...keys, "rowVersion", "updatedAt"], {
-        locationId: input.locationId,
-        entityType: "meter",
-        entityId: next.id,
-        entityName: nameOf(next),
-        action: "meter.updated",
-        before: pick(target, keys),
-        after: pick(next, keys),
-        summaryParams: { name: nameOf(next) },
-        undoable: false,
-      });
-    }
-    return changes.write();
-  },
+  run: onTargets(lockMeters, (changes, op, target, targets) => {
+    // Each patched field merges on its own: a stale pushed op that sets the label does not
+    // conflict with someone else's new maxPerDay.
+    if (changes.refused(targets.problem(op, target, { fields: Object.keys(op.args.patch) }), target)) return;
+    const p = op.args.patch;
+    const patch: Partial<MeterRow> = {};
+    if (p.label !== undefined) patch.label = p.label;
+    if (p.maxPerDay !== undefined) patch.maxPerDay = perDayIn(p.maxPerDay);
+    if (p.nudgeDays !== undefined) patch.nudgeDays = p.nudgeDays;
+    if (p.offset !== undefined) patch.offset = p.offset;
+    if (p.unit !== undefined) patch.unit = p.unit;
+    if (p.kind !== undefined) patch.kind = p.kind;
+    targets.set(changes.patched(meters, target, patch, op.input.locationId, naming));
+  }),
 });
 
 export const meterDelete = defineCommand<MeterDeleteArgs>({
   name: "meter.delete",
   args: meterDeleteArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockMeters(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const target = targets.get(op.args.id);
-      const problem = targets.problem(op, target, { fields: "all" });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      targets.set(
-        changes.tombstoned(meters, target, {
-          locationId: op.input.locationId,
-          entityType: "meter",
-          entityName: nameOf(target),
-          action: "meter.deleted",
-          summaryParams: { name: nameOf(target) },
-          undoable: false,
-        }),
-      );
-    }
-    return changes.write();
-  },
+  run: async (ctx, ops) => tombstoneEach(ctx, ops, await lockMeters(ctx, ops), meters, naming),
 });

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import type { InboxReading } from "../../../shared/meters.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { inboxItems, meters } from "../../db/schema/index.js";
 import { readingItem } from "./readings.js";
@@ -33,15 +33,11 @@ export const meterNudge = defineCommand<NudgeArgs>({
   bumpsVersion: false,
   args: nudgeArgs,
   minRole: "member",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+  run: (ctx, ops) =>
+    eachOp(ctx, ops, (changes, { args, input }) => {
       const dueAt = new Date(args.dueAt);
       changes.insert(inboxItems, readingItem(dueAt, dueAt, input.locationId, args.thingId, args.createdBy, args.reading as unknown as InboxReading));
       changes.update(meters, { id: args.id, nudgedFor: new Date(args.takenAt) }, ["nudgedFor"]);
       changes.applied(args.id, 0, null);
-    }
-    return changes.write();
-  },
+    }),
 });

@@ -71,7 +71,6 @@ export const readingCapture = defineCommand<ReadingCaptureArgs>({
   name: "reading.capture",
   args: readingCaptureArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.meterId, a.fileId],
   creates: true,
   async run(ctx, ops) {

@@ -2,12 +2,11 @@
 import { meterCreateBody, meterPageQuery, meterPatchBody, meterSchema, proofSchema, readingCreateBody, readingSchema } from "../../../shared/meters.js";
 import { pageOf } from "../../../shared/paging.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { captureReading, createMeter, deleteMeter, getMeter, getProofs, getReadings, listMeters, updateMeter } from "./service.js";
 
-export function meterRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function meterRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineWrite({
       method: "post",

@@ -4,7 +4,7 @@
  * Adding a box that is in the move already changes nothing; one in another active move is refused.
  */
 import { boxAddArgs, type BoxAddArgs } from "../../../shared/moves.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
 import { moveBoxes } from "../../db/schema/index.js";
@@ -43,41 +43,23 @@ export const boxAdd = defineCommand<BoxAddArgs>({
       ctx,
       ops.map((o) => ({ move: seg.moves.get(o.args.moveId.toLowerCase())!, destination: o.args.destination })),
     );
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const move = seg.moves.get(args.moveId.toLowerCase());
       const problem = moveProblem(op, move);
-      if (problem || !move) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, move)) return;
       const existing = seg.boxes.get(key(args));
       // Added twice (two phones, or a retry): the box is in the move already; nothing changes.
-      if (existing) {
-        changes.applied(existing.id, existing.rowVersion, null);
-        continue;
-      }
+      if (existing) return changes.applied(existing.id, existing.rowVersion, null);
       const containerId = args.containerId.toLowerCase();
       const thing = things.get(containerId);
-      if (!thing || thing.deleted || thing.locationId !== input.locationId) {
-        changes.refuse(new NotFoundError("container (a live container of the move's location)"));
-        continue;
-      }
-      if (!thing.isContainer) {
-        changes.refuse(new ValidationError("containerId: that thing is not a container; only containers can be boxes of a move."));
-        continue;
-      }
+      if (!thing || thing.deleted || thing.locationId !== input.locationId)
+        return changes.refuse(new NotFoundError("container (a live container of the move's location)"));
+      if (!thing.isContainer) return changes.refuse(new ValidationError("containerId: that thing is not a container; only containers can be boxes of a move."));
       const other = activeMove.get(containerId);
-      if (other && other.moveId !== move.id) {
-        changes.refuse(new ConflictError(`That box is already in the active move "${other.name}".`));
-        continue;
-      }
+      if (other && other.moveId !== move.id) return changes.refuse(new ConflictError(`That box is already in the active move "${other.name}".`));
       const d = dest(move, args.destination ?? null);
-      if (d instanceof Error) {
-        changes.refuse(d);
-        continue;
-      }
+      if (d instanceof Error) return changes.refuse(d);
       const number = (next.get(move.id) ?? 0) + 1;
       next.set(move.id, number);
       const row: BoxRow = {
@@ -99,7 +81,6 @@ export const boxAdd = defineCommand<BoxAddArgs>({
       activeMove.set(containerId, { containerId, moveId: move.id, name: move.name });
       changes.insert(moveBoxes, row);
       changes.applied(row.id, 1, null);
-    }
-    return changes.write();
+    });
   },
 });

@@ -17,7 +17,7 @@ import {
   type BoxUpdateArgs,
   type DestinationInput,
 } from "../../../shared/moves.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { defineCommand, type CommandContext, type CommandDef, type Op, type Verdict } from "../../commands/types.js";
 import { versionProblem } from "../../commands/versions.js";
 import { moveBoxes } from "../../db/schema/index.js";
@@ -42,63 +42,44 @@ async function changeBoxes<A extends BoxOpArgs>(ctx: CommandContext, ops: Op<A>[
     ctx,
     ops.map((o) => ({ move: seg.moves.get(o.args.moveId.toLowerCase())!, destination: what(o.args).destination })),
   );
-  const changes = new SegmentChanges(ctx);
-  for (const op of ops) {
+  return eachOp(ctx, ops, async (changes, op) => {
     const move = seg.moves.get(op.args.moveId.toLowerCase());
     const box = seg.boxes.get(key(op.args));
     const problem = moveProblem(op, move) ?? (box ? null : new NotFoundError("box of this move"));
-    if (problem || !move || !box) {
-      changes.refuse(problem!);
-      continue;
-    }
+    if (problem || !move || !box) return changes.refuse(problem!);
     const c = what(op.args);
     const fields = [...(c.to ? ["state"] : []), ...(c.destination !== undefined ? ["destination"] : [])];
     const stale = versionProblem(op, box, fields, new Map());
-    if (stale) {
-      changes.refuse(stale);
-      continue;
-    }
+    if (stale) return changes.refuse(stale);
     const next: BoxRow = { ...box };
     if (c.destination !== undefined) {
       const d = dest(move, c.destination);
-      if (d instanceof Error) {
-        changes.refuse(d);
-        continue;
-      }
+      if (d instanceof Error) return changes.refuse(d);
       next.destinationPlaceId = d.placeId;
       next.destinationName = d.name;
     }
     const at = c.at ? new Date(c.at) : ctx.now;
     if (c.to) {
       const step = boxTransition(box.state, c.to);
-      if (step === "refused") {
-        changes.refuse(new ConflictError(`Box ${box.number} is already unpacked; it cannot be ${c.to === "packed" ? "unloaded" : "loaded"} again.`));
-        continue;
-      }
+      if (step === "refused")
+        return changes.refuse(new ConflictError(`Box ${box.number} is already unpacked; it cannot be ${c.to === "packed" ? "unloaded" : "loaded"} again.`));
       const outrun = c.ordered && c.to !== "unpacked" && at.getTime() < box.stateAt.getTime();
       if (step === "ok" && !outrun) {
         if (c.to === "unpacked") {
           const refused = await unpackBox(ctx, move, next);
-          if (refused) {
-            changes.refuse(refused);
-            continue;
-          }
+          if (refused) return changes.refuse(refused);
         }
         next.state = c.to;
         next.stateAt = at;
       }
     }
     const same = next.state === box.state && next.destinationPlaceId === box.destinationPlaceId && next.destinationName === box.destinationName;
-    if (same) {
-      changes.applied(box.id, box.rowVersion, null);
-      continue;
-    }
+    if (same) return changes.applied(box.id, box.rowVersion, null);
     const row = { ...next, rowVersion: box.rowVersion + 1, updatedAt: ctx.now };
     seg.boxes.set(key(row), row);
     changes.update(moveBoxes, row, ["state", "stateAt", "destinationPlaceId", "destinationName", "rowVersion", "updatedAt"]);
     changes.applied(row.id, row.rowVersion, null);
-  }
-  return changes.write();
+  });
 }
 
 export const boxUpdate = defineCommand<BoxUpdateArgs>({
@@ -131,23 +112,18 @@ export const boxRemove = defineCommand<BoxRemoveArgs>({
   target: key,
   async run(ctx, ops) {
     const seg = await loadSegment(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const move = seg.moves.get(op.args.moveId.toLowerCase());
       const box = seg.boxes.get(key(op.args));
       const problem =
         moveProblem(op, move) ??
         (box ? versionProblem(op, box, "all", new Map()) : new NotFoundError("box of this move")) ??
         (box?.state === "unpacked" ? new ConflictError("That box is unpacked already; it stays in the move's record.") : null);
-      if (problem || !box) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, box)) return;
       const row = { ...box, deletedAt: ctx.now, rowVersion: box.rowVersion + 1, updatedAt: ctx.now };
       seg.boxes.delete(key(box));
       changes.update(moveBoxes, row, ["deletedAt", "rowVersion", "updatedAt"]);
       changes.applied(row.id, row.rowVersion, null);
-    }
-    return changes.write();
+    });
   },
 });

@@ -5,7 +5,7 @@
  */
 import { moveCreateArgs, moveUpdateArgs, type MoveCreateArgs, type MoveUpdateArgs } from "../../../shared/moves.js";
 import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { rows, sql, uuidArray } from "../../db/client.js";
@@ -37,21 +37,16 @@ export const moveCreate = defineCommand<MoveCreateArgs>({
   name: "move.create",
   args: moveCreateArgs,
   minRole: "member",
-  target: (a) => a.id,
   creates: true,
   async run(ctx, ops) {
     const names = await locationNames(
       ctx,
       ops.map((o) => o.args.toLocationId),
     );
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+    return eachOp(ctx, ops, (changes, { args, input }) => {
       const to = args.toLocationId?.toLowerCase() ?? null;
       const problem = to ? targetProblem(ctx, input.locationId, to, names) : null;
-      if (problem) {
-        changes.refuse(problem);
-        continue;
-      }
+      if (problem) return changes.refuse(problem);
       const row: MoveRow = {
         id: args.id.toLowerCase(),
         locationId: input.locationId,
@@ -77,8 +72,7 @@ export const moveCreate = defineCommand<MoveCreateArgs>({
         summaryParams: { name: row.name },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -88,7 +82,6 @@ export const moveUpdate = defineCommand<MoveUpdateArgs>({
   name: "move.update",
   args: moveUpdateArgs,
   minRole: "member",
-  target: (a) => a.id,
   async run(ctx, ops) {
     const [targets, names] = await Promise.all([
       lockTargets(ctx, moves, { entity: "move", entityType: "move" }, ops, MOVE_KEYS),
@@ -97,8 +90,7 @@ export const moveUpdate = defineCommand<MoveUpdateArgs>({
         ops.map((o) => o.args.patch.toLocationId),
       ),
     ]);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const target = targets.get(args.id);
       const p = args.patch;
@@ -107,16 +99,10 @@ export const moveUpdate = defineCommand<MoveUpdateArgs>({
         // A finished or cancelled move is closed: no way back, no more changes.
         also: (m) => (m.status !== "active" ? new ConflictError(`This move is ${m.status}; it cannot be changed any more.`) : null),
       });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, target)) return;
       const to = p.toLocationId?.toLowerCase();
       const bad = to ? targetProblem(ctx, input.locationId, to, names) : null;
-      if (bad) {
-        changes.refuse(bad);
-        continue;
-      }
+      if (bad) return changes.refuse(bad);
       const patch: Partial<MoveRow> = {};
       if (p.name !== undefined) patch.name = p.name;
       if (p.toLocationId !== undefined) {
@@ -141,7 +127,6 @@ export const moveUpdate = defineCommand<MoveUpdateArgs>({
         summaryParams: { name: next.name },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });

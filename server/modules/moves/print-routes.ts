@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { type Actor, withActor } from "../../db/actor.js";
-import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { boxLabelsPdf, packingListPdf, PRINT_LOCALES, type PrintLocale } from "./print.js";
 import { printedMove } from "./print-data.js";
 
@@ -13,9 +13,9 @@ const printQuery = z.object({
   locale: z.enum(PRINT_LOCALES).default("en"),
 });
 
-export function movePrintRoutes(deps: RouteDeps): RouteDef[] {
-  const { db } = serviceDeps(deps);
-  const origin = deps.config.publicUrl.origin;
+export function movePrintRoutes({ service, config }: ModuleDeps): RouteDef[] {
+  const { db } = service;
+  const origin = config.publicUrl.origin;
   const pdfRoute = (what: "labels" | "packing-list", summary: string) =>
     defineRoute({
       method: "get",

@@ -4,14 +4,13 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { boxAddBody, boxPatchBody, boxSchema, moveCreateBody, moveListQuery, movePatchBody, moveSchema } from "../../../shared/moves.js";
 import { pageOf } from "../../../shared/paging.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { addBox, createMove, getMove, locationMoves, removeBox, updateBox, updateMove } from "./service.js";
 
 const byBox = z.object({ id: uuidSchema, containerId: uuidSchema });
 
-export function moveRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function moveRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineWrite({
       method: "post",

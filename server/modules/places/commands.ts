@@ -55,7 +55,6 @@ export const placeCreate = defineCommand<PlaceCreateArgs>({
   name: "place.create",
   args: placeCreateArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.parentId, a.kindId],
   creates: true,
   async run(ctx, ops) {
@@ -132,7 +131,6 @@ export const placeUpdate = defineCommand<PlaceUpdateArgs>({
   name: "place.update",
   args: placeUpdateArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.patch.parentId, a.patch.kindId],
   async run(ctx, ops) {
     const targets = await lockTargets(ctx, places, { entity: "place", entityType: "place" }, ops, PLACE_KEYS);
@@ -207,7 +205,6 @@ export const placeDelete = defineCommand<PlaceDeleteArgs>({
   name: "place.delete",
   args: placeDeleteArgs,
   minRole: "member",
-  target: (a) => a.id,
   async run(ctx, ops) {
     const targets = await lockTargets(ctx, places, { entity: "place", entityType: "place" }, ops, [
       "locationId",

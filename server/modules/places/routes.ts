@@ -2,12 +2,11 @@
 import { pageOf } from "../../../shared/paging.js";
 import { placeCreateBody, placePatchBody, placeSchema } from "../../../shared/places.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { createPlace, deletePlace, listPlaces, updatePlace } from "./service.js";
 
-export function placeRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function placeRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",

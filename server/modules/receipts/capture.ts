@@ -17,7 +17,6 @@ export const receiptCapture = defineCommand<ReceiptCaptureArgs>({
   name: "receipt.capture",
   args: receiptCaptureArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.placeId, ...a.photoFileIds],
   creates: true,
   async run(ctx, ops) {

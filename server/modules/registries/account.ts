@@ -76,3 +76,17 @@ export function isKeyRace(err: unknown): boolean {
   const cause = ((err as { cause?: unknown }).cause ?? err) as { code?: string; constraint?: string; message?: string };
   return cause.code === "23505" && KEY_INDEXES.some((i) => cause.constraint === i || (cause.message ?? "").includes(i));
 }
+
+/**
+ * The archivedAt an edit sets: nothing when it says nothing of archiving; when it archives, the
+ * time the row was archived already, else now; null when it brings the row back.
+ */
+export const archiving = (archived: boolean | undefined, was: Date | null, now: Date): { archivedAt?: Date | null } =>
+  archived === undefined ? {} : { archivedAt: archived ? (was ?? now) : null };
+
+/** How the history names the edits of a place kind or a type: by its name, or the built-in key of one without. */
+export const registryNaming = (entityType: string) => ({
+  entityType,
+  nameOf: (row: { name: string | null; builtinKey: string | null }) => row.name ?? row.builtinKey,
+  undoable: false,
+});

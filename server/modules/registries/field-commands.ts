@@ -15,6 +15,7 @@ import {
   type TypeFieldUpdateArgs,
 } from "../../../shared/registries.js";
 import { pick } from "../../commands/history.js";
+import { onTargets } from "../../commands/runs.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
@@ -51,7 +52,6 @@ export const typeFieldCreate = defineCommand<TypeFieldCreateArgs>({
   name: "type_field.create",
   args: typeFieldCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   refs: (a) => Object.values(fieldOwnerOf(a)),
   creates: true,
   async run(ctx, ops) {
@@ -115,81 +115,39 @@ export const typeFieldCreate = defineCommand<TypeFieldCreateArgs>({
 
 const FIELD_KEYS = ["accountId", "key", "label", "kind", "unit", "options", "repeatable", "archivedAt", "required", "sort", "rowVersion", "deletedAt"] as const;
 
+/** How the history names a field's edits. */
+const fieldNaming = { entityType: "type_field", nameOf: (f: Pick<FieldRow, "label" | "key">) => f.label ?? f.key, undoable: false };
+
+const lockFields = (ctx: CommandContext, ops: Op<{ id: string }>[]) =>
+  lockTargets(ctx, typeFields, accountRule(ctx, ops, "type field", "type_field"), ops, FIELD_KEYS);
+
 export const typeFieldUpdate = defineCommand<TypeFieldUpdateArgs>({
   name: "type_field.update",
   args: typeFieldUpdateArgs,
   minRole: "admin",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockTargets(ctx, typeFields, accountRule(ctx, ops, "type field", "type_field"), ops, FIELD_KEYS);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { args, input } = op;
-      const target = targets.get(args.id);
-      const columns = Object.keys(args.patch) as (keyof FieldRow)[];
-      const problem = targets.problem(op, target, {
-        fields: columns,
-        also: (t) => {
-          const shape = fieldShapeProblem({ ...t, ...args.patch });
-          return shape ? new ValidationError(`${shape.path}: ${shape.message}.`, { field: shape.path }) : null;
-        },
-      });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const next = { ...target, ...(args.patch as Partial<FieldRow>), rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      changes.changed(typeFields, next, [...columns, "rowVersion", "updatedAt"], {
-        locationId: input.locationId,
-        entityType: "type_field",
-        entityId: next.id,
-        entityName: next.label ?? next.key,
-        action: "type_field.updated",
-        before: pick(target, columns),
-        after: pick(next, columns),
-        summaryParams: { name: next.label ?? next.key },
-        undoable: false,
-      });
-    }
-    return changes.write();
-  },
+  run: onTargets(lockFields, (changes, op, target, targets) => {
+    const { args, input } = op;
+    const columns = Object.keys(args.patch) as (keyof FieldRow)[];
+    const problem = targets.problem(op, target, {
+      fields: columns,
+      also: (t) => {
+        const shape = fieldShapeProblem({ ...t, ...args.patch });
+        return shape ? new ValidationError(`${shape.path}: ${shape.message}.`, { field: shape.path }) : null;
+      },
+    });
+    if (changes.refused(problem, target)) return;
+    targets.set(changes.patched(typeFields, target, args.patch as Partial<FieldRow>, input.locationId, fieldNaming));
+  }),
 });
 
 export const typeFieldArchive = defineCommand<TypeFieldArchiveArgs>({
   name: "type_field.archive",
   args: typeFieldArchiveArgs,
   minRole: "admin",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockTargets(ctx, typeFields, accountRule(ctx, ops, "type field", "type_field"), ops, FIELD_KEYS);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const target = targets.get(op.args.id);
-      const problem = targets.problem(op, target, { fields: ["archivedAt"] });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      // Archiving an archived field changes nothing and says so (no new version, no history entry).
-      if (target.archivedAt) {
-        changes.applied(target.id, target.rowVersion, null);
-        continue;
-      }
-      const next = { ...target, archivedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      changes.changed(typeFields, next, ["archivedAt", "rowVersion", "updatedAt"], {
-        locationId: op.input.locationId,
-        entityType: "type_field",
-        entityId: next.id,
-        entityName: next.label ?? next.key,
-        action: "type_field.archived",
-        before: { archivedAt: null },
-        after: { archivedAt: ctx.now.toISOString() },
-        summaryParams: { name: next.label ?? next.key },
-        undoable: false,
-      });
-    }
-    return changes.write();
-  },
+  run: onTargets(lockFields, (changes, op, target, targets, ctx) => {
+    if (changes.refused(targets.problem(op, target, { fields: ["archivedAt"] }), target)) return;
+    // Archiving an archived field changes nothing and says so (no new version, no history entry).
+    if (target.archivedAt) return changes.applied(target.id, target.rowVersion, null);
+    targets.set(changes.patched(typeFields, target, { archivedAt: ctx.now }, op.input.locationId, fieldNaming, "archived"));
+  }),
 });

@@ -9,13 +9,12 @@ import {
   type PlaceKindUpdateArgs,
   type TagCreateArgs,
 } from "../../../shared/registries.js";
-import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp, onTargets } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { brands, placeKinds, tags } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError } from "../../errors/classes.js";
-import { accountRule } from "./account.js";
+import { accountRule, archiving, registryNaming } from "./account.js";
 
 /** Creates one plain registry row per op (in the account of the op's location), with its history entry. */
 async function createRows<A extends { id: string; name: string }>(
@@ -25,13 +24,9 @@ async function createRows<A extends { id: string; name: string }>(
   table: typeof placeKinds | typeof brands | typeof tags,
   row: (args: A, accountId: string) => Record<string, unknown>,
 ) {
-  const changes = new SegmentChanges(ctx);
-  for (const { args, input } of ops) {
+  return eachOp(ctx, ops, (changes, { args, input }) => {
     const accountId = ctx.accounts.get(input.locationId);
-    if (!accountId) {
-      changes.refuse(new NotFoundError("location"));
-      continue;
-    }
+    if (!accountId) return changes.refuse(new NotFoundError("location"));
     const values = row(args, accountId);
     const keys = Object.keys(values);
     changes.created(
@@ -49,15 +44,13 @@ async function createRows<A extends { id: string; name: string }>(
         undoable: false,
       },
     );
-  }
-  return changes.write();
+  });
 }
 
 export const placeKindCreate = defineCommand<PlaceKindCreateArgs>({
   name: "place_kind.create",
   args: placeKindCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   creates: true,
   run: (ctx, ops) => createRows(ctx, ops, "place_kind", placeKinds, (a) => ({ name: a.name, icon: a.icon ?? "place" })),
 });
@@ -66,7 +59,6 @@ export const brandCreate = defineCommand<BrandCreateArgs>({
   name: "brand.create",
   args: brandCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   creates: true,
   run: (ctx, ops) => createRows(ctx, ops, "brand", brands, (a) => ({ name: a.name })),
 });
@@ -75,50 +67,29 @@ export const tagCreate = defineCommand<TagCreateArgs>({
   name: "tag.create",
   args: tagCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   creates: true,
   run: (ctx, ops) => createRows(ctx, ops, "tag", tags, (a) => ({ name: a.name, colour: a.colour ?? null })),
 });
 
 const KIND_KEYS = ["accountId", "name", "icon", "builtinKey", "archivedAt", "rowVersion", "deletedAt"] as const;
 
+const lockKinds = (ctx: CommandContext, ops: Op<{ id: string }>[]) =>
+  lockTargets(ctx, placeKinds, accountRule(ctx, ops, "place kind", "place_kind"), ops, KIND_KEYS);
+
 export const placeKindUpdate = defineCommand<PlaceKindUpdateArgs>({
   name: "place_kind.update",
   args: placeKindUpdateArgs,
   minRole: "admin",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockTargets(ctx, placeKinds, accountRule(ctx, ops, "place kind", "place_kind"), ops, KIND_KEYS);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { archived, ...patch } = op.args.patch;
-      const target = targets.get(op.args.id);
-      const columns: (keyof typeof placeKinds.$inferSelect)[] = Object.keys(patch) as (keyof typeof patch)[];
-      if (archived !== undefined) columns.push("archivedAt");
-      const problem = targets.problem(op, target, {
-        fields: columns,
-        also: (k) =>
-          k.builtinKey && patch.name !== undefined ? new ValidationError("name: a built-in place kind cannot be renamed.", { field: "name" }) : null,
-      });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const archivedAt = archived === undefined ? target.archivedAt : archived ? (target.archivedAt ?? ctx.now) : null;
-      const next = { ...target, ...(patch as Partial<typeof placeKinds.$inferSelect>), archivedAt, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      changes.changed(placeKinds, next, [...columns, "rowVersion", "updatedAt"], {
-        locationId: op.input.locationId,
-        entityType: "place_kind",
-        entityId: next.id,
-        entityName: next.name ?? next.builtinKey,
-        action: "place_kind.updated",
-        before: pick(target, columns),
-        after: pick(next, columns),
-        summaryParams: { name: next.name ?? next.builtinKey ?? "" },
-        undoable: false,
-      });
-    }
-    return changes.write();
-  },
+  run: onTargets(lockKinds, (changes, op, target, targets, ctx) => {
+    const { archived, ...patch } = op.args.patch;
+    const columns: (keyof typeof placeKinds.$inferSelect)[] = Object.keys(patch) as (keyof typeof patch)[];
+    if (archived !== undefined) columns.push("archivedAt");
+    const problem = targets.problem(op, target, {
+      fields: columns,
+      also: (k) => (k.builtinKey && patch.name !== undefined ? new ValidationError("name: a built-in place kind cannot be renamed.", { field: "name" }) : null),
+    });
+    if (changes.refused(problem, target)) return;
+    const edit = { ...(patch as Partial<typeof placeKinds.$inferSelect>), ...archiving(archived, target.archivedAt, ctx.now) };
+    targets.set(changes.patched(placeKinds, target, edit, op.input.locationId, registryNaming("place_kind")));
+  }),
 });

@@ -19,8 +19,8 @@ import {
   typePatchBody,
   typeSchema,
 } from "../../../shared/registries.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import {
   archiveField,
   createBrand,
@@ -36,8 +36,7 @@ import {
   updateType,
 } from "./service.js";
 
-export function registryRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function registryRoutes({ service }: ModuleDeps): RouteDef[] {
   const listed = <T>(items: T[]) => ({ items, next_cursor: null });
   return [
     defineRoute({

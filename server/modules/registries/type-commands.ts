@@ -4,12 +4,12 @@
  */
 import { typeCreateArgs, typeUpdateArgs, type TypeCreateArgs, type TypeUpdateArgs } from "../../../shared/registries.js";
 import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand } from "../../commands/types.js";
 import { types } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
-import { accountRule, accountsOf, loadTypes, type TypeNode } from "./account.js";
+import { accountRule, accountsOf, archiving, loadTypes, registryNaming, type TypeNode } from "./account.js";
 
 type TypeRow = typeof types.$inferSelect;
 
@@ -43,23 +43,18 @@ export const typeCreate = defineCommand<TypeCreateArgs>({
   name: "type.create",
   args: typeCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   refs: (a) => [a.parentId, ...(a.groupIds ?? [])],
   creates: true,
   async run(ctx, ops) {
     const all = await loadTypes(ctx, accountsOf(ctx, ops));
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+    return eachOp(ctx, ops, (changes, { args, input }) => {
       const account = ctx.accounts.get(input.locationId);
       const isGroup = args.isGroup ?? false;
       const problem =
         groupTypeProblem(isGroup, args.parentId, args.groupIds) ??
         (args.parentId ? parentProblem(all, account, args.id, args.parentId) : null) ??
         groupsProblem(all, account, args.groupIds ?? []);
-      if (problem || !account) {
-        changes.refuse(problem ?? new NotFoundError("location"));
-        continue;
-      }
+      if (problem || !account) return changes.refuse(problem ?? new NotFoundError("location"));
       const row: TypeRow = {
         id: args.id,
         accountId: account,
@@ -90,8 +85,7 @@ export const typeCreate = defineCommand<TypeCreateArgs>({
         summaryParams: { name: args.name },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -113,13 +107,11 @@ export const typeUpdate = defineCommand<TypeUpdateArgs>({
   name: "type.update",
   args: typeUpdateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   refs: (a) => [a.patch.parentId, ...(a.patch.groupIds ?? [])],
   async run(ctx, ops) {
     const targets = await lockTargets(ctx, types, accountRule(ctx, ops, "type", "type"), ops, TYPE_KEYS);
     const all = await loadTypes(ctx, accountsOf(ctx, ops));
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const { args, input } = op;
       const { archived, ...patch } = args.patch;
       const target = targets.get(args.id);
@@ -136,27 +128,12 @@ export const typeUpdate = defineCommand<TypeUpdateArgs>({
           (patch.parentId ? parentProblem(all, account, args.id, patch.parentId) : null) ??
           groupsProblem(all, account, patch.groupIds ?? []);
       }
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const archivedAt = archived === undefined ? target.archivedAt : archived ? (target.archivedAt ?? ctx.now) : null;
-      const next = { ...target, ...(patch as Partial<TypeRow>), archivedAt, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
+      if (changes.refused(problem, target)) return;
+      const edit = { ...(patch as Partial<TypeRow>), ...archiving(archived, target.archivedAt, ctx.now) };
+      const next = changes.patched(types, target, edit, input.locationId, registryNaming("type"));
       targets.set(next);
       const node = all.get(next.id);
-      if (node) all.set(next.id, { ...node, parentId: next.parentId, groupIds: next.groupIds, archivedAt });
-      changes.changed(types, next, [...columns, "rowVersion", "updatedAt"], {
-        locationId: input.locationId,
-        entityType: "type",
-        entityId: next.id,
-        entityName: next.name ?? next.builtinKey,
-        action: "type.updated",
-        before: pick(target, columns),
-        after: pick(next, columns),
-        summaryParams: { name: next.name ?? next.builtinKey ?? "" },
-        undoable: false,
-      });
-    }
-    return changes.write();
+      if (node) all.set(next.id, { ...node, parentId: next.parentId, groupIds: next.groupIds, archivedAt: next.archivedAt });
+    });
   },
 });

@@ -5,12 +5,11 @@
  */
 import { z } from "zod";
 import { reportJobSchema, reportRequestBody, reportStateSchema } from "../../../shared/reports.js";
-import { idParams, defineRoute, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { getReport, reportFile, requestReport } from "./service.js";
 
-export function reportRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function reportRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineRoute({
       method: "post",

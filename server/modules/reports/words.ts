@@ -1,5 +1,6 @@
 /** The report's own words, English and Arabic (the PDF is made on the server, away from the app's strings). */
 import type { ReportLocale } from "../../../shared/reports.js";
+import { BUILTIN_NAMES } from "../locations/seed.js";
 
 export interface Words {
   title: string;
@@ -33,16 +34,8 @@ export const REPORT_WORDS: Record<ReportLocale, Words> = {
     yes: "yes",
     no: "no",
     pathSep: "›",
-    builtin: {
-      thing: "Thing",
-      box: "Box",
-      tool: "Tool",
-      electronics: "Electronics",
-      book: "Book",
-      clothing: "Clothing",
-      furniture: "Furniture",
-      document: "Document",
-    },
+    // The built-in types' English names are the ones a new account is seeded with.
+    builtin: BUILTIN_NAMES,
   },
   ar: {
     title: "تقرير الجرد",

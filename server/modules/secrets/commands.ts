@@ -12,6 +12,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { secretRevealArgs, typeFieldConvertArgs, type SecretRevealArgs, type TypeFieldConvertArgs } from "../../../shared/secrets.js";
 import { lockRows } from "../../commands/bulk.js";
+import { eachOp } from "../../commands/runs.js";
 import { SegmentChanges } from "../../commands/segment.js";
 import { defineCommand, type CommandContext } from "../../commands/types.js";
 import { locations, things, typeFields } from "../../db/schema/index.js";
@@ -26,7 +27,6 @@ export const secretReveal = defineCommand<SecretRevealArgs>({
   args: secretRevealArgs,
   // Any reader may, if the owner's policy names their role (checked below).
   minRole: "viewer",
-  target: (a) => a.id,
   async run(ctx, ops) {
     // Read, not locked: a reveal changes nothing, and a viewer may not lock rows it cannot write.
     const ids = ops.map((o) => o.args.id);
@@ -52,8 +52,7 @@ export const secretReveal = defineCommand<SecretRevealArgs>({
       ).map((l) => [l.id, l.roles]),
     );
     const refs = await loadRefs(ctx.tx, { locationIds });
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const loc = op.input.locationId;
       const thing = byId.get(op.args.id);
       const role = ctx.roles.get(loc);
@@ -65,10 +64,7 @@ export const secretReveal = defineCommand<SecretRevealArgs>({
       // The owner always may; others when the owner's policy names their role (spec "Roles in a location").
       else if (role !== "owner" && !(role && (policies.get(loc) ?? []).includes(role)))
         problem = new ForbiddenError(`Your role (${role}) may not reveal secret values in this location; its owner decides who may.`, { role });
-      if (problem || !thing) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, thing)) return;
       const eventId = changes.record({
         locationId: loc,
         entityType: "thing",
@@ -84,8 +80,7 @@ export const secretReveal = defineCommand<SecretRevealArgs>({
         undoable: false,
       });
       changes.applied(thing.id, thing.rowVersion, eventId);
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -110,7 +105,6 @@ export const typeFieldConvert = defineCommand<TypeFieldConvertArgs>({
   name: "type_field.convert",
   args: typeFieldConvertArgs,
   minRole: "owner",
-  target: (a) => a.id,
   async run(ctx, ops) {
     const fields = new Map(
       (

@@ -6,13 +6,12 @@
 import { z } from "zod";
 import { uuidSchema } from "../../../shared/ids.js";
 import { conversionPreviewSchema, conversionSchema, convertBody, revealedSecretSchema } from "../../../shared/secrets.js";
-import type { SignInLimits } from "../../auth/limits.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { convertField, previewConversion, revealSecret } from "./service.js";
 
-export function secretRoutes(deps: RouteDeps & { limits: SignInLimits }): RouteDef[] {
-  const service = { ...serviceDeps(deps), auth: deps.auth, limits: deps.limits };
+export function secretRoutes(deps: ModuleDeps): RouteDef[] {
+  const service = { ...deps.service, auth: deps.auth, limits: deps.limits };
   return [
     defineWrite({
       method: "post",

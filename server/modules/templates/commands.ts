@@ -4,7 +4,7 @@
  * tombstone). An op acts through a location (`op.locationId`) and writes to that location's
  * account; template.create acts through the thing's location.
  */
-import { and, inArray, isNull } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import {
   TEMPLATE_LOCATIONS_MAX,
   templateCreateArgs,
@@ -16,14 +16,12 @@ import {
   type TemplateUpdateArgs,
 } from "../../../shared/templates.js";
 import { seesMoney } from "../../access/money.js";
-import { idIn } from "../../commands/bulk.js";
-import { pick } from "../../commands/history.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp, onTargets, tombstoneEach } from "../../commands/runs.js";
 import { lockTargets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { locations, templates, things } from "../../db/schema/index.js";
 import { NotFoundError, ValidationError, type AppError } from "../../errors/classes.js";
-import { loadRefs, type Refs } from "../things/refs.js";
+import { liveThingsOf, loadRefs, type Refs } from "../things/refs.js";
 
 type TemplateRow = typeof templates.$inferSelect;
 
@@ -90,43 +88,24 @@ export const templateCreate = defineCommand<TemplateCreateArgs>({
   name: "template.create",
   args: templateCreateArgs,
   minRole: "admin",
-  target: (a) => a.id,
   refs: (a) => [a.thingId],
   creates: true,
   async run(ctx, ops) {
     const locs = [...new Set(ops.map((o) => o.input.locationId))];
     const [found, refs, settings] = await Promise.all([
-      ctx.tx
-        .select(thingColumns)
-        .from(things)
-        .where(
-          and(
-            idIn(
-              things.id,
-              ops.map((o) => o.args.thingId),
-            ),
-            isNull(things.deletedAt),
-          ),
-        ),
+      ctx.tx.select(thingColumns).from(things).where(liveThingsOf(ops)),
       loadRefs(ctx.tx, { locationIds: locs }),
       ctx.tx.select({ id: locations.id, viewersSeeMoney: locations.viewersSeeMoney }).from(locations).where(inArray(locations.id, locs)),
     ]);
     const thingById = new Map(found.map((t) => [t.id, t]));
     const viewersSeeMoney = new Map(settings.map((l) => [l.id, l.viewersSeeMoney]));
-    const changes = new SegmentChanges(ctx);
-    for (const { args, input } of ops) {
+    return eachOp(ctx, ops, (changes, { args, input }) => {
       const loc = input.locationId;
       const thing = thingById.get(args.thingId.toLowerCase());
       const offered = offeredIn(ctx, loc, args.locationIds);
       const account = ctx.accounts.get(loc);
-      if (!thing || thing.locationId !== loc || !account) {
-        changes.refuse(new NotFoundError("thing"));
-        continue;
-      }
-      if (!Array.isArray(offered)) {
-        changes.refuse(offered);
-        continue;
-      }
+      if (!thing || thing.locationId !== loc || !account) return changes.refuse(new NotFoundError("thing"));
+      if (!Array.isArray(offered)) return changes.refuse(offered);
       const role = ctx.roles.get(loc);
       const row: TemplateRow = {
         id: args.id,
@@ -151,10 +130,12 @@ export const templateCreate = defineCommand<TemplateCreateArgs>({
         summaryParams: { name: row.name },
         undoable: false,
       });
-    }
-    return changes.write();
+    });
   },
 });
+
+/** How the history names a template's edits and its delete. */
+const naming = { entityType: "template", nameOf: (t: { name: string }) => t.name, undoable: false };
 
 /** The columns update and delete read and write. */
 const TEMPLATE_KEYS = ["accountId", "name", "locationIds", "rowVersion", "deletedAt"] as const;
@@ -182,81 +163,35 @@ export const templateUpdate = defineCommand<TemplateUpdateArgs>({
   name: "template.update",
   args: templateUpdateArgs,
   minRole: "admin",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockTemplates(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const { args, input } = op;
-      const target = targets.get(args.id);
-      // locationIds is one field for the merge of stale pushed ops: the whole list is replaced.
-      let problem = targets.problem(op, target, { fields: Object.keys(args.patch) });
-      const patch: Partial<TemplateRow> = {};
-      if (args.patch.name !== undefined) patch.name = args.patch.name;
-      if (!problem && target && args.patch.locationIds) {
-        const offered = offeredIn(ctx, input.locationId, args.patch.locationIds);
-        if (!Array.isArray(offered)) problem = offered;
-        else {
-          // The locations the actor cannot see stay: an admin of one location does not take a
-          // template away from locations it does not know about.
-          const kept = target.locationIds.filter((id) => !ctx.roles.has(id) && !offered.includes(id));
-          patch.locationIds = [...offered, ...kept];
-          if (patch.locationIds.length > TEMPLATE_LOCATIONS_MAX)
-            problem = new ValidationError(
-              `locationIds: the template is also offered in ${kept.length} locations you cannot see; together that is more than ${TEMPLATE_LOCATIONS_MAX}.`,
-              { field: "locationIds" },
-            );
-        }
+  run: onTargets(lockTemplates, (changes, op, target, targets, ctx) => {
+    const { args, input } = op;
+    // locationIds is one field for the merge of stale pushed ops: the whole list is replaced.
+    let problem = targets.problem(op, target, { fields: Object.keys(args.patch) });
+    const patch: Partial<TemplateRow> = {};
+    if (args.patch.name !== undefined) patch.name = args.patch.name;
+    if (!problem && target && args.patch.locationIds) {
+      const offered = offeredIn(ctx, input.locationId, args.patch.locationIds);
+      if (!Array.isArray(offered)) problem = offered;
+      else {
+        // The locations the actor cannot see stay: an admin of one location does not take a
+        // template away from locations it does not know about.
+        const kept = target.locationIds.filter((id) => !ctx.roles.has(id) && !offered.includes(id));
+        patch.locationIds = [...offered, ...kept];
+        if (patch.locationIds.length > TEMPLATE_LOCATIONS_MAX)
+          problem = new ValidationError(
+            `locationIds: the template is also offered in ${kept.length} locations you cannot see; together that is more than ${TEMPLATE_LOCATIONS_MAX}.`,
+            { field: "locationIds" },
+          );
       }
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      const keys = Object.keys(patch) as (keyof TemplateRow)[];
-      const next = { ...target, ...patch, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
-      targets.set(next);
-      changes.changed(templates, next, [...keys, "rowVersion", "updatedAt"], {
-        locationId: input.locationId,
-        entityType: "template",
-        entityId: next.id,
-        entityName: next.name,
-        action: "template.updated",
-        before: pick(target, keys),
-        after: pick(next, keys),
-        summaryParams: { name: next.name },
-        undoable: false,
-      });
     }
-    return changes.write();
-  },
+    if (changes.refused(problem, target)) return;
+    targets.set(changes.patched(templates, target, patch, input.locationId, naming));
+  }),
 });
 
 export const templateDelete = defineCommand<TemplateDeleteArgs>({
   name: "template.delete",
   args: templateDeleteArgs,
   minRole: "admin",
-  target: (a) => a.id,
-  async run(ctx, ops) {
-    const targets = await lockTemplates(ctx, ops);
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
-      const target = targets.get(op.args.id);
-      const problem = targets.problem(op, target, { fields: "all" });
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
-      targets.set(
-        changes.tombstoned(templates, target, {
-          locationId: op.input.locationId,
-          entityType: "template",
-          entityName: target.name,
-          action: "template.deleted",
-          summaryParams: { name: target.name },
-          undoable: false,
-        }),
-      );
-    }
-    return changes.write();
-  },
+  run: async (ctx, ops) => tombstoneEach(ctx, ops, await lockTemplates(ctx, ops), templates, naming),
 });

@@ -2,12 +2,11 @@
 import { pageOf } from "../../../shared/paging.js";
 import { saveAsTemplateBody, templateListQuery, templatePatchBody, templateSchema } from "../../../shared/templates.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { deleteTemplate, listTemplates, saveAsTemplate, updateTemplate } from "./service.js";
 
-export function templateRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function templateRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineWrite({
       method: "post",

@@ -22,7 +22,6 @@ export const thingCapture = defineCommand<ThingCaptureArgs>({
   name: "thing.capture",
   args: thingCaptureArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.placeId, a.containerId, a.typeId, ...(a.photoFileIds ?? []), a.templateId, ...(a.tagIds ?? [])],
   creates: true,
   async run(ctx, ops) {

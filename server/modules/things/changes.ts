@@ -5,6 +5,7 @@
  */
 import type { FieldClass } from "../../commands/history.js";
 import type { SegmentChanges } from "../../commands/segment.js";
+import type { Targets } from "../../commands/targets.js";
 import { things } from "../../db/schema/index.js";
 import { readValues, type ThingRow, type ThingTarget } from "./values.js";
 
@@ -52,4 +53,15 @@ export function changeThing(changes: SegmentChanges, before: ThingTarget, next: 
     ...(c.movedInFromElsewhere ? { movedInFromElsewhere: true } : {}),
     ...(c.aiCall ? { aiCall: c.aiCall } : {}),
   });
+}
+
+/**
+ * A person's edit of a thing the segment locked: `next` gets a new version and updatedAt `now` and
+ * becomes what later ops of the segment see; recorded as changeThing does, the op is answered applied.
+ */
+export function editThing(changes: SegmentChanges, targets: Targets<ThingTarget>, before: ThingTarget, next: ThingTarget, now: Date, c: ThingChange): void {
+  next.rowVersion = before.rowVersion + 1;
+  next.updatedAt = now;
+  targets.set(next);
+  changes.applied(next.id, next.rowVersion, changeThing(changes, before, next, c));
 }

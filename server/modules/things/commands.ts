@@ -3,14 +3,14 @@ import { and, isNull } from "drizzle-orm";
 import { thingDeleteArgs, thingMoveArgs, thingUpdateArgs, type ThingPatch } from "../../../shared/things.js";
 import type { FieldStatus } from "../../../shared/extractions.js";
 import { idIn } from "../../commands/bulk.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { lockTargets, type Targets } from "../../commands/targets.js";
 import { deleteRefusal } from "../../../sync/op-rules.js";
 import { refusalError } from "../../errors/refusal.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { things } from "../../db/schema/index.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/classes.js";
-import { changeThing } from "./changes.js";
+import { changeThing, editThing } from "./changes.js";
 import { fileLocations, valuesProblem } from "../registries/field-values.js";
 import { fileIdsOf } from "../types/fields.js";
 import { fieldClasses } from "./custom-fields.js";
@@ -51,7 +51,6 @@ export const thingUpdate = defineCommand({
   name: "thing.update",
   args: thingUpdateArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.patch.typeId, a.patch.brandId, ...(a.patch.tagIds ?? [])],
   async run(ctx, ops) {
     const targets = await lockThings(ctx, ops, [...patchedColumns(ops), "fieldStatus"]);
@@ -79,9 +78,8 @@ export const thingUpdate = defineCommand({
       ctx,
       ops.flatMap((o) => (o.args.patch.fields ? fileIdsOf(refs.fieldsOf(typeAfter(o)), o.args.patch.fields) : [])),
     );
-    const changes = new SegmentChanges(ctx);
     const secrets: SecretRowWrite[] = [];
-    for (const op of ops) {
+    const verdicts = await eachOp(ctx, ops, (changes, op) => {
       const target = targets.get(op.args.id);
       const { patch } = op.args;
       const loc = op.input.locationId;
@@ -102,30 +100,19 @@ export const thingUpdate = defineCommand({
           secretWriteProblem(ctx, split.secret);
       // tagIds is one field for the merge of stale pushed ops: the whole array is replaced.
       else if (!problem && patch.tagIds) problem = tagsProblem(patch.tagIds, refs.accountOf.get(loc), tags);
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, target)) return;
       const next = writeValues(target, values);
       // A person's value: what the AI read or suggested for these fields no longer applies.
       next.fieldStatus = personalValues(target.fieldStatus ?? {}, keys);
-      next.rowVersion = target.rowVersion + 1;
-      next.updatedAt = ctx.now;
-      targets.set(next);
       secrets.push(...secretRowsFor(ctx, loc, "thing", next.id, split.secret));
-      changes.applied(
-        next.id,
-        next.rowVersion,
-        changeThing(changes, target, next, {
-          action: "thing.updated",
-          keys,
-          classes: fieldClasses(refs, typeId, keys),
-          secretKeys: secretHistoryKeys(split.secret),
-          touches: ["fieldStatus"],
-        }),
-      );
-    }
-    const verdicts = await changes.write();
+      editThing(changes, targets, target, next, ctx.now, {
+        action: "thing.updated",
+        keys,
+        classes: fieldClasses(refs, typeId, keys),
+        secretKeys: secretHistoryKeys(split.secret),
+        touches: ["fieldStatus"],
+      });
+    });
     await writeSecretValues(ctx, secrets);
     return verdicts;
   },
@@ -135,7 +122,6 @@ export const thingMove = defineCommand({
   name: "thing.move",
   args: thingMoveArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.placeId, a.containerId],
   async run(ctx, ops) {
     const targets = await lockThings(ctx, ops, ["placeId", "containerId"]);
@@ -146,10 +132,9 @@ export const thingMove = defineCommand({
       containerIds: [...containerIds, ...[...targets.values()].map((t) => t.containerId)].filter((x): x is string => !!x),
     });
     const ancestors = await containerAncestors(ctx.tx, containerIds);
-    const changes = new SegmentChanges(ctx);
     const nameOf = (placeId: string | null, containerId: string | null) =>
       (containerId ? refs.containers.get(containerId)?.name : refs.places.get(placeId ?? "")?.name) ?? "";
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const target = targets.get(op.args.id);
       const loc = op.input.locationId;
       const { placeId, containerId } = op.args;
@@ -160,25 +145,17 @@ export const thingMove = defineCommand({
       else if (!problem && container && !container.isContainer) problem = new ValidationError("containerId: that thing is not a container.");
       else if (!problem && containerId && ancestors.get(containerId)?.has(op.args.id))
         problem = new ConflictError("A container cannot go inside itself or inside something it holds.");
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, target)) return;
       const values = { placeId: placeId ?? null, containerId: containerId ?? null };
       const next = writeValues(target, values);
       next.lastSeenAt = ctx.now;
-      next.rowVersion = target.rowVersion + 1;
-      next.updatedAt = ctx.now;
-      targets.set(next);
-      const eventId = changeThing(changes, target, next, {
+      editThing(changes, targets, target, next, ctx.now, {
         action: "thing.moved",
         keys: ["placeId", "containerId"],
         summaryParams: { from: nameOf(target.placeId ?? null, target.containerId ?? null), to: nameOf(values.placeId, values.containerId) },
         touches: ["lastSeenAt"],
       });
-      changes.applied(next.id, next.rowVersion, eventId);
-    }
-    return changes.write();
+    });
   },
 });
 
@@ -186,7 +163,6 @@ export const thingDelete = defineCommand({
   name: "thing.delete",
   args: thingDeleteArgs,
   minRole: "member",
-  target: (a) => a.id,
   async run(ctx, ops) {
     const ids = ops.map((o) => o.args.id);
     const targets = await lockThings(ctx, ops, []);
@@ -198,20 +174,15 @@ export const thingDelete = defineCommand({
           .where(and(idIn(things.containerId, ids), isNull(things.deletedAt)))
       ).map((r) => r.id),
     );
-    const changes = new SegmentChanges(ctx);
-    for (const op of ops) {
+    return eachOp(ctx, ops, (changes, op) => {
       const target = targets.get(op.args.id);
       let problem = targets.problem(op, target);
       // The rule devices check before they queue the op (sync/op-rules.ts).
       const refusal = problem ? null : deleteRefusal("container", { places: 0, things: holding.has(op.args.id) ? 1 : 0 });
       if (refusal) problem = refusalError(refusal);
-      if (problem || !target) {
-        changes.refuse(problem!);
-        continue;
-      }
+      if (changes.refused(problem, target)) return;
       const next = { ...target, deletedAt: ctx.now, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
       changes.applied(next.id, next.rowVersion, changeThing(changes, target, next, { action: "thing.deleted", keys: ["deletedAt"] }));
-    }
-    return changes.write();
+    });
   },
 });

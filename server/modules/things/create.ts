@@ -35,7 +35,6 @@ export const thingCreate = defineCommand<ThingCreateArgs>({
   name: "thing.create",
   args: thingCreateArgs,
   minRole: "member",
-  target: (a) => a.id,
   refs: (a) => [a.placeId, a.containerId, a.typeId, a.brandId, a.templateId, ...(a.tagIds ?? [])],
   creates: true,
   async run(ctx, ops) {

@@ -11,7 +11,7 @@ import { and, inArray, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { THUMBNAIL_MIMES } from "../../../shared/files.js";
 import { THING_PHOTOS_MAX, thingPhotoAddArgs, thingPhotoArgs, type ThingPhotoAddArgs, type ThingPhotoArgs } from "../../../shared/thing-photos.js";
-import { SegmentChanges } from "../../commands/segment.js";
+import { eachOp } from "../../commands/runs.js";
 import { lockTargets, type Targets } from "../../commands/targets.js";
 import { defineCommand, type CommandContext, type Op } from "../../commands/types.js";
 import { files, things } from "../../db/schema/index.js";
@@ -51,6 +51,7 @@ function photoCommand<A extends { id: string; fileId: string }>(c: PhotoCommand<
     name: c.name,
     args: c.args,
     minRole: "member",
+    // Said, not defaulted: the default cannot see that every A has an id.
     target: (a) => a.id,
     refs: (a) => [a.fileId],
     async run(ctx, ops: Op<A>[]) {
@@ -63,26 +64,18 @@ function photoCommand<A extends { id: string; fileId: string }>(c: PhotoCommand<
         ctx,
         ops.map((o) => o.args.fileId),
       );
-      const changes = new SegmentChanges(ctx);
-      for (const op of ops) {
+      return eachOp(ctx, ops, (changes, op) => {
         const target = targets.get(op.args.id);
         const problem = targets.problem(op, target, { fields: c.mergeOn });
         const after = problem ?? (target ? c.decide(op.args, target, found.get(op.args.fileId), op.input.locationId) : new NotFoundError("thing"));
-        if (after instanceof AppError || !target) {
-          changes.refuse(after instanceof AppError ? after : new NotFoundError("thing"));
-          continue;
-        }
+        if (after instanceof AppError || !target) return changes.refuse(after instanceof AppError ? after : new NotFoundError("thing"));
         const keys = (["photoFileIds", "coverFileId"] as const).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(target[k]));
         // Nothing to change (the photo is already there, or already the cover): applied as it stands.
-        if (!keys.length) {
-          changes.applied(target.id, target.rowVersion, null);
-          continue;
-        }
+        if (!keys.length) return changes.applied(target.id, target.rowVersion, null);
         const next: PhotoTarget = { ...target, ...after, rowVersion: target.rowVersion + 1, updatedAt: ctx.now };
         targets.set(next);
         changes.applied(next.id, next.rowVersion, changeThing(changes, target, next, { action: c.action, keys: [...keys] }));
-      }
-      return changes.write();
+      });
     },
   });
 }

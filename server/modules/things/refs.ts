@@ -11,6 +11,16 @@ import { brands, places, things, typeFields, types } from "../../db/schema/index
 import { effectiveFields, type EffectiveField } from "../types/fields.js";
 import { chainsOf } from "../../db/tree.js";
 
+/** The live things the ops name by `thingId` (what a meter or a template is made from), as a where clause. */
+export const liveThingsOf = (ops: { args: { thingId: string } }[]) =>
+  and(
+    idIn(
+      things.id,
+      ops.map((o) => o.args.thingId),
+    ),
+    isNull(things.deletedAt),
+  );
+
 export interface Refs {
   places: Map<string, { id: string; locationId: string; isUnplaced: boolean; name: string }>;
   containers: Map<string, { id: string; locationId: string; isContainer: boolean; name: string | null; containerId: string | null }>;

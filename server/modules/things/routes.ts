@@ -4,13 +4,12 @@ import { uuidSchema } from "../../../shared/ids.js";
 import { pageOf } from "../../../shared/paging.js";
 import { thingCreateBody, thingDetailSchema, thingListQuerySchema, thingPatchBody, thingSummarySchema } from "../../../shared/things.js";
 import { rowVersionBody, writeResultSchema } from "../../../shared/writes.js";
-import { idParams, defineRoute, defineWrite, type RouteDef, type RouteDeps } from "../../http/route.js";
-import { serviceDeps } from "../deps.js";
+import { idParams, defineRoute, defineWrite, type RouteDef } from "../../http/route.js";
+import type { ModuleDeps } from "../manifest.js";
 import { thingCoverBody, thingPhotoAddBody } from "../../../shared/thing-photos.js";
 import { changePhotos, createThing, deleteThing, getThing, listThingsIn, moveThing, updateThing } from "./service.js";
 
-export function thingRoutes(deps: RouteDeps): RouteDef[] {
-  const service = serviceDeps(deps);
+export function thingRoutes({ service }: ModuleDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",
