@@ -18,7 +18,7 @@ import { Pusher } from "./pusher.js";
 import { ShapeFollower } from "./shapes.js";
 import { updateStatus } from "./status.js";
 import { holdWakeStream } from "./wake.js";
-import { WakePool } from "./wake-pool.js";
+import { WAKE_CONCURRENCY, WakePool } from "./wake-pool.js";
 
 /** Without the wake stream, shapes that change under a person's eyes stay live; the others catch up now and then. */
 const LIVE_WITHOUT_WAKE: ReadonlySet<SyncedTableName> = new Set(["things", "inbox"]);
@@ -77,7 +77,7 @@ export class SyncEngine {
     await Promise.all(this.followers.map((f) => f.start(signal)));
     // Opened once the first round is in, so it does not take one of the browser's six connections
     // from a first sync; its first opening catches every shape up once, for the gap.
-    void Promise.all(this.followers.map((f) => f.catchUp())).then(() => signal.aborted || this.holdWake(signal));
+    void this.firstRound().then(() => signal.aborted || this.holdWake(signal));
     const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
       pushed: (shapes) => {
         void this.catchUp(new Set(shapes));
@@ -100,6 +100,19 @@ export class SyncEngine {
       clearInterval(timer);
       globalThis.removeEventListener("online", online);
     }
+  }
+
+  /**
+   * Every shape's first read of this run: what a person looks at first (things, the inbox) before
+   * the rest, and a few at a time, so that a thumbnail, a screen's own request or a push still finds
+   * one of the browser's six connections instead of queueing behind nineteen shape requests.
+   */
+  private async firstRound(): Promise<void> {
+    const ordered = [...this.followers].sort((a, b) => Number(LIVE_WITHOUT_WAKE.has(b.name)) - Number(LIVE_WITHOUT_WAKE.has(a.name)));
+    const next = async (): Promise<void> => {
+      for (let f = ordered.shift(); f; f = ordered.shift()) await f.catchUp();
+    };
+    await Promise.all(Array.from({ length: WAKE_CONCURRENCY }, next));
   }
 
   /**
