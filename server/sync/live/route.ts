@@ -56,7 +56,7 @@ export function wakeRoutes({ db, config }: RouteDeps, notifier: ChangeNotifier):
           if (shapes.length) res.write(wakeEvent(shapes, head));
         } else if (after > head) res.write(wakeEvent([...SHAPE_NAMES], head));
         const now = Date.now();
-        streams.add({ res, actor, readable, position: head, checked: head, endsAt: WakeStreams.endsAt(now), lastWrite: now }, seen);
+        streams.add({ res, actor, readable, position: head, checked: head, endsAt: streams.endsAt(now), lastWrite: now }, seen);
         return undefined;
       },
     }),

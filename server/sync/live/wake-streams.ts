@@ -10,11 +10,11 @@
  * each shape's next request answers 409 must-refetch, SH7), as is one whose own membership or one
  * of whose locations changed. A place the reader cannot read never wakes them.
  */
-import type { Response } from "express";
 import { SHAPE_NAMES, type ShapeName } from "../../../sync/shapes.js";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
 import { readableAccounts, readableLocations } from "../../access/readable.js";
+import { HeldStreams, type HeldStream } from "../held-streams.js";
 import type { ChangeNotifier } from "../shapes/notifier.js";
 import { headAndScopeChange } from "../shapes/query.js";
 import { wakeEntries, type WakeEntry } from "./wake-query.js";
@@ -33,16 +33,9 @@ export interface Readable {
   accounts: ReadonlySet<string>;
 }
 
-export interface WakeStream {
-  res: Response;
+export interface WakeStream extends HeldStream {
   actor: Actor;
   readable: Readable;
-  /** The log position the stream has been told about. */
-  position: number;
-  /** The log position up to which `readable` is known to be current. */
-  checked: number;
-  endsAt: number;
-  lastWrite: number;
 }
 
 /** What a reader can read now, in its own transaction. */
@@ -74,92 +67,25 @@ export function shapesFor(s: Pick<WakeStream, "actor" | "readable" | "position">
 const sessionKey = (actor: Actor) => actor.sessionId ?? actor.tokenId ?? `user:${actor.userId}`;
 const actorKey = (a: Actor) => [a.userId, a.mfaProven, a.locationScope?.join(",") ?? "*", sessionKey(a)].join("|");
 
-export class WakeStreams {
-  private readonly streams = new Set<WakeStream>();
-  private running = false;
-  private pending = false;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly notifier: ChangeNotifier,
-  ) {
-    notifier.onChange(() => this.schedule());
+export class WakeStreams extends HeldStreams<WakeStream> {
+  constructor(db: Db, notifier: ChangeNotifier) {
+    super(db, notifier, { holdMs: WAKE_MS, spread: 0.2, tickMs: TICK_MS, keepAliveMs: WAKE_KEEP_ALIVE_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
   }
 
-  static endsAt(now: number): number {
-    return now + Math.round(WAKE_MS * (0.8 + Math.random() * 0.4));
-  }
-
-  get size(): number {
-    return this.streams.size;
-  }
-
-  /** A stream told everything up to `position`; `seen` is the notifier's version before that read. */
-  add(stream: WakeStream, seen: number): void {
-    if (this.notifier.closed) return void stream.res.end();
+  /** A stream told everything up to its position: a session's oldest stream ends past the limit. */
+  override add(stream: WakeStream, seen: number): void {
     const key = sessionKey(stream.actor);
     const same = [...this.streams].filter((s) => sessionKey(s.actor) === key);
     for (const old of same.slice(0, Math.max(0, same.length - WAKE_STREAMS_PER_SESSION + 1))) this.end(old);
-    this.streams.add(stream);
-    stream.res.once("close", () => this.drop(stream));
-    this.timer ??= setInterval(() => this.tick(), TICK_MS).unref();
-    if (this.notifier.version !== seen) this.schedule();
+    super.add(stream, seen);
   }
 
-  private drop(stream: WakeStream): void {
-    this.streams.delete(stream);
-    if (!this.streams.size && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
+  /** An ending stream is told the position it was told about, to ask again from. */
+  protected override farewell(stream: WakeStream): string {
+    return `event: end\ndata: ${JSON.stringify({ position: String(stream.position) })}\n\n`;
   }
 
-  /** Ends a stream, telling it the position it was told about, to ask again from. */
-  private end(stream: WakeStream): void {
-    this.drop(stream);
-    if (!stream.res.writableEnded) stream.res.end(`event: end\ndata: ${JSON.stringify({ position: String(stream.position) })}\n\n`);
-  }
-
-  private tick(): void {
-    const now = Date.now();
-    for (const s of this.streams) {
-      if (now >= s.endsAt) this.end(s);
-      else if (now - s.lastWrite >= WAKE_KEEP_ALIVE_MS) {
-        s.res.write(": keep-alive\n\n");
-        s.lastWrite = now;
-      }
-    }
-  }
-
-  private schedule(): void {
-    if (this.notifier.closed) {
-      for (const s of [...this.streams]) this.end(s);
-      return;
-    }
-    if (this.running) {
-      this.pending = true;
-      return;
-    }
-    this.running = true;
-    void this.run();
-  }
-
-  private async run(): Promise<void> {
-    try {
-      do {
-        this.pending = false;
-        await this.pass();
-      } while (this.pending && !this.notifier.closed);
-    } catch {
-      // The database went away mid-pass: every stream ends; its client asks again from its position.
-      for (const s of [...this.streams]) this.end(s);
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     if (!this.streams.size) return;
     let oldest = Infinity;
     let from = Infinity;
@@ -177,9 +103,7 @@ export class WakeStreams {
       const shapes = rescoped.has(s) ? new Set(SHAPE_NAMES) : shapesFor(s, entries);
       s.position = head;
       if (!shapes.size) continue;
-      s.res.write(wakeEvent([...shapes], head));
-      s.lastWrite = now;
-      if (s.res.writableLength > MAX_BUFFERED_BYTES) this.end(s);
+      this.send(s, wakeEvent([...shapes], head), now);
     }
   }
 

@@ -15,9 +15,9 @@
  *   authenticated as any request is, so a revoked or expired session stops receiving within that
  *   (plus the session cache's few seconds, server/auth/session-cache.ts), as a long-poll did.
  */
-import type { Response } from "express";
 import { type Actor, withActor } from "../../db/actor.js";
 import type { Db } from "../../db/client.js";
+import { HeldStreams, type HeldStream } from "../held-streams.js";
 import type { ShapeDef } from "./definitions.js";
 import type { ChangeNotifier } from "./notifier.js";
 import { headAndScopeChange, readLog, useTextForms } from "./query.js";
@@ -40,104 +40,20 @@ export const upToDate = (lsn: number) => JSON.stringify({ headers: { control: "u
 /** One SSE event per message, then an up-to-date: how the Electric client reads a batch. */
 export const sseChunk = (messages: readonly string[], last: number) => `${messages.map((m) => `data: ${m}\n\n`).join("")}data: ${upToDate(last)}\n\n`;
 
-export interface LiveStream {
-  res: Response;
+export interface LiveStream extends HeldStream {
   actor: Actor;
   shape: ShapeDef;
   /** The handle the stream was opened with (SH4). */
   handle: string;
   contentKey: string;
-  /** The log position the stream has been sent up to. */
-  position: number;
-  /** The log position up to which its scope is known to be the one of `handle`. */
-  checked: number;
-  endsAt: number;
-  lastWrite: number;
 }
 
-export class LiveStreams {
-  private readonly streams = new Set<LiveStream>();
-  private running = false;
-  private pending = false;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly notifier: ChangeNotifier,
-  ) {
-    notifier.onChange(() => this.schedule());
+export class LiveStreams extends HeldStreams<LiveStream> {
+  constructor(db: Db, notifier: ChangeNotifier) {
+    super(db, notifier, { holdMs: SSE_MS, spread: 0.25, tickMs: TICK_MS, keepAliveMs: KEEP_ALIVE_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
   }
 
-  /** Ends a stream at about `SSE_MS` from now, spread by a quarter either way. */
-  static endsAt(now: number): number {
-    return now + Math.round(SSE_MS * (0.75 + Math.random() * 0.5));
-  }
-
-  /** A stream sent everything up to `position`; `seen` is the notifier's version before that read. */
-  add(stream: LiveStream, seen: number): void {
-    if (this.notifier.closed) return void stream.res.end();
-    this.streams.add(stream);
-    stream.res.once("close", () => this.drop(stream));
-    this.timer ??= setInterval(() => this.tick(), TICK_MS).unref();
-    if (this.notifier.version !== seen) this.schedule();
-  }
-
-  get size(): number {
-    return this.streams.size;
-  }
-
-  private drop(stream: LiveStream): void {
-    this.streams.delete(stream);
-    if (!this.streams.size && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
-  }
-
-  private end(stream: LiveStream): void {
-    this.drop(stream);
-    stream.res.end();
-  }
-
-  private tick(): void {
-    const now = Date.now();
-    for (const s of this.streams) {
-      if (now >= s.endsAt) this.end(s);
-      else if (now - s.lastWrite >= KEEP_ALIVE_MS) {
-        s.res.write(": keep-alive\n\n");
-        s.lastWrite = now;
-      }
-    }
-  }
-
-  private schedule(): void {
-    if (this.notifier.closed) {
-      for (const s of [...this.streams]) this.end(s);
-      return;
-    }
-    if (this.running) {
-      this.pending = true;
-      return;
-    }
-    this.running = true;
-    void this.run();
-  }
-
-  private async run(): Promise<void> {
-    try {
-      do {
-        this.pending = false;
-        await this.pass();
-      } while (this.pending && !this.notifier.closed);
-    } catch {
-      // The database went away mid-pass: every stream ends and its client asks again from its offset.
-      for (const s of [...this.streams]) this.end(s);
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     if (!this.streams.size) return;
     let oldest = Infinity;
     for (const s of this.streams) oldest = Math.min(oldest, s.checked);
@@ -207,11 +123,7 @@ export class LiveStreams {
       if (read.messages.length) {
         const chunk = sseChunk(read.messages, read.last);
         const now = Date.now();
-        for (const s of members) {
-          s.res.write(chunk);
-          s.lastWrite = now;
-          if (s.res.writableLength > MAX_BUFFERED_BYTES) this.end(s);
-        }
+        for (const s of members) this.send(s, chunk, now);
       }
       for (const s of members) s.position = read.last;
       if (!read.more) return;

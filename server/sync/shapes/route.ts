@@ -247,7 +247,7 @@ async function serveSse(
   }
   const now = Date.now();
   streams.add(
-    { res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: LiveStreams.endsAt(now), lastWrite: now },
+    { res, actor, shape, handle: r.handle, contentKey: r.contentKey, position: r.last, checked: r.head, endsAt: streams.endsAt(now), lastWrite: now },
     seen,
   );
 }
