@@ -7,6 +7,7 @@ import { AiSettings } from "./AiSettings.js";
 import { AdminLink } from "./AdminLink.js";
 import { LANGUAGE_NAMES } from "../../ui/LanguageSwitch.js";
 import { NotificationSetting } from "./NotificationSetting.js";
+import { StorageStatus } from "./StorageStatus.js";
 import { Shell } from "../../ui/Shell.js";
 import { disablePush } from "../../ui/push.js";
 import { Link, navigate } from "../../ui/router.js";
@@ -55,6 +56,7 @@ export function SettingsScreen() {
       </fieldset>
       <AccountLinks />
       <NotificationSetting />
+      <StorageStatus />
       <AiSettings />
       {/* The cost summary is of one location: the last one opened, as for the types link. */}
       {lastLocation ? <AiCosts locationId={lastLocation} /> : null}
