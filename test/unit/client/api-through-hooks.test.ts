@@ -16,21 +16,6 @@ const ALLOWED = new Set(["ApiError"]);
 
 /** Components that still call the API themselves, to move into their feature's hooks.ts (issue #33). */
 const STILL_DIRECT = [
-  "client/features/account/AuditActivity.tsx",
-  "client/features/account/Devices.tsx",
-  "client/features/account/PasskeyReauth.tsx",
-  "client/features/account/PasskeySettings.tsx",
-  "client/features/account/RecoveryKit.tsx",
-  "client/features/account/Security.tsx",
-  "client/features/account/Setup.tsx",
-  "client/features/account/SignIn.tsx",
-  "client/features/account/SignInDetails.tsx",
-  "client/features/account/SignUp.tsx",
-  "client/features/account/TokenForm.tsx",
-  "client/features/account/TokenLinks.tsx",
-  "client/features/account/Tokens.tsx",
-  "client/features/account/TwoFactor.tsx",
-  "client/features/account/TwoFactorSettings.tsx",
   "client/features/box-checks/BoxCheck.tsx",
   "client/features/extraction/ThingExtraction.tsx",
   "client/features/locations/LocationSettings.tsx",
@@ -40,9 +25,6 @@ const STILL_DIRECT = [
   "client/features/reports/ImportData.tsx",
   "client/features/reports/Labels.tsx",
   "client/features/reports/Report.tsx",
-  "client/features/settings/Admin.tsx",
-  "client/features/settings/AiSettings.tsx",
-  "client/features/settings/Settings.tsx",
   "client/features/share/ShareLink.tsx",
   "client/features/share/SharePreview.tsx",
 ];
