@@ -18,13 +18,6 @@ const ALLOWED = new Set(["ApiError"]);
 const STILL_DIRECT = [
   "client/features/box-checks/BoxCheck.tsx",
   "client/features/extraction/ThingExtraction.tsx",
-  "client/features/locations/LocationSettings.tsx",
-  "client/features/locations/LocationTrash.tsx",
-  "client/features/locations/NewLocation.tsx",
-  "client/features/reports/Export.tsx",
-  "client/features/reports/ImportData.tsx",
-  "client/features/reports/Labels.tsx",
-  "client/features/reports/Report.tsx",
   "client/features/share/ShareLink.tsx",
   "client/features/share/SharePreview.tsx",
 ];
