@@ -14,9 +14,6 @@ import { PasskeyButton } from "./PasskeyButton.js";
 import { PasswordForm } from "./PasswordForm.js";
 import { ProviderButtons } from "./ProviderButtons.js";
 
-// The other features still import it from here; its home is the shared kit.
-export { errorText } from "../../ui/refusal.js";
-
 export interface SignInMethod {
   id: string;
   label: MessageKey;

@@ -7,7 +7,7 @@ import { ApiError } from "../../sync/api.js";
 import { formatFieldValue } from "../../ui/field-format.js";
 import type { FieldDef } from "../../ui/field-values.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { Notice } from "../../ui/Notice.js";
 import { reauthenticate, revealSecret } from "./hooks.js";
 
