@@ -27,9 +27,7 @@ export function Hint({ id }: { id: "things.empty" | "inbox" }) {
           dismissHint(user.id, id);
           setHidden(true);
         }}
-      >
-        ✕
-      </button>
+      />
     </aside>
   );
 }
