@@ -64,15 +64,14 @@ function Devices() {
                 {s.current ? null : (
                   <button
                     type="button"
+                    className="icon-close"
                     aria-label={t("devices.signOut", { name })}
                     onClick={() => {
                       setNote(null);
                       // The list is read again before the note shows, so what the note says is what the list shows.
                       void signOutSession(s.id).then(() => load().then(() => setNote(t("devices.signedOut"))), fail);
                     }}
-                  >
-                    ✕
-                  </button>
+                  />
                 )}
               </div>
               <span className="meta">
