@@ -66,12 +66,11 @@ function PasskeyItem({ passkey, onChanged, onError }: { passkey: Passkey; onChan
           ✎
         </button>
         <button
+          className="icon-close"
           type="button"
           aria-label={t("security.passkeys.remove", { name: label })}
           onClick={() => void removePasskey(passkey.id).then(onChanged, onError)}
-        >
-          ✕
-        </button>
+        />
       </div>
       <span className="meta">
         {t("security.created", { date: dateTime(passkey.createdAt) })} ·{" "}

@@ -55,9 +55,12 @@ function Tokens() {
                 <bdi>{tok.name}</bdi> · {t(`tokens.scope.${tok.scope}`)}
               </span>
               {tok.revokedAt ? null : (
-                <button type="button" aria-label={t("tokens.revoke", { name: tok.name })} onClick={() => void revokeToken(tok.id).then(loadTokens, fail)}>
-                  ✕
-                </button>
+                <button
+                  className="icon-close"
+                  type="button"
+                  aria-label={t("tokens.revoke", { name: tok.name })}
+                  onClick={() => void revokeToken(tok.id).then(loadTokens, fail)}
+                />
               )}
             </div>
             <span className="meta">
@@ -105,12 +108,11 @@ function Tokens() {
                 <div className="member">
                   <bdi>{g.clientName}</bdi>
                   <button
+                    className="icon-close"
                     type="button"
                     aria-label={t("assistants.revoke", { name: g.clientName })}
                     onClick={() => void revokeGrant(g.id).then(loadGrants, fail)}
-                  >
-                    ✕
-                  </button>
+                  />
                 </div>
                 <span className="meta">
                   {g.scopes.map((s) => t(`assistants.scope.${s}`)).join(", ")} · <bdi>{placeNames(g.locationIds)}</bdi> ·{" "}

@@ -31,9 +31,12 @@ export function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onCha
           />
           {t("webhooks.active")}
         </label>
-        <button type="button" aria-label={t("webhooks.delete", { url: hook.url })} onClick={() => void deleteWebhook(hook.id).then(onChanged, onError)}>
-          ✕
-        </button>
+        <button
+          className="icon-close"
+          type="button"
+          aria-label={t("webhooks.delete", { url: hook.url })}
+          onClick={() => void deleteWebhook(hook.id).then(onChanged, onError)}
+        />
       </div>
       <p className="meta">{hook.events.map((e) => t(`webhooks.event.${e}`)).join(" · ")}</p>
       {hook.disabledReason ? <p className="meta">{t("webhooks.disabled")}</p> : null}

@@ -43,12 +43,10 @@ export function ThingTags({ locationId, thing, tags, canEdit }: { locationId: st
                 {canEdit ? (
                   <button
                     type="button"
-                    className="tag-remove"
+                    className="tag-remove icon-close"
                     aria-label={t("tags.remove", { name: label })}
                     onClick={() => void set(mine.filter((x) => x !== id))}
-                  >
-                    ✕
-                  </button>
+                  />
                 ) : null}
               </li>
             );

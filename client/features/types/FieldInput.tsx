@@ -80,9 +80,12 @@ export function FieldInput({
         {rows.map((d, i) => (
           <div className="field-row" key={i}>
             <FieldOne {...props} label={`${label} ${i + 1}`} draft={d} onChange={(next) => onChange(rows.map((r, j) => (j === i ? next : r)))} />
-            <button type="button" aria-label={t("fields.removeRow", { label, n: i + 1 })} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-              ✕
-            </button>
+            <button
+              className="icon-close"
+              type="button"
+              aria-label={t("fields.removeRow", { label, n: i + 1 })}
+              onClick={() => onChange(rows.filter((_, j) => j !== i))}
+            />
           </div>
         ))}
         <button type="button" onClick={() => onChange([...rows, def.kind === "money" ? { amount: "", currency: "" } : ""])}>
