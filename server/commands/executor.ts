@@ -31,6 +31,8 @@ export interface ExecuteOptions {
    * sync/ops.ts, so internal commands (file records) are reachable only through their own routes.
    */
   accepts?: (name: string) => boolean;
+  /** The pushing device (PU1 `clientId`), for push only. */
+  clientId?: string;
 }
 
 export interface BatchContext {
@@ -177,7 +179,16 @@ async function executeInTx(registry: CommandRegistry, tx: Tx, actor: Actor, inpu
   const { txid, roles, accounts } = system
     ? { txid: await currentTxid(tx), roles: new Map<string, Role>(), accounts: new Map<string, string>() }
     : await (opts.context ?? loadContext(tx));
-  const ctx: CommandContext = { tx, actor, txid, now: new Date(), roles, accounts, undoWindowMs: opts.undoWindowMs };
+  const ctx: CommandContext = {
+    tx,
+    actor,
+    txid,
+    now: new Date(),
+    roles,
+    accounts,
+    undoWindowMs: opts.undoWindowMs,
+    ...(opts.clientId !== undefined ? { clientId: opts.clientId } : {}),
+  };
   const verdicts: Verdict[] = new Array<Verdict>(inputs.length);
   const prepared: Prepared[] = [];
   // Rows whose create was refused in this batch, and by which op (sync/SPEC.md DR4).

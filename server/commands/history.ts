@@ -42,7 +42,7 @@ export type HistoryRow = typeof historyEntries.$inferInsert;
 const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && isDeepStrictEqual(a, b));
 
 /** What a history row needs of its context. */
-export type HistoryContext = Pick<CommandContext, "actor" | "now" | "undoWindowMs">;
+export type HistoryContext = Pick<CommandContext, "actor" | "now" | "undoWindowMs" | "clientId">;
 
 /** End of the undo window of the batch's events (one Date for all of them). */
 const undoEnds = new WeakMap<HistoryContext, Date>();
@@ -72,6 +72,7 @@ export function historyRow(ctx: HistoryContext, d: HistoryDraft): HistoryRow & {
     // The system actor (a job) is no one.
     actorUserId: ctx.actor.type === "system" ? null : ctx.actor.userId,
     actorTokenId: ctx.actor.tokenId ?? null,
+    clientId: ctx.clientId ?? null,
     at: ctx.now,
     diff,
     before: d.before,

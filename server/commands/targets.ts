@@ -7,7 +7,7 @@ import { getTableColumns, type Column } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { lockRows } from "./bulk.js";
 import type { CommandContext, Op } from "./types.js";
-import { fieldsChangedSince, versionProblem } from "./versions.js";
+import { fieldsChangedSince, versionProblem, type ChangedSince } from "./versions.js";
 import { type AppError, GoneError, NotFoundError } from "../errors/classes.js";
 
 /** What the check reads of a row; a table without a column simply skips that part. */
@@ -46,13 +46,19 @@ export interface TargetCheck<R> {
 export class Targets<R extends TargetRow> {
   /**
    * `rows` by the key ops find them by (the id, unless the command says otherwise); `changedSince`
-   * holds, for stale merging ops, the fields changed after their baseVersion.
+   * holds, for stale ops, what changed after their baseVersion. For pushed ops (`device`), the
+   * versions the rows had when locked tell this batch's own changes from everyone else's (VE8).
    */
+  private readonly locked = new Map<string, number>();
+
   constructor(
     private readonly rule: TargetRule<R>,
     private readonly rows: Map<string, R>,
-    private readonly changedSince: ReadonlyMap<string, Set<string>> = new Map(),
-  ) {}
+    private readonly changedSince: ReadonlyMap<string, ChangedSince> = new Map(),
+    private readonly device = false,
+  ) {
+    for (const row of rows.values()) if (row.rowVersion !== undefined) this.locked.set(row.id, row.rowVersion);
+  }
 
   get(key: string): R | undefined {
     return this.rows.get(key);
@@ -75,7 +81,8 @@ export class Targets<R extends TargetRow> {
     const own = check.also?.(row);
     if (own) return own;
     if (row.rowVersion === undefined) return null;
-    return versionProblem(op, { id: row.id, rowVersion: row.rowVersion }, check.fields ?? "all", this.changedSince);
+    const device = this.device ? { locked: this.locked.get(row.id) ?? 0 } : undefined;
+    return versionProblem(op, { id: row.id, rowVersion: row.rowVersion }, check.fields ?? "all", this.changedSince, device);
   }
 }
 
@@ -104,5 +111,5 @@ export async function lockTargets<T extends PgTable & { id: Column }, K extends 
   const rows = new Map(found.map((r) => [r.id, r]));
   // Only tables with a rowVersion name an entityType: their rows are what fieldsChangedSince reads.
   const changed = rule.entityType ? await fieldsChangedSince(ctx, rule.entityType, ops, rows as Map<string, R & { rowVersion: number }>) : undefined;
-  return new Targets<R>(rule, rows, changed);
+  return new Targets<R>(rule, rows, changed, ctx.clientId !== undefined);
 }

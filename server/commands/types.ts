@@ -38,6 +38,8 @@ export interface CommandContext {
   /** The owner account of each visible location: registry ops write to the account of theirs. */
   accounts: Map<string, string>;
   undoWindowMs: number;
+  /** The pushing device (PU1 `clientId`); absent for REST, MCP and jobs. Its own earlier changes are not conflicts (VE8). */
+  clientId?: string;
   /**
    * False while a command with `bumpsVersion: false` runs (absent means true): SegmentChanges
    * then writes its rows without their rowVersion, whatever the handler put there.

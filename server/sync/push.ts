@@ -90,7 +90,7 @@ export async function pushBatch(
         ...(op.baseVersion !== undefined ? { baseVersion: op.baseVersion } : {}),
       })),
       // Only the ops of sync/ops.ts: internal commands (file records) have their own routes (DR1).
-      { undoWindowMs, context, accepts: isOpName },
+      { undoWindowMs, context, accepts: isOpName, clientId },
     );
     const drops: Drop[] = [];
     const records: (typeof syncOps.$inferInsert)[] = [];

@@ -28,6 +28,8 @@ export const historyEntries = pgTable(
     actorType: text("actor_type", { enum: HISTORY_ACTOR_TYPES }).notNull(),
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     actorTokenId: uuid("actor_token_id"),
+    /** The device whose pushed op made the change (null for REST, MCP and jobs): sync/SPEC.md VE8. */
+    clientId: text("client_id"),
     at: ts("at").notNull().defaultNow(),
     diff: jsonb("diff").$type<Record<string, { class: string; changed: boolean; hidden: boolean }>>().notNull(),
     before: jsonb("before").$type<Record<string, unknown>>().notNull().default({}),
