@@ -8,7 +8,7 @@ import { I18nProvider, useI18n } from "./i18n/i18n.js";
 import { rememberDestination } from "./after-sign-in.js";
 import { navigate, useLocation } from "./router.js";
 import { paths, routes } from "./routes.js";
-import { SessionProvider, useSession } from "./session.js";
+import { preloadSignedIn, SessionProvider, useSession } from "./session.js";
 import { Screens } from "./lazy-screen.js";
 import { LanguageSwitch } from "./LanguageSwitch.js";
 import { signedInScreen } from "./app-screens.js";
@@ -26,6 +26,23 @@ import { SharePreviewScreen } from "../features/share/index.js";
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+/**
+ * A person typing on a signed-out page (their password, a sign-up form) is about to be signed in:
+ * the sync engine and Dexie are fetched meanwhile, so the first screen after signing in does not
+ * wait for them. Drawing the page alone fetches neither.
+ */
+function PreloadWhileTyping() {
+  const { state } = useSession();
+  const signingIn = state.kind === "signed_out" || state.kind === "mfa";
+  useEffect(() => {
+    if (!signingIn) return;
+    const preload = () => void preloadSignedIn().catch(() => undefined);
+    document.addEventListener("input", preload, { once: true });
+    return () => document.removeEventListener("input", preload);
+  }, [signingIn]);
   return null;
 }
 
@@ -64,6 +81,7 @@ export function App() {
     <I18nProvider>
       <SessionProvider>
         <LanguageSwitch />
+        <PreloadWhileTyping />
         <Screens>
           <Routes />
         </Screens>
