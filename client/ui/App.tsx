@@ -24,10 +24,6 @@ import {
 import { InviteScreen } from "../features/members/index.js";
 import { SharePreviewScreen } from "../features/share/index.js";
 
-// The sign-in page's own chunk is fetched beside the session check (GET /me), not after its
-// answer: on a phone's network that is one round trip less before the form is drawn.
-if (routes.signIn.match(window.location.pathname)) void import("../features/account/SignIn.js").catch(() => undefined);
-
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
   return null;
@@ -66,6 +62,10 @@ function Routes() {
   if (is(routes.invite)) return <InviteScreen />;
   // First-run setup: its code is the only authority, whoever is (or is not) signed in.
   if (is(routes.setup)) return <SetupScreen />;
+  // The sign-in form is drawn while the session is checked (GET /me), not after its answer: on a
+  // phone's network that is a round trip the form need not wait for. Someone found signed in is
+  // sent on below, as before.
+  if (state.kind === "loading" && is(routes.signIn)) return <SignInScreen />;
   if (state.kind === "loading")
     return (
       <p role="status" className="screen-loading">

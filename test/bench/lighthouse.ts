@@ -87,6 +87,9 @@ async function seed(url: string): Promise<{ cookie: string; email: string; passw
 const FIRST_VISIT: StorageType[] = ["file_systems", "shader_cache", "service_workers", "cache_storage", "indexeddb", "local_storage"];
 type StorageType = NonNullable<NonNullable<Config["settings"]>["clearStorageTypes"]>[number];
 
+/** A run Lighthouse itself could not record (NO_NAVSTART and the like, now and then on a busy machine). */
+class RunFailed extends Error {}
+
 async function audit(page: Page, url: string, again: boolean) {
   const result = await lighthouse(
     url,
@@ -97,7 +100,7 @@ async function audit(page: Page, url: string, again: boolean) {
   );
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`lighthouse on ${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) throw new RunFailed(`lighthouse on ${url}: ${lhr.runtimeError.message}`);
   const n = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   type Items = { items?: { node?: { snippet?: string; selector?: string }; score?: number }[] };
   const lcpItems = (lhr.audits["largest-contentful-paint-element"]?.details as { items?: Items[] } | undefined)?.items?.[0]?.items;
@@ -174,8 +177,16 @@ export async function benchLighthouse(): Promise<LighthouseResult> {
     const measure = async (name: string, url: string, again: boolean, before?: () => Promise<void>) => {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
-        await before?.();
-        runs.push(await audit(page, url, again));
+        for (let attempt = 1; ; attempt++) {
+          await before?.();
+          try {
+            runs.push(await audit(page, url, again));
+            break;
+          } catch (err) {
+            if (!(err instanceof RunFailed) || attempt === 3) throw err;
+            console.log(`${err.message}: once more`);
+          }
+        }
       }
       const figures = pageFigures(name, runs);
       console.log(
