@@ -177,16 +177,22 @@ export async function benchLighthouse(): Promise<LighthouseResult> {
     const measure = async (name: string, url: string, again: boolean, before?: () => Promise<void>) => {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
-        for (let attempt = 1; ; attempt++) {
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          // From a blank page: Lighthouse now and then missed the navigation's start coming from the previous run's page.
+          await page.goto("about:blank");
           await before?.();
           try {
             runs.push(await audit(page, url, again));
             break;
           } catch (err) {
-            if (!(err instanceof RunFailed) || attempt === 3) throw err;
-            console.log(`${err.message}: once more`);
+            if (!(err instanceof RunFailed)) throw err;
+            console.log(`${err.message} (attempt ${attempt} of 3)`);
           }
         }
+      }
+      if (!runs.length) {
+        console.log(`lighthouse ${name}: not recorded (every attempt failed)`);
+        return;
       }
       const figures = pageFigures(name, runs);
       console.log(
