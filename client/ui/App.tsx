@@ -8,7 +8,7 @@ import { I18nProvider, useI18n } from "./i18n/i18n.js";
 import { rememberDestination } from "./after-sign-in.js";
 import { navigate, useLocation } from "./router.js";
 import { paths, routes } from "./routes.js";
-import { SessionProvider, useSession } from "./session.js";
+import { preloadSignedIn, SessionProvider, useSession } from "./session.js";
 import { Screens } from "./lazy-screen.js";
 import { LanguageSwitch } from "./LanguageSwitch.js";
 import { signedInScreen } from "./app-screens.js";
@@ -29,6 +29,23 @@ function Redirect({ to }: { to: string }) {
   return null;
 }
 
+/**
+ * A person typing on a signed-out page (their password, a sign-up form) is about to be signed in:
+ * the sync engine and Dexie are fetched meanwhile, so the first screen after signing in does not
+ * wait for them. Drawing the page alone fetches neither.
+ */
+function PreloadWhileTyping() {
+  const { state } = useSession();
+  const signingIn = state.kind === "signed_out" || state.kind === "mfa";
+  useEffect(() => {
+    if (!signingIn) return;
+    const preload = () => void preloadSignedIn().catch(() => undefined);
+    document.addEventListener("input", preload, { once: true });
+    return () => document.removeEventListener("input", preload);
+  }, [signingIn]);
+  return null;
+}
+
 function Routes() {
   const { t } = useI18n();
   const { state } = useSession();
@@ -45,7 +62,16 @@ function Routes() {
   if (is(routes.invite)) return <InviteScreen />;
   // First-run setup: its code is the only authority, whoever is (or is not) signed in.
   if (is(routes.setup)) return <SetupScreen />;
-  if (state.kind === "loading") return <p role="status">{t("common.loading")}</p>;
+  // The sign-in form is drawn while the session is checked (GET /me), not after its answer: on a
+  // phone's network that is a round trip the form need not wait for. Someone found signed in is
+  // sent on below, as before.
+  if (state.kind === "loading" && is(routes.signIn)) return <SignInScreen />;
+  if (state.kind === "loading")
+    return (
+      <p role="status" className="screen-loading">
+        {t("common.loading")}
+      </p>
+    );
   if (state.kind === "mfa") return is(routes.twoFactor) ? <TwoFactorScreen /> : <Redirect to={paths.twoFactor()} />;
   if (is(routes.signUp)) return <SignUpScreen />;
   if (is(routes.twoFactor)) return <TwoFactorScreen />;
@@ -64,6 +90,7 @@ export function App() {
     <I18nProvider>
       <SessionProvider>
         <LanguageSwitch />
+        <PreloadWhileTyping />
         <Screens>
           <Routes />
         </Screens>

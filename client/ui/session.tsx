@@ -2,13 +2,17 @@
  * Who is signed in on this device, offline-first: the last user's data opens at once from
  * IndexedDB, and the server is asked in the background. A lost session does not hide the data or
  * the outbox (nothing captured is lost); it shows a banner and pushing waits for a new sign-in.
+ *
+ * The sync engine and Dexie are loaded only once someone is (or was) signed in on this device: the
+ * sign-in pages draw without them, so a phone downloads a small first chunk (vite.config.ts prints
+ * its size). `preloadSignedIn` fetches them while a person types their password.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { fetchMe } from "../auth/auth-api.js";
-import { deleteUserDb, userDb, type InventoryDb } from "../db/database.js";
+import type { InventoryDb } from "../db/database.js";
 import { currentUser, setCurrentUser, type DeviceUser } from "../db/device.js";
 import { ApiError } from "../sync/api.js";
-import { SyncEngine } from "../sync/engine.js";
+import type { SyncEngine } from "../sync/engine.js";
 
 export type SessionState =
   | { kind: "loading" }
@@ -25,6 +29,19 @@ interface SessionApi {
 
 const SessionContext = createContext<SessionApi | null>(null);
 
+type SignedInCode = [typeof import("../sync/engine.js"), typeof import("../db/database.js")];
+let signedInCode: Promise<SignedInCode> | undefined;
+
+/** The code of a signed-in person (the sync engine, Dexie and the user's database), fetched once. */
+export function preloadSignedIn(): Promise<SignedInCode> {
+  signedInCode ??= Promise.all([import("../sync/engine.js"), import("../db/database.js")]).catch((err: unknown) => {
+    // A failed fetch (offline before the service worker cached it) is tried again next time.
+    signedInCode = undefined;
+    throw err;
+  });
+  return signedInCode;
+}
+
 /** Lets the browser push the outbox later even if every tab is closed (where it can). */
 function registerBackgroundSync(): void {
   void navigator.serviceWorker?.ready
@@ -38,7 +55,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   /** The engine stopped on a 401 or mfa_required: it starts over after the next sign-in. */
   const blockedRef = useRef(false);
 
-  const open = useCallback((user: DeviceUser, sessionLost: boolean) => {
+  const open = useCallback(async (user: DeviceUser, sessionLost: boolean) => {
+    const [{ SyncEngine }, { userDb }] = await preloadSignedIn();
     let engine = engineRef.current;
     const db = userDb(user.id);
     if (!engine || engine.userId !== user.id) {
@@ -68,14 +86,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const me = await fetchMe();
       const user = { id: me.user.id, name: me.user.name };
       await setCurrentUser(user);
-      open(user, false);
+      await open(user, false);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const stored = await currentUser();
       if (err.code === "mfa_required") setState({ kind: "mfa" });
       else if (err.status === 401)
         setState(stored ? (s) => (s.kind === "ready" ? { ...s, sessionLost: true } : { kind: "signed_out" }) : { kind: "signed_out" });
-      else if (stored) open(stored, false);
+      else if (stored) await open(stored, false);
       else setState({ kind: "signed_out" });
     }
   }, [open]);
@@ -83,7 +101,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void (async () => {
       const stored = await currentUser();
-      if (stored) open(stored, false);
+      if (stored) await open(stored, false);
       await refresh();
     })();
   }, [open, refresh]);
@@ -92,7 +110,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     engineRef.current?.stop();
     engineRef.current = undefined;
     const stored = await currentUser();
-    if (stored) await deleteUserDb(stored.id);
+    if (stored) await (await preloadSignedIn())[1].deleteUserDb(stored.id);
     await setCurrentUser(undefined);
     localStorage.removeItem("lastLocation");
     setState({ kind: "signed_out" });

@@ -32,6 +32,9 @@ export function PhotoImage({
     seen.observe(el);
     return () => seen.disconnect();
   }, [near, fileId]);
+  // A thing with no photo has no thumbnail from the first paint: a placeholder drawn and then taken
+  // away would shift its row's text sideways (layout shift, issue #33).
+  if (!fileId && size === "thumb") return null;
   if (photo.state === "shown") return <img className={className} src={photo.src} alt={alt} data-file-id={fileId ?? undefined} />;
   if (photo.state === "missing" && size === "thumb") return null;
   return (
