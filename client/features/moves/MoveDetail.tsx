@@ -6,7 +6,11 @@
 import { useState, type ReactNode } from "react";
 import { formatCode } from "../../../shared/codes.js";
 import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
-import { boxesOf, queueBoxAdd, queueBoxDestination, queueBoxRemove, queueMoveUpdate, readMoves } from "../../sync/move-ops.js";
+import { queueBoxAdd } from "../../ops/moves/box.add.js";
+import { queueBoxRemove } from "../../ops/moves/box.remove.js";
+import { queueBoxDestination } from "../../ops/moves/box.update.js";
+import { queueMoveUpdate } from "../../ops/moves/move.update.js";
+import { boxesOf, readMoves } from "../../sync/move-ops.js";
 import { useLive, useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { thingName } from "../../ui/names.js";

@@ -26,7 +26,7 @@ import { effectiveFields, useRegistries } from "../../ui/registries.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { fieldLabel, thingName, typeName, wherePath } from "../../ui/names.js";
-import { queueThingUpdate, type ThingEdit } from "../../ui/thing-ops.js";
+import { queueThingUpdate, type ThingEdit } from "../../ops/things/thing.update.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
 import { useSecretsSet } from "./hooks.js";

@@ -15,7 +15,7 @@ import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
 import { thingName } from "../../ui/names.js";
 import { errorText } from "../account/SignIn.js";
-import { queueThingUpdate } from "../../ui/thing-ops.js";
+import { queueThingUpdate } from "../../ops/things/thing.update.js";
 import { Notice } from "../../ui/Notice.js";
 import { reauthenticate, revealSecret } from "./hooks.js";
 

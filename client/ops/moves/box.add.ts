@@ -1,0 +1,47 @@
+/** box.add: a box joins an active move, packed. Its number is a guess until the server's row arrives (the server numbers boxes). */
+import { v7 as uuidv7 } from "uuid";
+import type { DestinationInput } from "../../../shared/moves.js";
+import type { Op } from "../../../sync/ops.js";
+import type { InventoryDb } from "../../db/database.js";
+import type { MoveRow } from "../../db/rows.js";
+import { enqueue } from "../../sync/outbox.js";
+import { defineOp } from "../op.js";
+import { boxKey } from "./boxes.js";
+
+export function queueBoxAdd(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId">, containerId: string, destination?: DestinationInput): Promise<Op> {
+  return enqueue(db, {
+    name: "box.add",
+    locationId: move.locationId,
+    args: { id: uuidv7(), moveId: move.id, containerId, at: new Date().toISOString(), ...(destination !== undefined ? { destination } : {}) },
+  });
+}
+
+export const op = defineOp({
+  name: "box.add",
+  shapes: ["move_boxes"],
+  apply: {
+    moves: (state, op) => {
+      const a = op.args;
+      const move = state.moves.get(a.moveId);
+      if (!move || move.status !== "active" || state.boxes.has(boxKey(a.moveId, a.containerId))) return;
+      const numbers = [...state.boxes.values()].filter((b) => b.moveId === a.moveId).map((b) => b.number);
+      state.boxes.set(boxKey(a.moveId, a.containerId), {
+        id: a.id,
+        locationId: op.locationId,
+        moveId: a.moveId,
+        containerId: a.containerId,
+        number: Math.max(0, ...numbers) + 1,
+        state: "packed",
+        stateAt: a.at ?? op.at,
+        destinationPlaceId: a.destination?.placeId ?? null,
+        destinationName: a.destination?.name ?? null,
+        rowVersion: 0,
+        createdAt: op.at,
+        updatedAt: op.at,
+        deletedAt: null,
+        pending: true,
+      });
+    },
+  },
+  label: (_op, t) => t("op.box.add"),
+});

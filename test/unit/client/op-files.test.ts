@@ -1,0 +1,62 @@
+/**
+ * One file per op (client/ops/<domain>/<op name>.ts): every op the device can push (sync/ops.ts)
+ * has exactly one, each file's definition carries its own file's name, and the table the views,
+ * the outbox and the sync screen dispatch through holds exactly those definitions.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { OP_NAMES, type Op } from "../../../sync/ops.js";
+import { opDefinition, opLabel, opsApplyingTo, shapesOf } from "../../../client/ops/index.js";
+import type { OpDefinition } from "../../../client/ops/op.js";
+import { REGISTRY_OP_NAMES } from "../../../client/sync/registry-ops.js";
+import { MESSAGES } from "../../../client/ui/i18n/i18n.js";
+
+const OPS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../client/ops");
+
+/** Op files are named after their op, and every op name has a dot; helpers beside them have none. */
+const opFiles = readdirSync(OPS_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .flatMap((d) => readdirSync(path.join(OPS_DIR, d.name)).map((f) => path.join(OPS_DIR, d.name, f)))
+  .filter((f) => f.endsWith(".ts") && path.basename(f, ".ts").includes("."));
+
+const nameOf = (file: string) => path.basename(file, ".ts");
+
+describe("op files", () => {
+  it("every op the device can push has exactly one file, and no file names an op that does not exist", () => {
+    const names = opFiles.map(nameOf);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    expect([...names].sort()).toEqual([...OP_NAMES].sort());
+  });
+
+  it("each file's definition is named as its file, and is the one the table dispatches to", async () => {
+    for (const file of opFiles) {
+      const mod = (await import(pathToFileURL(file).href)) as { op?: OpDefinition<(typeof OP_NAMES)[number]> };
+      expect(mod.op?.name, file).toBe(nameOf(file));
+      expect(opDefinition(nameOf(file)), file).toBe(mod.op);
+    }
+    expect(opDefinition("thing.teleport")).toBeUndefined();
+  });
+
+  it("each op names the shapes its effect shows up on", () => {
+    for (const name of OP_NAMES) expect(shapesOf({ name }).length, name).toBeGreaterThan(0);
+  });
+
+  it("each op has a label in English and Arabic, from the catalogues; an op the device does not know keeps its name", () => {
+    for (const lang of ["en", "ar"] as const) {
+      const t = (key: keyof typeof MESSAGES.en) => MESSAGES[lang][key];
+      const labels = OP_NAMES.map((name) => opLabel({ name, id: "x", locationId: "l", args: {}, at: "" } as unknown as Op, t));
+      expect(
+        labels.filter((l, i) => !l || l === OP_NAMES[i]),
+        lang,
+      ).toEqual([]);
+      expect(new Set(labels).size, lang).toBe(OP_NAMES.length);
+    }
+    expect(opLabel({ name: "thing.teleport" }, () => "?")).toBe("thing.teleport");
+  });
+
+  it("the registry ops are exactly the ops that change the registry view", () => {
+    expect([...opsApplyingTo("registries")].sort()).toEqual([...REGISTRY_OP_NAMES].sort());
+  });
+});
