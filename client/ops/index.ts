@@ -124,14 +124,15 @@ export const opsApplyingTo = (view: View): OpName[] => (Object.values(ops()) as 
 
 /**
  * How `op` changes `view`, or undefined when it does not. The table is typed per name; an op read
- * from the outbox is the union, which its own entry takes by construction.
+ * from the outbox is the union, which its own entry takes by construction. An outbox may hold an
+ * op this app does not know (queued by another version of it): it changes no view.
  */
 export function applierOf<V extends View>(op: Op, view: V): Appliers<Op>[V] | undefined {
-  return (ops()[op.name].apply as Appliers<Op>)[view];
+  return (opDefinition(op.name)?.apply as Appliers<Op> | undefined)?.[view];
 }
 
-/** Shapes on which an op's effect shows up (and so where its txid arrives). */
-export const shapesOf = (op: Pick<Op, "name">): readonly SyncedTableName[] => ops()[op.name].shapes;
+/** Shapes on which an op's effect shows up (and so where its txid arrives); none for an op this app does not know. */
+export const shapesOf = (op: Pick<Op, "name">): readonly SyncedTableName[] => opDefinition(op.name)?.shapes ?? [];
 
 /** How the sync screen and a sync_drop name an op; an op the device does not know by its name. */
 export function opLabel(op: { name: string }, t: Translate): string {

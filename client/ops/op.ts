@@ -2,9 +2,11 @@
  * What one op is on the device, in one file per op (client/ops/<domain>/<op name>.ts): the shapes
  * its effect shows up on, how it shows at once on each view the device keeps (the optimistic
  * apply), and how the sync screen and a sync_drop name it. Its args are the shared schema
- * (sync/ops.ts); the functions that queue it sit in the same file. index.ts is the one table
- * optimistic.ts, meter-overlay.ts, loan-ops.ts, move-ops.ts, optimistic-registries.ts and the
- * outbox's shapes look ops up in.
+ * (sync/ops.ts). The function that queues it sits in the same file, where the app has one beyond a
+ * bare `enqueue` (queuePhotoChange and queueScan serve several ops and sit beside
+ * them; enqueueRegistry is client/sync/registry-enqueue.ts). index.ts is the one table that
+ * optimistic.ts, meter-overlay.ts, loan-ops.ts, move-ops.ts, optimistic-registries.ts, the
+ * outbox's shapes and the sync screen look ops up in.
  */
 import type { Op, OpName } from "../../sync/ops.js";
 import type { SyncedTableName, ThingRow } from "../db/rows.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { OP_NAMES, type Op } from "../../../sync/ops.js";
-import { opDefinition, opLabel, opsApplyingTo, shapesOf } from "../../../client/ops/index.js";
+import { applierOf, opDefinition, opLabel, opsApplyingTo, shapesOf } from "../../../client/ops/index.js";
 import type { OpDefinition } from "../../../client/ops/op.js";
 import { REGISTRY_OP_NAMES } from "../../../client/sync/registry-ops.js";
 import { MESSAGES } from "../../../client/ui/i18n/i18n.js";
@@ -54,6 +54,12 @@ describe("op files", () => {
       expect(new Set(labels).size, lang).toBe(OP_NAMES.length);
     }
     expect(opLabel({ name: "thing.teleport" }, () => "?")).toBe("thing.teleport");
+  });
+
+  it("an outbox op this app does not know (queued by another version of it) changes no view and names no shape", () => {
+    const unknown = { id: "x", name: "thing.teleport", locationId: "l", args: { id: "t" }, at: "" } as unknown as Op;
+    for (const view of ["local", "registries", "meters", "loans", "moves"] as const) expect(applierOf(unknown, view)).toBeUndefined();
+    expect(shapesOf(unknown)).toEqual([]);
   });
 
   it("the registry ops are exactly the ops that change the registry view", () => {
