@@ -15,12 +15,15 @@ import type { MeterState } from "../sync/meter-overlay.js";
 import type { MoveState } from "../sync/move-ops.js";
 import type { LocalState } from "../sync/optimistic.js";
 import type { RegistryState } from "../sync/optimistic-registries.js";
-import type { MessageKey } from "../ui/i18n/i18n.js";
 
 export type OpOf<N extends OpName> = Extract<Op, { name: N }>;
 
-/** The catalogue lookup a label needs (I18n's `t`). */
-export type Translate = (key: MessageKey) => string;
+/**
+ * The catalogue lookup a label needs: I18n's `t`, narrowed to the ops' own keys (`op.<name>`) so
+ * this file needs nothing of the React catalogue (the service worker's pusher reaches it). Handing
+ * `t` over checks that the catalogue has every one of them.
+ */
+export type Translate = (key: `op.${OpName}`) => string;
 
 /** What the registry views need besides the op: the owner account of a location, and the things a template is saved from. */
 export interface RegistryContext {
