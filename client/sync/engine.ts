@@ -10,6 +10,7 @@
  */
 import type { InventoryDb } from "../db/database.js";
 import { clientId } from "../db/device.js";
+import { askPersistOnce } from "../db/persist.js";
 import { SYNCED_TABLES, type SyncedTableName } from "../db/rows.js";
 import { FetchError } from "@electric-sql/client";
 import { whileLeader } from "./leader.js";
@@ -77,7 +78,12 @@ export class SyncEngine {
     await Promise.all(this.followers.map((f) => f.start(signal)));
     // Opened once the first round is in, so it does not take one of the browser's six connections
     // from a first sync; its first opening catches every shape up once, for the gap.
-    void this.firstRound().then(() => signal.aborted || this.holdWake(signal));
+    void this.firstRound().then(() => {
+      if (signal.aborted) return;
+      // The device now holds the person's data: ask the browser to keep it (once, remembered).
+      void askPersistOnce();
+      this.holdWake(signal);
+    });
     const pusher = (this.pusher = new Pusher(this.db, await clientId(), {
       pushed: (shapes) => {
         void this.catchUp(new Set(shapes));

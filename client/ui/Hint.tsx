@@ -22,14 +22,13 @@ export function Hint({ id }: { id: "things.empty" | "inbox" }) {
       <p>{t(`hint.${id}` as MessageKey)}</p>
       <button
         type="button"
+        className="icon-close"
         aria-label={t("hint.dismiss")}
         onClick={() => {
           dismissHint(user.id, id);
           setHidden(true);
         }}
-      >
-        ✕
-      </button>
+      />
     </aside>
   );
 }

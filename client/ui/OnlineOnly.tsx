@@ -10,7 +10,7 @@ import { backoffDelay } from "../sync/backoff.js";
 import { ApiError, request } from "../sync/api.js";
 import { useOnline } from "./data.js";
 import { useI18n } from "./i18n/i18n.js";
-import { errorText } from "../features/account/SignIn.js";
+import { errorText } from "./refusal.js";
 
 /** Probes while the server is out of reach: 2 s at first, at most 30 s apart. */
 const PROBE = { baseMs: 2_000, maxMs: 30_000 };

@@ -5,12 +5,11 @@
  * server: offline, the nearest OnlineOnly says so and this loads again when the connection is back.
  */
 import { useState } from "react";
-import type { AuditEntry, AuditList } from "../../../shared/audit.js";
-import { api } from "../../sync/api.js";
 import { auditLine } from "../../ui/audit-line.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
+import { useAudit } from "./hooks.js";
 
 /** `path`: /api/v1/me/audit or /api/v1/locations/{id}/audit. */
 export function AuditActivity({ path, intro }: { path: string; intro: string }) {
@@ -26,30 +25,17 @@ export function AuditActivity({ path, intro }: { path: string; intro: string }) 
   );
 }
 
-const PAGE = 20;
-
 function Entries({ path }: { path: string }) {
   const i18n = useI18n();
   const { t, dateTime } = i18n;
-  const [items, setItems] = useState<AuditEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const page = (after: string | null) => api<AuditList>("GET", `${path}?limit=${PAGE}${after ? `&cursor=${encodeURIComponent(after)}` : ""}`);
-  const { error, fail } = useOnlineLoad(
-    () =>
-      page(null).then((p) => {
-        setItems(p.items);
-        setCursor(p.next_cursor);
-      }),
-    [path],
-  );
+  const audit = useAudit(path);
+  const { items, error, fail } = audit;
   const more = () => {
     setBusy(true);
-    void page(cursor)
-      .then((p) => {
-        setItems((had) => [...(had ?? []), ...p.items]);
-        setCursor(p.next_cursor);
-      }, fail)
+    void audit
+      .more()
+      .catch(fail)
       .finally(() => setBusy(false));
   };
   return (
@@ -68,7 +54,7 @@ function Entries({ path }: { path: string }) {
               </li>
             ))}
           </ol>
-          {cursor ? (
+          {audit.hasMore ? (
             <button type="button" disabled={busy} onClick={more}>
               {t("audit.more")}
             </button>

@@ -1,10 +1,8 @@
 /** The devices signed in to this account (this one marked): sign one out, or every other one at once. */
 import { useState } from "react";
-import type { SessionItem } from "../../../shared/sessions.js";
-import { listSessions, signOutOtherSessions, signOutSession } from "../../auth/security-api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { signOutOtherSessions, signOutSession, useDevices } from "./hooks.js";
 import { AccountScreen } from "./Security.js";
 
 /** A short name for a browser from its user agent ("Chrome on Android"); the full string stays in the title. */
@@ -44,17 +42,8 @@ export function DevicesScreen() {
 
 function Devices() {
   const { t, num, dateTime } = useI18n();
-  const [sessions, setSessions] = useState<SessionItem[] | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const {
-    error,
-    fail,
-    reload: load,
-  } = useOnlineLoad(
-    () => listSessions().then(setSessions),
-    [],
-    (message) => t("security.failed", { message }),
-  );
+  const { sessions, error, fail, reload: load } = useDevices((message) => t("security.failed", { message }));
   const others = (sessions ?? []).filter((s) => !s.current).length;
   return (
     <>
@@ -75,15 +64,14 @@ function Devices() {
                 {s.current ? null : (
                   <button
                     type="button"
+                    className="icon-close"
                     aria-label={t("devices.signOut", { name })}
                     onClick={() => {
                       setNote(null);
                       // The list is read again before the note shows, so what the note says is what the list shows.
                       void signOutSession(s.id).then(() => load().then(() => setNote(t("devices.signedOut"))), fail);
                     }}
-                  >
-                    ✕
-                  </button>
+                  />
                 )}
               </div>
               <span className="meta">

@@ -6,9 +6,9 @@
  * where the browser can use passkeys.
  */
 import { useState } from "react";
-import { passkeysSupported, signInWithPasskey } from "../../auth/passkey.js";
+import { passkeysSupported, signInWithPasskey } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "./SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { Notice } from "../../ui/Notice.js";
 
 export function PasskeyReauth({ then }: { then: () => Promise<void> }) {

@@ -1,20 +1,17 @@
 /** Passkeys on the Security screen: add one (named) on this device, list them, rename, remove. */
-import { useEffect, useState } from "react";
-import { passkeysSupported } from "../../auth/passkey.js";
-import { listPasskeys, registerPasskey, removePasskey, renamePasskey, type Passkey } from "../../auth/security-api.js";
+import { useState } from "react";
+import { passkeysSupported, registerPasskey, removePasskey, renamePasskey, usePasskeys, type Passkey } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "./SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { Notice } from "../../ui/Notice.js";
 
 export function PasskeySettings() {
   const { t } = useI18n();
-  const [keys, setKeys] = useState<Passkey[] | null>(null);
   const [name, setName] = useState("");
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fail = (err: unknown) => setError(t("security.failed", { message: errorText(err) }));
-  const load = () => listPasskeys().then(setKeys, fail);
-  useEffect(() => void load(), []);
+  const { keys, reload: load } = usePasskeys(fail);
   const supported = passkeysSupported() && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
 
   return (
@@ -69,12 +66,11 @@ function PasskeyItem({ passkey, onChanged, onError }: { passkey: Passkey; onChan
           ✎
         </button>
         <button
+          className="icon-close"
           type="button"
           aria-label={t("security.passkeys.remove", { name: label })}
           onClick={() => void removePasskey(passkey.id).then(onChanged, onError)}
-        >
-          ✕
-        </button>
+        />
       </div>
       <span className="meta">
         {t("security.created", { date: dateTime(passkey.createdAt) })} ·{" "}

@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { errorText } from "./SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 
 export function PasswordPrompt(props: { submitLabel: string; onSubmit: (password: string) => Promise<void>; onCancel: () => void }) {
   const { t } = useI18n();

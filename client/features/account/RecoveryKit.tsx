@@ -5,10 +5,10 @@
  * is saved as a JSON file made on the device; it is never kept in the app.
  */
 import { useState } from "react";
-import { fetchRecoveryKit, reauthenticate } from "../../auth/security-api.js";
+import { fetchRecoveryKit, reauthenticate } from "./hooks.js";
 import { ApiError } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "./SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { Notice } from "../../ui/Notice.js";
 import { PasskeyReauth } from "./PasskeyReauth.js";
 import { PasswordPrompt } from "./PasswordPrompt.js";

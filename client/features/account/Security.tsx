@@ -3,13 +3,12 @@
  * passkeys, the sign-in email and the password, and the account's security activity. Account settings live on the server, not in the
  * synced data: the screen needs the network and says so when there is none.
  */
-import { useState, type ReactNode } from "react";
-import type { Me } from "../../../shared/locations.js";
-import { fetchMe } from "../../auth/auth-api.js";
+import type { ReactNode } from "react";
 import { AuditActivity } from "./AuditActivity.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
+import { useMe } from "./hooks.js";
 import { PasskeySettings } from "./PasskeySettings.js";
 import { Shell } from "../../ui/Shell.js";
 import { SignInDetails } from "./SignInDetails.js";
@@ -61,8 +60,7 @@ export function SecurityScreen() {
 
 function Security() {
   const { t } = useI18n();
-  const [me, setMe] = useState<Me["user"] | null>(null);
-  const { error, reload } = useOnlineLoad(() => fetchMe().then((m) => setMe(m.user)), []);
+  const { me, error, reload } = useMe();
   return (
     <>
       <Notice kind="error">{error}</Notice>

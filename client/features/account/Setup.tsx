@@ -4,13 +4,13 @@
  * it is signed in and taken to the Admin screen to open sign-up.
  */
 import { useState } from "react";
-import { signInWithPassword } from "../../auth/auth-api.js";
-import { api } from "../../sync/api.js";
+import { errorText } from "../../ui/refusal.js";
+import { setupInstance, signInWithPassword } from "./hooks.js";
 import { rememberDestination } from "../../ui/after-sign-in.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { NewAccountFields, type NewAccount } from "./NewAccountFields.js";
 import { Notice } from "../../ui/Notice.js";
-import { errorText, useAfterSignIn } from "./SignIn.js";
+import { useAfterSignIn } from "./useAfterSignIn.js";
 import { paths } from "../../ui/routes.js";
 
 const codeFromHash = () => new URLSearchParams(window.location.hash.slice(1)).get("code") ?? "";
@@ -36,7 +36,7 @@ export function SetupScreen() {
           setError(null);
           void (async () => {
             try {
-              await api("POST", "/api/v1/setup", { code, name, email, password });
+              await setupInstance({ code, name, email, password });
               setDone(true);
               // The code is spent: it leaves the address bar and history.
               history.replaceState(null, "", paths.setup());

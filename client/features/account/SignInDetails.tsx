@@ -3,9 +3,9 @@
  * the change) and the password. A managed account has no email: that form is left out.
  */
 import { useState } from "react";
-import { changeEmail, changePassword } from "../../auth/security-api.js";
+import { changeEmail, changePassword } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "./SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { Notice } from "../../ui/Notice.js";
 import { PasskeyReauth } from "./PasskeyReauth.js";
 

@@ -1,11 +1,12 @@
 /** Create an account (open sign-up, or with an invitation's token), then sign in with it. */
 import { useState } from "react";
-import { signInWithPassword, signUp } from "../../auth/auth-api.js";
+import { errorText } from "../../ui/refusal.js";
+import { signInWithPassword, signUp } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { NewAccountFields, type NewAccount } from "./NewAccountFields.js";
 import { Notice } from "../../ui/Notice.js";
 import { Link } from "../../ui/router.js";
-import { errorText, useAfterSignIn } from "./SignIn.js";
+import { useAfterSignIn } from "./useAfterSignIn.js";
 import { paths } from "../../ui/routes.js";
 
 export function SignUpScreen() {

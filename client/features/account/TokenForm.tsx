@@ -2,7 +2,7 @@
 import { useState } from "react";
 import type { Location } from "../../../shared/locations.js";
 import type { TokenCreated, TokenScope } from "../../../shared/tokens.js";
-import { createToken } from "../../auth/security-api.js";
+import { createToken } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 
 /** The end of the chosen day on this device's clock: a token "until the 3rd" works all of the 3rd. */

@@ -5,12 +5,13 @@
  * removes them from the address bar.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { confirmEmailChange, resetPassword, verifyMagicLink } from "../../auth/auth-api.js";
+import { errorText } from "../../ui/refusal.js";
+import { confirmEmailChange, resetPassword, verifyMagicLink } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
 import { useSubmit } from "./useSubmit.js";
 import { Link } from "../../ui/router.js";
-import { errorText, useAfterSignIn } from "./SignIn.js";
+import { useAfterSignIn } from "./useAfterSignIn.js";
 import { paths } from "../../ui/routes.js";
 
 function takeToken(): string | null {

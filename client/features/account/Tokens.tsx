@@ -4,14 +4,10 @@
  * the screen reads every page.
  */
 import { useState } from "react";
-import type { Location } from "../../../shared/locations.js";
-import type { OAuthGrant } from "../../../shared/oauth.js";
-import type { Token, TokenCreated } from "../../../shared/tokens.js";
-import { fetchMe } from "../../auth/auth-api.js";
-import { listGrants, listTokens, revokeGrant, revokeToken } from "../../auth/security-api.js";
+import type { TokenCreated } from "../../../shared/tokens.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { revokeGrant, revokeToken, useTokens } from "./hooks.js";
 import { CopyOnce } from "./PasswordPrompt.js";
 import { TokenForm } from "./TokenForm.js";
 import { AccountScreen } from "./Security.js";
@@ -27,17 +23,17 @@ export function TokensScreen() {
 
 function Tokens() {
   const { t, dateTime } = useI18n();
-  const [locations, setLocations] = useState<Location[] | null>(null);
-  const [tokens, setTokens] = useState<Token[] | null>(null);
-  const [grants, setGrants] = useState<OAuthGrant[] | null>(null);
   const [created, setCreated] = useState<TokenCreated | null>(null);
-  const { error, setError, fail } = useOnlineLoad(
-    () => Promise.all([fetchMe().then((m) => setLocations(m.locations)), listTokens().then(setTokens), listGrants().then(setGrants)]),
-    [],
-    (message) => t("security.failed", { message }),
-  );
-  const loadTokens = () => listTokens().then(setTokens, fail);
-  const loadGrants = () => listGrants().then(setGrants, fail);
+  const {
+    locations,
+    tokens,
+    grants,
+    error,
+    setError,
+    fail,
+    reloadTokens: loadTokens,
+    reloadGrants: loadGrants,
+  } = useTokens((message) => t("security.failed", { message }));
   const placeNames = (ids: string[]) => ids.map((id) => locations?.find((l) => l.id === id)?.name ?? "…").join(", ");
 
   return (
@@ -59,9 +55,12 @@ function Tokens() {
                 <bdi>{tok.name}</bdi> · {t(`tokens.scope.${tok.scope}`)}
               </span>
               {tok.revokedAt ? null : (
-                <button type="button" aria-label={t("tokens.revoke", { name: tok.name })} onClick={() => void revokeToken(tok.id).then(loadTokens, fail)}>
-                  ✕
-                </button>
+                <button
+                  className="icon-close"
+                  type="button"
+                  aria-label={t("tokens.revoke", { name: tok.name })}
+                  onClick={() => void revokeToken(tok.id).then(loadTokens, fail)}
+                />
               )}
             </div>
             <span className="meta">
@@ -109,12 +108,11 @@ function Tokens() {
                 <div className="member">
                   <bdi>{g.clientName}</bdi>
                   <button
+                    className="icon-close"
                     type="button"
                     aria-label={t("assistants.revoke", { name: g.clientName })}
                     onClick={() => void revokeGrant(g.id).then(loadGrants, fail)}
-                  >
-                    ✕
-                  </button>
+                  />
                 </div>
                 <span className="meta">
                   {g.scopes.map((s) => t(`assistants.scope.${s}`)).join(", ")} · <bdi>{placeNames(g.locationIds)}</bdi> ·{" "}

@@ -1,13 +1,13 @@
 /** The second step of signing in: an authenticator code, or one of the backup codes. */
 import { destinationAfterSignIn } from "../../ui/after-sign-in.js";
 import { useState } from "react";
-import { signOut, verifyBackupCode, verifyTotp } from "../../auth/auth-api.js";
+import { errorText } from "../../ui/refusal.js";
+import { passkeysSupported, signOut, verifyBackupCode, verifyTotp } from "./hooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
 import { navigate } from "../../ui/router.js";
 import { useSession } from "../../ui/session.js";
-import { passkeysSupported } from "../../auth/passkey.js";
-import { errorText, PasskeyButton } from "./SignIn.js";
+import { PasskeyButton } from "./PasskeyButton.js";
 import { paths } from "../../ui/routes.js";
 
 export function TwoFactorScreen() {

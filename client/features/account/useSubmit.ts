@@ -1,7 +1,5 @@
 import { useState, type FormEvent } from "react";
-
-/** Error text of anything a request can throw. */
-const text = (err: unknown) => (err instanceof Error ? err.message : String(err));
+import { errorText } from "../../ui/refusal.js";
 
 /**
  * A form that runs one request: `submit` clears the last error, runs `action`, then `done` turns
@@ -15,7 +13,7 @@ export function useSubmit(action: () => Promise<unknown>) {
     setError(null);
     void action().then(
       () => setDone(true),
-      (err: unknown) => setError(text(err)),
+      (err: unknown) => setError(errorText(err)),
     );
   };
   return { done, error, submit };

@@ -4,16 +4,15 @@
  * op (works with no network); the server keeps every check and rules what each thing becomes.
  */
 import { useEffect, useState, type ReactNode } from "react";
-import type { BoxCheck } from "../../../shared/box-checks.js";
 import { classifyScan, formatCode, normalizeCode } from "../../../shared/codes.js";
 import type { ThingRow } from "../../db/rows.js";
-import { recordBoxCheck, type BoxFindings } from "../../ops/field/boxcheck.record.js";
+import { recordBoxCheck } from "../../ops/field/boxcheck.record.js";
 import { resolveCodeLocally } from "../../sync/field-ops.js";
-import { api } from "../../sync/api.js";
-import { timeMs } from "../../ops/rows.js";
-import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { BoxFinding, SeenState, type Mark } from "./BoxFinding.js";
+import { findingsOf } from "./findings.js";
+import { FoundThings } from "./FoundThings.js";
+import { PastChecks } from "./PastChecks.js";
 import { Notice } from "../../ui/Notice.js";
 import { Shell } from "../../ui/Shell.js";
 import { decodeImage } from "../scan/decode.js";
@@ -22,61 +21,6 @@ import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
-
-const QUANTITY = /^\d{1,11}(\.\d{1,3})?$/;
-const SHOWN_CHECKS = 20;
-
-/** Who made each check, by check id: the server's list names people; the device's rows only hold ids. */
-function useCheckers(boxId: string, known: number): Map<string, string> {
-  const [names, setNames] = useState(new Map<string, string>());
-  useEffect(() => {
-    let live = true;
-    api<{ items: BoxCheck[] }>("GET", `/api/v1/things/${boxId}/box-checks?limit=${SHOWN_CHECKS}`).then(
-      (r) => live && setNames(new Map(r.items.map((c) => [c.id, c.by.displayName]))),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [boxId, known]);
-  return names;
-}
-
-function PastChecks({ boxId }: { boxId: string }) {
-  const { t, dateTime, num } = useI18n();
-  const { db, user } = useReady();
-  const checks = useLive(async () => {
-    const [rows, outbox] = await Promise.all([db.box_checks.where("containerId").equals(boxId).toArray(), db.outbox.toArray()]);
-    const known = new Set(rows.map((r) => r.id));
-    const mine = outbox.flatMap((e) =>
-      e.state !== "rejected" && e.op.name === "boxcheck.record" && e.op.args.containerId === boxId && !known.has(e.op.args.id)
-        ? [{ id: e.op.args.id, at: e.op.args.at, byUserId: user.id, pending: true, ...counts(e.op.args) }]
-        : [],
-    );
-    const synced = rows.filter((r) => !r.deletedAt).map((r) => ({ id: r.id, at: r.at, byUserId: r.byUserId, pending: false, ...counts(r) }));
-    return [...mine, ...synced].sort((a, b) => timeMs(b.at) - timeMs(a.at)).slice(0, SHOWN_CHECKS);
-  }, [db, boxId, user.id]);
-  const names = useCheckers(boxId, checks?.filter((c) => !c.pending).length ?? 0);
-  if (!checks?.length) return null;
-  return (
-    <section aria-labelledby="checks-h">
-      <h2 id="checks-h">{t("check.past")}</h2>
-      <ol className="history">
-        {checks.map((c) => (
-          <li key={c.id}>
-            <span>{t("check.summary", { seen: num(c.seen), notHere: num(c.notHere), split: num(c.split), movedIn: num(c.movedIn) })}</span>{" "}
-            <span className="meta">{`${c.byUserId === user.id ? t("check.byYou") : names.has(c.id) ? t("check.by", { name: names.get(c.id)! }) : t("check.byOther")} · ${dateTime(c.at)}`}</span>
-            {c.pending ? <span className="pending">{t("common.notSynced")}</span> : null}
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}
-
-function counts(a: { seen?: string[] | undefined; notHere?: string[] | undefined; split?: unknown[] | undefined; movedIn?: string[] | undefined }) {
-  return { seen: a.seen?.length ?? 0, notHere: a.notHere?.length ?? 0, split: a.split?.length ?? 0, movedIn: a.movedIn?.length ?? 0 };
-}
 
 export function BoxCheckScreen({ locationId, boxId }: { locationId: string; boxId: string }) {
   const { t } = useI18n();
@@ -143,19 +87,10 @@ export function BoxCheckScreen({ locationId, boxId }: { locationId: string; boxI
 
   const save = async () => {
     setError(null);
-    const findings: BoxFindings = { seen: [], notHere: [], split: [], movedIn: found };
-    for (const th of expected) {
-      const m = marks[th.id];
-      if (m?.kind === "seen") findings.seen.push(th.id);
-      else if (m?.kind === "notHere") findings.notHere.push(th.id);
-      else if (m?.kind === "split") {
-        const quantity = m.quantity.trim();
-        if (!QUANTITY.test(quantity) || Number(quantity) <= 0) return setError(t("check.badQuantity", { name: thingName(th, t) }));
-        findings.split.push({ thingId: th.id, quantity });
-      }
-    }
-    if (!findings.seen.length && !findings.notHere.length && !findings.split.length && !findings.movedIn.length) return setError(t("check.nothingMarked"));
-    await recordBoxCheck(db, locationId, box.id, findings);
+    const made = findingsOf(expected, marks, found);
+    if (made === "empty") return setError(t("check.nothingMarked"));
+    if ("bad" in made) return setError(t("check.badQuantity", { name: thingName(made.bad, t) }));
+    await recordBoxCheck(db, locationId, box.id, made.findings);
     setMarks({});
     setFound([]);
     setNote(t("check.saved"));
@@ -192,44 +127,15 @@ export function BoxCheckScreen({ locationId, boxId }: { locationId: string; boxI
             <BoxFinding key={th.id} thing={th} mark={marks[th.id]} onMark={(m) => mark(th.id, m)} />
           ))}
         </ul>
-        <h2>{t("check.found")}</h2>
-        {found.length ? (
-          <ul className="findings">
-            {found.map((id) => {
-              const th = things.get(id);
-              return th ? <BoxFinding key={id} thing={th} mark={undefined} movedIn onMark={() => setFound((f) => f.filter((x) => x !== id))} /> : null;
-            })}
-          </ul>
-        ) : null}
-        <label>
-          {t("check.addFound")}
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("check.searchHint")} />
-        </label>
-        {matches.length ? (
-          <ul className="list" aria-label={t("check.matches")}>
-            {matches.map((th) => (
-              <li key={th.id}>
-                <button type="button" className="link" onClick={() => addFound(th.id)}>
-                  {t("check.add", { name: thingName(th, t) })}
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : q ? (
-          <p className="meta">{t("check.noMatch")}</p>
-        ) : null}
-        <label className="file-button">
-          {t("check.scanFound")}
-          <input
-            type="file"
-            accept="image/*"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = "";
-              if (file) void scanToAdd(file);
-            }}
-          />
-        </label>
+        <FoundThings
+          found={found.flatMap((id) => things.get(id) ?? [])}
+          matches={matches}
+          search={search}
+          onSearch={setSearch}
+          onAdd={addFound}
+          onRemove={(id) => setFound((f) => f.filter((x) => x !== id))}
+          onScan={(file) => void scanToAdd(file)}
+        />
         <Notice kind="error">{error}</Notice>
         <button type="submit" className="primary" disabled={!data.canEdit}>
           {t("check.save")}

@@ -9,7 +9,7 @@ import { putCaptureSettings, refreshCaptureSettings } from "../../sync/capture-s
 import { useLive, useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { Notice } from "../../ui/Notice.js";
 
 export function StraightInSetting({ locationId }: { locationId: string }) {

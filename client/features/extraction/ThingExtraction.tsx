@@ -3,21 +3,20 @@
  * for a person (SuggestionList), "Read photos again" (POST /things/{id}/extractions, online only),
  * and, folded away, every reading of its photos with what its call cost (GET, online only).
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { ExtractionRecord, InboxExtraction } from "../../../shared/extractions.js";
 import type { ThingRow } from "../../db/rows.js";
-import { api, ApiError } from "../../sync/api.js";
+import { ApiError } from "../../sync/api.js";
 import type { View } from "../../sync/optimistic.js";
 import { aiCallParts, extractionStatusText, fieldKeyLabel, fieldsToReview, isolate, type SuggestedFieldDef } from "../../ui/ai-format.js";
 import { useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
+import { rerunExtraction, useExtractions } from "./hooks.js";
 import { ExtractionStatus } from "./ExtractionStatus.js";
 import { Notice } from "../../ui/Notice.js";
 import { SuggestionList } from "./SuggestionList.js";
 import "../../ui/ai.css";
-
-const newestFirst = (a: ExtractionRecord, b: ExtractionRecord) => b.createdAt.localeCompare(a.createdAt);
 
 function ExtractionList({ items, defs }: { items: ExtractionRecord[]; defs: readonly SuggestedFieldDef[] }) {
   const i18n = useI18n();
@@ -56,31 +55,18 @@ export function ThingExtraction({
   const { t } = useI18n();
   const online = useOnline();
   const [open, setOpen] = useState(false);
-  const [items, setItems] = useState<ExtractionRecord[] | null>(null);
   const [started, setStarted] = useState<ExtractionRecord | null>(null);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = () =>
-    api<{ items: ExtractionRecord[] }>("GET", `/api/v1/things/${thing.id}/extractions`).then(
-      (r) => {
-        setItems([...r.items].sort(newestFirst));
-        setError(null);
-      },
-      (err: unknown) => setError(err instanceof ApiError && err.offline ? t("ai.extractionsOffline") : errorText(err)),
-    );
   // The list is read when it is opened, and again when the server's thing changes (a reading applied).
-  useEffect(() => {
-    if (open && online) void load();
-  }, [open, online, thing.id, thing.rowVersion]);
+  const { items, error, setError, reload: load } = useExtractions(thing.id, thing.rowVersion, open, online);
 
   const rerun = () => {
     setNote(null);
     setError(null);
     if (!navigator.onLine) return setError(t("ai.rerunOffline"));
     setBusy(true);
-    api<ExtractionRecord>("POST", `/api/v1/things/${thing.id}/extractions`, { mode: "thing" })
+    rerunExtraction(thing.id)
       .then(
         (record) => {
           setStarted(record);

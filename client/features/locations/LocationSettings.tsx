@@ -6,18 +6,16 @@
  */
 import { useState } from "react";
 import type { Location } from "../../../shared/locations.js";
-import type { Member, MemberList } from "../../../shared/members.js";
 import type { Role } from "../../../shared/roles.js";
-import { api } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { AuditActivity } from "../account/AuditActivity.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
 import { Shell } from "../../ui/Shell.js";
-import { navigate } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
-import { paths } from "../../ui/routes.js";
+import { patchLocation, useLocationSettings } from "./hooks.js";
+import { DeleteForm, TransferForm } from "./LocationOwnerForms.js";
 
 const REVEALERS: Role[] = ["admin", "member", "viewer"];
 
@@ -37,30 +35,9 @@ export function LocationSettingsScreen({ locationId }: { locationId: string }) {
 function LocationSettings({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const { user } = useReady();
-  const [loc, setLoc] = useState<Location | null>(null);
   const [name, setName] = useState("");
-  const [members, setMembers] = useState<Member[]>([]);
   const [saved, setSaved] = useState<string | null>(null);
-  const [newOwner, setNewOwner] = useState("");
-  const [transferConfirm, setTransferConfirm] = useState("");
-  const [deleteConfirm, setDeleteConfirm] = useState("");
-
-  const {
-    error,
-    setError,
-    fail,
-    reload: load,
-  } = useOnlineLoad(
-    () =>
-      Promise.all([
-        api<Location>("GET", `/api/v1/locations/${locationId}`).then((l) => {
-          setLoc(l);
-          setName(l.name);
-        }),
-        api<MemberList>("GET", `/api/v1/locations/${locationId}/members?limit=200`).then((p) => setMembers(p.items)),
-      ]),
-    [locationId],
-  );
+  const { loc, setLoc, members, error, setError, fail, reload: load } = useLocationSettings(locationId, (l) => setName(l.name));
 
   // A change shows at once; the controls wait for the answer, so the next change carries the new
   // row version. A refusal puts back what the server holds.
@@ -71,7 +48,7 @@ function LocationSettings({ locationId }: { locationId: string }) {
     setSaved(null);
     setSaving(true);
     setLoc({ ...loc, ...body });
-    void api<Location>("PATCH", `/api/v1/locations/${locationId}`, { ...body, rowVersion: loc.rowVersion })
+    void patchLocation(locationId, { ...body, rowVersion: loc.rowVersion })
       .then(
         (l) => {
           setLoc(l);
@@ -133,63 +110,17 @@ function LocationSettings({ locationId }: { locationId: string }) {
           {isOwner && loc.isPersonal ? <p className="hint">{t("location.personal")}</p> : null}
           {isOwner && !loc.isPersonal ? (
             <>
-              <form
-                className="stack"
-                aria-labelledby="transfer-title"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  setError(null);
-                  const to = others.find((m) => m.userId === newOwner);
-                  void api<Location>("POST", `/api/v1/locations/${locationId}/transfer`, { userId: newOwner, confirm: transferConfirm }).then((l) => {
-                    setLoc(l);
-                    setTransferConfirm("");
-                    setSaved(t("location.transferred", { name: to?.displayName ?? "" }));
-                  }, fail);
+              <TransferForm
+                loc={loc}
+                others={others}
+                onStart={() => setError(null)}
+                onError={fail}
+                onTransferred={(l, to) => {
+                  setLoc(l);
+                  setSaved(t("location.transferred", { name: to }));
                 }}
-              >
-                <h2 id="transfer-title">{t("location.transfer")}</h2>
-                <p className="hint">{t("location.transferHelp")}</p>
-                <label>
-                  {t("location.transferTo")}
-                  <select required value={newOwner} onChange={(e) => setNewOwner(e.target.value)}>
-                    <option value="" />
-                    {others.map((m) => (
-                      <option key={m.userId} value={m.userId}>
-                        {m.displayName}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label>
-                  {t("location.confirmTransfer")}
-                  <input required autoComplete="off" value={transferConfirm} onChange={(e) => setTransferConfirm(e.target.value)} />
-                </label>
-                <button type="submit" disabled={!newOwner || transferConfirm.trim() !== loc.name.trim()}>
-                  {t("location.transferSubmit")}
-                </button>
-              </form>
-              <form
-                className="stack"
-                aria-labelledby="delete-title"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  setError(null);
-                  void api("DELETE", `/api/v1/locations/${locationId}`, { confirm: deleteConfirm }).then(() => {
-                    localStorage.removeItem("lastLocation");
-                    navigate(paths.locations(), { replace: true });
-                  }, fail);
-                }}
-              >
-                <h2 id="delete-title">{t("location.delete")}</h2>
-                <p className="hint">{t("location.deleteHelp")}</p>
-                <label>
-                  {t("location.confirmDelete")}
-                  <input required autoComplete="off" value={deleteConfirm} onChange={(e) => setDeleteConfirm(e.target.value)} />
-                </label>
-                <button type="submit" className="danger" disabled={deleteConfirm.trim() !== loc.name.trim()}>
-                  {t("location.deleteSubmit")}
-                </button>
-              </form>
+              />
+              <DeleteForm loc={loc} onStart={() => setError(null)} onError={fail} />
             </>
           ) : null}
           {loc.role === "owner" || loc.role === "admin" ? (

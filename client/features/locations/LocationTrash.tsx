@@ -4,29 +4,19 @@
  * list is read when the screen opens and again when the device comes back online; offline, or
  * with nothing in the trash, the section is not shown at all.
  */
-import { useCallback, useEffect, useState } from "react";
-import type { TrashedLocation } from "../../../shared/locations.js";
-import { api, apiAll } from "../../sync/api.js";
+import { useState } from "react";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { useReady } from "../../ui/session.js";
 import { Notice } from "../../ui/Notice.js";
+import { restoreLocation, useLocationTrash } from "./hooks.js";
 
 export function LocationTrash() {
   const { t, dateTime } = useI18n();
   const { engine } = useReady();
-  const [items, setItems] = useState<TrashedLocation[] | null>(null);
+  const { items, reload: load } = useLocationTrash();
   const [busy, setBusy] = useState<string | null>(null);
   const [note, setNote] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const load = useCallback(() => {
-    if (!navigator.onLine) return;
-    apiAll<TrashedLocation>("/api/v1/trash/locations").then(setItems, () => setItems(null));
-  }, []);
-  useEffect(() => {
-    load();
-    window.addEventListener("online", load);
-    return () => window.removeEventListener("online", load);
-  }, [load]);
 
   if (!items?.length && !note) return null;
   return (
@@ -47,7 +37,7 @@ export function LocationTrash() {
               onClick={() => {
                 setBusy(l.id);
                 setNote(null);
-                void api("POST", `/api/v1/locations/${l.id}/restore`)
+                void restoreLocation(l.id)
                   .then(
                     () => {
                       setNote({ kind: "ok", text: t("trash.restored", { name: l.name }) });

@@ -4,12 +4,13 @@
  * reaches this device through its shapes, which the engine asks for again with the wider scope.
  */
 import { useState } from "react";
-import type { Location } from "../../../shared/locations.js";
-import { api, ApiError } from "../../sync/api.js";
+import { ApiError } from "../../sync/api.js";
 import { useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
 import { Notice } from "../../ui/Notice.js";
+import { errorText } from "../../ui/refusal.js";
+import { createLocation } from "./hooks.js";
 
 export function NewLocation() {
   const { t } = useI18n();
@@ -30,7 +31,7 @@ export function NewLocation() {
         setBusy(true);
         setError(null);
         setSaved(null);
-        api<Location>("POST", "/api/v1/locations", { name: trimmed })
+        createLocation(trimmed)
           .then(
             (made) => {
               setName("");
@@ -38,7 +39,7 @@ export function NewLocation() {
               // The shapes were asked for with the old scope: start again so the new location arrives.
               engine.restart();
             },
-            (err: unknown) => setError(err instanceof ApiError && err.offline ? t("locations.offline") : err instanceof Error ? err.message : String(err)),
+            (err: unknown) => setError(err instanceof ApiError && err.offline ? t("locations.offline") : errorText(err)),
           )
           .finally(() => setBusy(false));
       }}

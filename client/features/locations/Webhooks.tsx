@@ -3,8 +3,8 @@
  * deliveries, and a form to add one, whose signing secret is shown once with a Copy button. Webhooks
  * are server settings, not synced data: the screen needs the network and says so when there is none.
  */
-import { useEffect, useState } from "react";
-import { WEBHOOK_EVENTS, type Delivery, type Webhook, type WebhookCreated, type WebhookEvent } from "../../../shared/webhooks.js";
+import { useState } from "react";
+import { WEBHOOK_EVENTS, type WebhookCreated, type WebhookEvent } from "../../../shared/webhooks.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
 import { OnlineOnly } from "../../ui/OnlineOnly.js";
@@ -12,7 +12,8 @@ import { Shell } from "../../ui/Shell.js";
 import { Link } from "../../ui/router.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
-import { createWebhook, deleteWebhook, setWebhookActive, useWebhooks, webhookDeliveries } from "./hooks.js";
+import { createWebhook, useWebhooks } from "./hooks.js";
+import { WebhookItem } from "./WebhookItem.js";
 
 export function WebhooksScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
@@ -126,62 +127,5 @@ function SecretOnce({ created, onDone }: { created: WebhookCreated; onDone: () =
         </button>
       </div>
     </section>
-  );
-}
-
-function WebhookItem({ hook, onChanged, onError }: { hook: Webhook; onChanged: () => void; onError: (err: unknown) => void }) {
-  const { t, num, dateTime } = useI18n();
-  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
-  const [active, setActive] = useState(hook.active);
-  useEffect(() => setActive(hook.active), [hook.active]);
-  return (
-    <li className="webhook">
-      <div className="member">
-        <bdi dir="ltr" className="webhook-url">
-          {hook.url}
-        </bdi>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={active}
-            onChange={(e) => {
-              // Shown at once; the list reloads (or the switch goes back) when the server answers.
-              const next = e.target.checked;
-              setActive(next);
-              void setWebhookActive(hook, next).then(onChanged, (err: unknown) => {
-                setActive(!next);
-                onError(err);
-              });
-            }}
-          />
-          {t("webhooks.active")}
-        </label>
-        <button type="button" aria-label={t("webhooks.delete", { url: hook.url })} onClick={() => void deleteWebhook(hook.id).then(onChanged, onError)}>
-          ✕
-        </button>
-      </div>
-      <p className="meta">{hook.events.map((e) => t(`webhooks.event.${e}`)).join(" · ")}</p>
-      {hook.disabledReason ? <p className="meta">{t("webhooks.disabled")}</p> : null}
-      <details
-        onToggle={(e) => {
-          if ((e.target as HTMLDetailsElement).open) void webhookDeliveries(hook.id).then(setDeliveries, onError);
-        }}
-      >
-        <summary>{t("webhooks.deliveries")}</summary>
-        {deliveries && deliveries.length === 0 ? <p className="hint">{t("webhooks.noDeliveries")}</p> : null}
-        <ul className="list">
-          {(deliveries ?? []).map((d) => (
-            <li key={d.id}>
-              <span>{t(`webhooks.event.${d.eventType}`)}</span>
-              <span className="meta">
-                {t(`webhooks.status.${d.status}`)} · {t("webhooks.attempts", { count: num(d.attempt) })}
-                {d.lastStatusCode ? ` · ${num(d.lastStatusCode)}` : ""} · {dateTime(d.lastAttemptAt ?? d.createdAt)}
-              </span>
-              {d.lastError ? <span className="meta">{d.lastError}</span> : null}
-            </li>
-          ))}
-        </ul>
-      </details>
-    </li>
   );
 }

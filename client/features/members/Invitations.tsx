@@ -43,15 +43,14 @@ export function Invitations({ locationId, version }: { locationId: string; versi
                   ↻
                 </button>
                 <button
+                  className="icon-close"
                   type="button"
                   aria-label={t("invites.revoke", { who: who(i) })}
                   onClick={() => {
                     setError(null);
                     void revokeInvite(i.id).then(reload, fail);
                   }}
-                >
-                  ✕
-                </button>
+                />
               </span>
             ) : null}
           </li>

@@ -9,7 +9,7 @@ import { Notice } from "../../ui/Notice.js";
 import { OnlineOnly } from "../../ui/OnlineOnly.js";
 import { Link, navigate } from "../../ui/router.js";
 import { useSession } from "../../ui/session.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { paths } from "../../ui/routes.js";
 import { acceptInvite, useInvitePreview } from "./hooks.js";
 

@@ -9,7 +9,7 @@ import { MAX_MANAGED_ACCOUNTS } from "../../../shared/managed-accounts.js";
 import type { Member } from "../../../shared/members.js";
 import { ApiError } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { CopyField } from "../../ui/CopyField.js";
 import { Notice } from "../../ui/Notice.js";
 import { useConnectionLost } from "../../ui/OnlineOnly.js";

@@ -76,12 +76,11 @@ function Members({ locationId, canManage }: { locationId: string; canManage: boo
                   </select>
                 </label>
                 <button
+                  className="icon-close"
                   type="button"
                   aria-label={t("members.remove", { name: m.displayName })}
                   onClick={() => void removeMember(locationId, m.userId).then(load, fail)}
-                >
-                  ✕
-                </button>
+                />
               </>
             ) : (
               <span className="meta">{t(`role.${m.role}`)}</span>

@@ -3,7 +3,6 @@
  * nudgeDays, with the spec's bounds shown and checked by the shared zod schemas before anything is
  * queued) and, when editing, the offset of a replaced counter.
  */
-import { Decimal } from "decimal.js";
 import { useState } from "react";
 import {
   METER_KINDS,
@@ -17,53 +16,9 @@ import {
   type MeterUpdateArgs,
 } from "../../../shared/meters.js";
 import type { MeterRow } from "../../db/rows.js";
-import { useI18n, type MessageKey } from "../../ui/i18n/i18n.js";
+import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-
-type FieldName = "kind" | "unit" | "label" | "maxPerDay" | "nudgeDays" | "offset";
-interface Draft {
-  kind: MeterKind;
-  unit: string;
-  label: string;
-  maxPerDay: string;
-  nudgeDays: string;
-  offset: string;
-}
-
-/** What people usually read each kind in. */
-const DEFAULT_UNIT: Record<MeterKind, string> = { electricity: "kWh", water: "m³", gas: "m³", heat: "kWh", oil: "l", odometer: "km", hours: "h", other: "" };
-
-const FIELD_ERROR: Record<FieldName, MessageKey> = {
-  kind: "meters.error.kind",
-  unit: "meters.error.unit",
-  label: "meters.error.label",
-  maxPerDay: "meters.error.maxPerDay",
-  nudgeDays: "meters.error.nudgeDays",
-  offset: "meters.error.offset",
-};
-
-const numberOrNull = (s: string): number | null => (s.trim() === "" ? null : Number(s.trim()));
-
-/** "0" and "0.000" (numeric text from the shape) are the same offset; anything unreadable counts as a change, for the schema to name. */
-function sameDecimal(a: string, b: string): boolean {
-  try {
-    return new Decimal(a.trim()).eq(b);
-  } catch {
-    return false;
-  }
-}
-
-function draftOf(meter: MeterRow | undefined): Draft {
-  if (!meter) return { kind: "electricity", unit: DEFAULT_UNIT.electricity, label: "", maxPerDay: "", nudgeDays: "", offset: "" };
-  return {
-    kind: meter.kind,
-    unit: meter.unit,
-    label: meter.label ?? "",
-    maxPerDay: meter.maxPerDay ?? "",
-    nudgeDays: meter.nudgeDays === null ? "" : String(meter.nudgeDays),
-    offset: meter.offset,
-  };
-}
+import { DEFAULT_UNIT, FIELD_ERROR, draftOf, numberOrNull, sameDecimal, type Draft, type FieldName } from "./MeterDraft.js";
 
 export type MeterFormResult =
   | { mode: "create"; args: { kind: MeterKind; unit: string; label: string | null; maxPerDay: number | null; nudgeDays: number | null } }

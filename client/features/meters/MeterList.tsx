@@ -45,7 +45,9 @@ export function ThingMeters({ locationId, thingId, canEdit }: { locationId: stri
             const name = meterName(v.meter, t);
             return (
               <li key={v.meter.id}>
-                <Link to={paths.meter({ locationId, meterId: v.meter.id })} aria-label={`${t("meters.meter")}: ${name}`}>
+                {/* The word "Meter" is read, not shown: an aria-label would hide the reading that is shown (WCAG 2.5.3). */}
+                <Link to={paths.meter({ locationId, meterId: v.meter.id })}>
+                  <span className="visually-hidden">{`${t("meters.meter")}: `}</span>
                   <strong>{name}</strong> <span>{v.latest ? valueWithUnit(v.latest.value, v.meter, i18n) : t("meters.noReadings")}</span>
                 </Link>{" "}
                 {v.needsReview ? <span className="badge">{t("meters.needsReview", { count: num(v.needsReview) })}</span> : null}{" "}

@@ -4,11 +4,7 @@
  * cancelling the move. Everything reads from the device and writes through the outbox.
  */
 import { useState, type ReactNode } from "react";
-import { formatCode } from "../../../shared/codes.js";
-import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
 import { queueBoxAdd } from "../../ops/moves/box.add.js";
-import { queueBoxRemove } from "../../ops/moves/box.remove.js";
-import { queueBoxDestination } from "../../ops/moves/box.update.js";
 import { queueMoveUpdate } from "../../ops/moves/move.update.js";
 import { boxesOf, readMoves } from "../../sync/move-ops.js";
 import { useLive, useOnline } from "../../ui/data.js";
@@ -22,60 +18,7 @@ import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
-
-function BoxItem({ move, box, places, editable }: { move: MoveRow; box: MoveBoxRow; places: { id: string; name: string }[]; editable: boolean }) {
-  const { t, num, dateTime } = useI18n();
-  const { db } = useReady();
-  const thing = useLive(() => db.things.get(box.containerId), [db, box.containerId]);
-  const [dest, setDest] = useState(box.destinationPlaceId ?? "");
-  const visible = !!thing && !thing.deletedAt;
-  const destination = box.destinationName ?? places.find((p) => p.id === box.destinationPlaceId)?.name ?? null;
-  return (
-    <li className="move-box" data-state={box.state}>
-      <strong>{visible ? t("moves.boxNumber", { number: num(box.number) }) : t("moves.boxHidden", { number: num(box.number) })}</strong>
-      {visible ? (
-        <>
-          {" "}
-          <Link to={paths.thing({ locationId: thing.locationId, thingId: thing.id })}>{thingName(thing, t)}</Link>
-          {thing.shortCode ? <span className="meta"> {formatCode(thing.shortCode)}</span> : null}
-        </>
-      ) : null}
-      <div className="meta">
-        <span className="box-state">{t(`moves.state.${box.state}`)}</span> · {dateTime(box.stateAt)}
-        {` · ${t("moves.destination")}: ${destination ?? t("moves.destinationNone")}`}
-        {"pending" in box && box.pending ? <span className="pending"> {t("common.notSynced")}</span> : null}
-      </div>
-      {editable && box.state !== "unpacked" && places.length ? (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const place = places.find((p) => p.id === dest);
-            void queueBoxDestination(db, move, box, place ? { placeId: place.id, name: place.name } : null);
-          }}
-        >
-          <label>
-            {t("moves.destination")}
-            <select value={dest} onChange={(e) => setDest(e.target.value)}>
-              <option value="">{t("moves.destinationNone")}</option>
-              {places.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit">{t("moves.setDestination")}</button>
-          {box.state === "packed" ? (
-            <button type="button" onClick={() => void queueBoxRemove(db, move, box)}>
-              {t("moves.remove")}
-            </button>
-          ) : null}
-        </form>
-      ) : null}
-    </li>
-  );
-}
+import { BoxItem } from "./BoxItem.js";
 
 export function MoveDetailScreen({ locationId, moveId }: { locationId: string; moveId: string }) {
   const { t } = useI18n();

@@ -1,7 +1,7 @@
 /**
  * A thing's photos on its page: the gallery of every photo (thumbnails; full size when one is
  * opened), and for those who may write, adding a photo (the camera on a phone, a preview first),
- * choosing the cover and removing one. Each change is an op (../../sync/photo-ops.ts), so it works
+ * choosing the cover and removing one. Each change is an op (../../ops/things/thing.photo.*.ts), so it works
  * offline and shows at once; a role that cannot write sees no controls and is refused on the device.
  */
 import { useState, type FormEvent } from "react";

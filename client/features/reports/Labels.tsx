@@ -3,13 +3,12 @@
  * printed before and how many of their labels are on something. Printing needs the server (it
  * hands out the codes), so the screen says so when the device is offline.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { LABEL_SHEET_MAX, formatCode, type LabelSheet } from "../../../shared/codes.js";
-import { api } from "../../sync/api.js";
 import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { failure, useConnection } from "../../ui/OnlineOnly.js";
+import { printLabelSheet, useLabelSheets } from "./hooks.js";
 import { Shell } from "../../ui/Shell.js";
 import { useReady } from "../../ui/session.js";
 import { useLocationScreen } from "../../ui/use-location.js";
@@ -36,11 +35,9 @@ export function LabelsScreen({ locationId }: { locationId: string }) {
   const { t } = useI18n();
   const { db } = useReady();
   const data = useLocationScreen(locationId);
-  const { connected: online, lost } = useConnection();
   const [count, setCount] = useState(String(PER_PAGE));
-  const [sheets, setSheets] = useState<LabelSheet[] | null>(null);
   const [made, setMade] = useState<LabelSheet | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { online, sheets, reload: load, error, setError, fail } = useLabelSheets(locationId, !!data?.canManage);
   const [busy, setBusy] = useState(false);
   // How many labels of each sheet are on something, from the device's codes (works offline).
   const claimedBySheet = useLive(async () => {
@@ -49,12 +46,6 @@ export function LabelsScreen({ locationId }: { locationId: string }) {
       if (c.locationId === locationId && c.sheetId && (c.thingId || c.placeId) && !c.deletedAt) out.set(c.sheetId, (out.get(c.sheetId) ?? 0) + 1);
     return out;
   }, [db, locationId]);
-
-  const load = () =>
-    api<{ items: LabelSheet[] }>("GET", `/api/v1/locations/${locationId}/label-sheets`).then((r) => setSheets(r.items), failure(lost, setError));
-  useEffect(() => {
-    if (online && data?.canManage) void load();
-  }, [online, locationId, data?.canManage]);
 
   if (!data) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
   const n = Number(count);
@@ -75,14 +66,11 @@ export function LabelsScreen({ locationId }: { locationId: string }) {
               if (!valid) return setError(t("labels.badCount", { max: LABEL_SHEET_MAX }));
               setBusy(true);
               setError(null);
-              api<LabelSheet>("POST", `/api/v1/locations/${locationId}/label-sheets`, { count: n })
-                .then(
-                  (sheet) => {
-                    setMade(sheet);
-                    void load();
-                  },
-                  failure(lost, setError),
-                )
+              printLabelSheet(locationId, n)
+                .then((sheet) => {
+                  setMade(sheet);
+                  void load();
+                }, fail)
                 .finally(() => setBusy(false));
             }}
           >

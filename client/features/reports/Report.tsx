@@ -4,18 +4,16 @@
  * so the form needs a connection; once asked, the screen follows the job every 2 s until it is
  * done and offers the download. The mailed link opens this screen with the report's id.
  */
-import { useEffect, useState } from "react";
-import type { ReportDigits, ReportJob, ReportLocale, ReportState } from "../../../shared/reports.js";
-import { api } from "../../sync/api.js";
+import { useState } from "react";
+import type { ReportDigits, ReportLocale } from "../../../shared/reports.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
-import { failure, useConnection } from "../../ui/OnlineOnly.js";
+import { startReport, useReportJob } from "./hooks.js";
+import { ReportJobStatus } from "./ReportJobStatus.js";
 import { placeName, typeName } from "../../ui/names.js";
 import { Notice } from "../../ui/Notice.js";
 import { Shell } from "../../ui/Shell.js";
 import { useLocation } from "../../ui/router.js";
 import { useLocationScreen } from "../../ui/use-location.js";
-
-const POLL_MS = 2000;
 
 /** Ticked ids, as a set that re-renders. */
 function useTicks(): [Set<string>, (id: string, on: boolean) => void] {
@@ -31,33 +29,17 @@ function useTicks(): [Set<string>, (id: string, on: boolean) => void] {
 }
 
 export function ReportScreen({ locationId }: { locationId: string }) {
-  const { t, lang, digits, dateTime } = useI18n();
+  const { t, lang, digits } = useI18n();
   const data = useLocationScreen(locationId);
-  const { connected: online, lost } = useConnection();
   const [places, tickPlace] = useTicks();
   const [types, tickType] = useTicks();
   const [include, setInclude] = useState({ photos: true, qr: true, money: true, ended: false });
   const [locale, setLocale] = useState<ReportLocale>(lang);
   const [reportDigits, setReportDigits] = useState<ReportDigits>(lang === "ar" && digits === "arab" ? "eastern" : "western");
   const [email, setEmail] = useState(false);
-  const [job, setJob] = useState<ReportState | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
   // Opened from the mail's link (`?id=`): shows that report.
-  const opened = useLocation().query.get("id");
-  useEffect(() => {
-    if (opened && online) api<ReportState>("GET", `/api/v1/reports/${opened}`).then(setJob, failure(lost, setError));
-  }, [opened, online]);
-
-  // Follows the job until it is done or failed (a failed poll, e.g. offline, tries again next time).
-  useEffect(() => {
-    if (!job || job.status === "done" || job.status === "failed") return;
-    const timer = setTimeout(() => {
-      api<ReportState>("GET", `/api/v1/reports/${job.id}`).then(setJob, () => setJob({ ...job }));
-    }, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [job]);
+  const { online, job, setJob, error, setError, fail } = useReportJob(useLocation().query.get("id"));
 
   if (!data) return <Shell locationId={locationId}>{t("common.loading")}</Shell>;
   const livePlaces = data.places.filter((p) => !p.deletedAt).sort((a, b) => placeName(a, t).localeCompare(placeName(b, t)));
@@ -79,11 +61,8 @@ export function ReportScreen({ locationId }: { locationId: string }) {
       digits: reportDigits,
       email,
     };
-    api<ReportJob>("POST", "/api/v1/reports/inventory", body)
-      .then(
-        (made) => setJob({ id: made.id, locationId, status: "queued", expiresAt: made.expiresAt, createdAt: new Date().toISOString() }),
-        failure(lost, setError),
-      )
+    startReport(body)
+      .then((made) => setJob({ id: made.id, locationId, status: "queued", expiresAt: made.expiresAt, createdAt: new Date().toISOString() }), fail)
       .finally(() => setBusy(false));
   };
 
@@ -150,19 +129,7 @@ export function ReportScreen({ locationId }: { locationId: string }) {
         </button>
       </form>
       <Notice kind="error">{error}</Notice>
-      {job ? (
-        <p className="notice info" role="status" data-status={job.status}>
-          {t(`report.status.${job.status}`, { error: job.error ?? "" })}{" "}
-          {job.status === "done" && job.fileUrl ? (
-            <>
-              <a href={job.fileUrl} download>
-                {t("report.download")}
-              </a>{" "}
-              <span className="meta">{t("report.expires", { date: dateTime(job.expiresAt) })}</span>
-            </>
-          ) : null}
-        </p>
-      ) : null}
+      {job ? <ReportJobStatus job={job} /> : null}
     </Shell>
   );
 }

@@ -14,7 +14,7 @@ import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
 import { Camera } from "./Camera.js";
 import { decodeImage } from "./decode.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
 import { useLocationScreen } from "../../ui/use-location.js";
 import { paths } from "../../ui/routes.js";
 

@@ -1,12 +1,11 @@
 /** Instance administration (instance admins only): open or close sign-up, and the users of the instance, a page at a time. Needs the network. */
 import { useState } from "react";
-import type { AdminSettings, AdminUser, AdminUserList } from "../../../shared/admin.js";
-import { api } from "../../sync/api.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-import { OnlineOnly, useOnlineLoad } from "../../ui/OnlineOnly.js";
+import { OnlineOnly } from "../../ui/OnlineOnly.js";
 import { Shell } from "../../ui/Shell.js";
-import { errorText } from "../account/SignIn.js";
+import { errorText } from "../../ui/refusal.js";
+import { saveAdminSettings, useAdmin } from "./hooks.js";
 
 export function AdminScreen() {
   const { t } = useI18n();
@@ -22,17 +21,8 @@ export function AdminScreen() {
 
 function Admin() {
   const { t, dateTime } = useI18n();
-  const [settings, setSettings] = useState<AdminSettings | null>(null);
-  const [users, setUsers] = useState<AdminUser[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-
-  const more = (after: string | null) =>
-    api<AdminUserList>("GET", `/api/v1/admin/users?limit=50${after ? `&cursor=${encodeURIComponent(after)}` : ""}`).then((page) => {
-      setUsers((u) => (after ? [...u, ...page.items] : page.items));
-      setCursor(page.next_cursor);
-    });
-  const { error, setError, fail } = useOnlineLoad(() => Promise.all([api<AdminSettings>("GET", "/api/v1/admin/settings").then(setSettings), more(null)]), []);
+  const { settings, setSettings, users, hasMore, more, error, setError, fail } = useAdmin();
 
   return (
     <>
@@ -50,7 +40,7 @@ function Admin() {
                 setError(null);
                 // Shown at once; put back if the server refuses.
                 setSettings({ ...settings, signupOpen: e.target.checked });
-                void api<AdminSettings>("PATCH", "/api/v1/admin/settings", { signupOpen: e.target.checked }).then(
+                void saveAdminSettings({ signupOpen: e.target.checked }).then(
                   (s) => {
                     setSettings(s);
                     setSaved(true);
@@ -81,8 +71,8 @@ function Admin() {
           </li>
         ))}
       </ul>
-      {cursor ? (
-        <button type="button" onClick={() => void more(cursor).catch(fail)}>
+      {hasMore ? (
+        <button type="button" onClick={() => void more().catch(fail)}>
           {t("common.more")}
         </button>
       ) : null}

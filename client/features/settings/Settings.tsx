@@ -1,12 +1,13 @@
 /** Language, digits, notifications, AI providers and cost, and signing out (with a warning when changes have not reached the server). */
-import { signOut } from "../../auth/auth-api.js";
 import { useI18n, type Digits, type Lang } from "../../ui/i18n/i18n.js";
 import { useOutbox } from "../../ui/data.js";
 import { AiCosts } from "./AiCosts.js";
 import { AiSettings } from "./AiSettings.js";
 import { AdminLink } from "./AdminLink.js";
 import { LANGUAGE_NAMES } from "../../ui/LanguageSwitch.js";
+import { signOut } from "./hooks.js";
 import { NotificationSetting } from "./NotificationSetting.js";
+import { StorageStatus } from "./StorageStatus.js";
 import { Shell } from "../../ui/Shell.js";
 import { disablePush } from "../../ui/push.js";
 import { Link, navigate } from "../../ui/router.js";
@@ -55,6 +56,7 @@ export function SettingsScreen() {
       </fieldset>
       <AccountLinks />
       <NotificationSetting />
+      <StorageStatus />
       <AiSettings />
       {/* The cost summary is of one location: the last one opened, as for the types link. */}
       {lastLocation ? <AiCosts locationId={lastLocation} /> : null}

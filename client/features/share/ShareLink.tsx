@@ -4,63 +4,14 @@
  * live links of the location with a Revoke button where the person may revoke.
  */
 import QRCode from "qrcode";
-import { useCallback, useEffect, useState } from "react";
-import type { ShareLink, ShareLinkCreated, ShareScope } from "../../../shared/share-links.js";
-import { api, apiAll, ApiError } from "../../sync/api.js";
+import { useState } from "react";
+import type { ShareScope } from "../../../shared/share-links.js";
+import { ApiError } from "../../sync/api.js";
 import { useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";
-
-interface Made {
-  url: string;
-  qr: string;
-}
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function MadeLink({ made }: { made: Made }) {
-  const { t } = useI18n();
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="stack share-made">
-      <p>{t("share.made")}</p>
-      <input className="share-url" readOnly value={made.url} aria-label={t("share.title")} dir="ltr" onFocus={(e) => e.currentTarget.select()} />
-      <p className="actions">
-        <button type="button" onClick={() => void copyText(made.url).then(setCopied)}>
-          {copied ? t("share.copied") : t("share.copy")}
-        </button>
-      </p>
-      <img className="share-qr" src={made.qr} alt={t("share.qr")} width={180} height={180} />
-    </div>
-  );
-}
-
-function LinkItem({ link, onRevoke }: { link: ShareLink; onRevoke: (id: string) => void }) {
-  const { t, dateTime } = useI18n();
-  return (
-    <li className="share-link">
-      <span>
-        <strong>{link.title ?? t(`share.scope.${link.scope}`)}</strong>{" "}
-        <span className="meta">
-          {t("share.expires", { date: dateTime(link.expiresAt) })}
-          {link.createdBy ? ` · ${t("share.by", { name: link.createdBy.displayName })}` : ""}
-        </span>
-      </span>
-      {link.canRevoke ? (
-        <button type="button" onClick={() => onRevoke(link.id)}>
-          {t("share.revoke")}
-        </button>
-      ) : null}
-    </li>
-  );
-}
+import { createShareLink, revokeShareLink, useShareLinks } from "./hooks.js";
+import { LinkItem, MadeLink, type Made } from "./ShareLinkParts.js";
 
 export function ShareLinks(props: { locationId: string; scope: Exclude<ShareScope, "view">; targetId: string; canShare: boolean }) {
   const { locationId, scope, targetId, canShare } = props;
@@ -70,22 +21,9 @@ export function ShareLinks(props: { locationId: string; scope: Exclude<ShareScop
   const [title, setTitle] = useState("");
   const [busy, setBusy] = useState(false);
   const [made, setMade] = useState<Made | null>(null);
-  const [links, setLinks] = useState<ShareLink[] | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const list = await apiAll<ShareLink>(`/api/v1/locations/${locationId}/share-links`);
-      setLinks(list.filter((l) => l.targetId === targetId));
-    } catch {
-      setLinks(null);
-    }
-  }, [locationId, targetId]);
-
-  useEffect(() => {
-    if (open && online) void load();
-  }, [open, online, load]);
+  const { links, reload: load } = useShareLinks(locationId, targetId, open && online);
 
   if (!canShare) return null;
 
@@ -94,7 +32,7 @@ export function ShareLinks(props: { locationId: string; scope: Exclude<ShareScop
     setError(null);
     setNote(null);
     try {
-      const res = await api<ShareLinkCreated>("POST", "/api/v1/share-links", { scope, targetId, ...(title.trim() ? { title: title.trim() } : {}) });
+      const res = await createShareLink({ scope, targetId, ...(title.trim() ? { title: title.trim() } : {}) });
       const qr = await QRCode.toDataURL(res.url, { margin: 1, width: 360, errorCorrectionLevel: "M" });
       setMade({ url: res.url, qr });
       setTitle("");
@@ -109,7 +47,7 @@ export function ShareLinks(props: { locationId: string; scope: Exclude<ShareScop
   const revoke = async (id: string) => {
     setError(null);
     try {
-      await api("DELETE", `/api/v1/share-links/${id}`);
+      await revokeShareLink(id);
       setNote(t("share.revoked"));
       setMade(null);
       await load();

@@ -3,20 +3,10 @@
  * token comes from the URL's fragment (never sent to a server by the browser) and goes to the API
  * in the X-Share-Token header only; nothing of a session is used. "More" loads the next page.
  */
-import { useCallback, useEffect, useState } from "react";
-import type { ShareLinkPreview, SharedThing } from "../../../shared/share-links.js";
-import { request, ApiError } from "../../sync/api.js";
+import { useState } from "react";
+import type { SharedThing } from "../../../shared/share-links.js";
 import { useI18n, type MessageKey } from "../../ui/i18n/i18n.js";
-
-type State = { kind: "loading" } | { kind: "unavailable" } | { kind: "offline" } | { kind: "ready"; preview: ShareLinkPreview };
-
-async function fetchPage(id: string, token: string, page: number): Promise<ShareLinkPreview> {
-  const res = await request("GET", `/api/v1/share-links/${encodeURIComponent(id)}/preview?page=${page}`, undefined, {
-    headers: { accept: "application/json", "x-share-token": token },
-    credentials: "omit",
-  });
-  return (await res.json()) as ShareLinkPreview;
-}
+import { useSharePreview } from "./hooks.js";
 
 function pathText(path: SharedThing["path"], t: (k: MessageKey) => string): string {
   return path.map((p) => (p.isUnplaced ? t("share.page.unplaced") : (p.name ?? "…"))).join(" › ");
@@ -52,34 +42,7 @@ function SharedThingView({ thing, heading }: { thing: SharedThing; heading: bool
 export function SharePreviewScreen({ id }: { id: string }) {
   const { t, num, dateTime } = useI18n();
   const [token] = useState(() => decodeURIComponent(globalThis.location.hash.replace(/^#/, "")));
-  const [state, setState] = useState<State>({ kind: "loading" });
-  const [loadingMore, setLoadingMore] = useState(false);
-
-  const failed = (err: unknown) => setState(err instanceof ApiError && err.offline ? { kind: "offline" } : { kind: "unavailable" });
-
-  useEffect(() => {
-    let live = true;
-    fetchPage(id, token, 1).then(
-      (preview) => live && setState({ kind: "ready", preview }),
-      (err: unknown) => live && failed(err),
-    );
-    return () => {
-      live = false;
-    };
-  }, [id, token]);
-
-  const more = useCallback(async () => {
-    if (state.kind !== "ready" || state.preview.nextPage === null) return;
-    setLoadingMore(true);
-    try {
-      const next = await fetchPage(id, token, state.preview.nextPage);
-      setState({ kind: "ready", preview: { ...next, items: [...state.preview.items, ...next.items] } });
-    } catch (err) {
-      failed(err);
-    } finally {
-      setLoadingMore(false);
-    }
-  }, [id, token, state]);
+  const { state, more, loadingMore } = useSharePreview(id, token);
 
   let body;
   if (state.kind === "loading") body = <p role="status">{t("share.page.loading")}</p>;

@@ -207,6 +207,17 @@ export const en = {
   "settings.digits": "Digits",
   "settings.digits.latn": "Western (123)",
   "settings.digits.arab": "Eastern Arabic (١٢٣)",
+  "settings.storage": "Storage on this device",
+  "settings.storage.granted": "This browser keeps the app's data on this device until you delete it: it will not clear it to free space.",
+  "settings.storage.denied":
+    "This browser may clear the app's data from this device when space runs short, and changes that have not synced yet would go with it.",
+  "settings.storage.deniedAdvice":
+    "Browsers keep the data of apps they see in use: install the app (add it to the home screen) or bookmark it, and let it sync whenever you have a connection.",
+  "settings.storage.unsupported": "This browser cannot say whether it keeps the app's data on this device.",
+  "settings.storage.unsupportedAdvice": "Let the app sync whenever you have a connection, so that no change waits only on this device.",
+  "settings.storage.usage": "The app holds {used} on this device; the browser lets it hold about {quota}.",
+  "settings.storage.usageOnly": "The app holds {used} on this device.",
+  "settings.storage.askAgain": "Ask the browser again",
   "types.title": "Types and fields",
   "types.link": "Types and fields",
   "types.help":

@@ -126,6 +126,8 @@ export interface I18n {
   lang: Lang;
   digits: Digits;
   dir: "ltr" | "rtl";
+  /** The Intl locale of the language and digits, for formats the messages do not cover (units, currencies). */
+  locale: string;
   setLang: (lang: Lang) => void;
   setDigits: (digits: Digits) => void;
   /** The message in the reader's language; a number parameter is written in the reader's digits. */
@@ -148,6 +150,7 @@ export function formatting(lang: Lang, digits: Digits): Omit<I18n, "setLang" | "
     lang,
     digits,
     dir: lang === "ar" ? "rtl" : "ltr",
+    locale,
     num,
     dateTime: (iso) => {
       // Shapes carry Postgres text ("2026-11-22 12:00:00.1+00"); the API carries ISO 8601.
