@@ -55,72 +55,62 @@ import { op as thingUpdate } from "./things/thing.update.js";
 
 type Table = { [N in OpName]: OpDefinition<N> };
 
-/**
- * Built on first use, not when this module loads: an op file imports the outbox (to queue), and
- * the outbox imports this table (for shapes), so whichever of them loads first must not need the
- * other's exports before the first call.
- */
-let table: Table | undefined;
-function ops(): Table {
-  table ??= {
-    "boxcheck.record": boxcheckRecord,
-    "code.claim": codeClaim,
-    "inbox.accept": inboxAccept,
-    "inbox.dismiss": inboxDismiss,
-    "inbox.merge": inboxMerge,
-    "loan.create": loanCreate,
-    "loan.return": loanReturn,
-    "loan.update": loanUpdate,
-    "meter.create": meterCreate,
-    "meter.delete": meterDelete,
-    "meter.update": meterUpdate,
-    "reading.capture": readingCapture,
-    "box.add": boxAdd,
-    "box.load": boxLoad,
-    "box.remove": boxRemove,
-    "box.unload": boxUnload,
-    "box.unpack": boxUnpack,
-    "box.update": boxUpdate,
-    "move.create": moveCreate,
-    "move.update": moveUpdate,
-    "place.create": placeCreate,
-    "place.delete": placeDelete,
-    "place.update": placeUpdate,
-    "receipt.capture": receiptCapture,
-    "brand.create": brandCreate,
-    "place_kind.create": placeKindCreate,
-    "place_kind.update": placeKindUpdate,
-    "tag.create": tagCreate,
-    "type.create": typeCreate,
-    "type.update": typeUpdate,
-    "type_field.archive": typeFieldArchive,
-    "type_field.create": typeFieldCreate,
-    "type_field.update": typeFieldUpdate,
-    "template.create": templateCreate,
-    "template.delete": templateDelete,
-    "template.update": templateUpdate,
-    "thing.capture": thingCapture,
-    "thing.create": thingCreate,
-    "thing.delete": thingDelete,
-    "thing.field.confirm": thingFieldConfirm,
-    "thing.move": thingMove,
-    "thing.photo.add": thingPhotoAdd,
-    "thing.photo.cover": thingPhotoCover,
-    "thing.photo.remove": thingPhotoRemove,
-    "thing.suggestion.accept": thingSuggestionAccept,
-    "thing.update": thingUpdate,
-  };
-  return table;
-}
+const table: Table = {
+  "boxcheck.record": boxcheckRecord,
+  "code.claim": codeClaim,
+  "inbox.accept": inboxAccept,
+  "inbox.dismiss": inboxDismiss,
+  "inbox.merge": inboxMerge,
+  "loan.create": loanCreate,
+  "loan.return": loanReturn,
+  "loan.update": loanUpdate,
+  "meter.create": meterCreate,
+  "meter.delete": meterDelete,
+  "meter.update": meterUpdate,
+  "reading.capture": readingCapture,
+  "box.add": boxAdd,
+  "box.load": boxLoad,
+  "box.remove": boxRemove,
+  "box.unload": boxUnload,
+  "box.unpack": boxUnpack,
+  "box.update": boxUpdate,
+  "move.create": moveCreate,
+  "move.update": moveUpdate,
+  "place.create": placeCreate,
+  "place.delete": placeDelete,
+  "place.update": placeUpdate,
+  "receipt.capture": receiptCapture,
+  "brand.create": brandCreate,
+  "place_kind.create": placeKindCreate,
+  "place_kind.update": placeKindUpdate,
+  "tag.create": tagCreate,
+  "type.create": typeCreate,
+  "type.update": typeUpdate,
+  "type_field.archive": typeFieldArchive,
+  "type_field.create": typeFieldCreate,
+  "type_field.update": typeFieldUpdate,
+  "template.create": templateCreate,
+  "template.delete": templateDelete,
+  "template.update": templateUpdate,
+  "thing.capture": thingCapture,
+  "thing.create": thingCreate,
+  "thing.delete": thingDelete,
+  "thing.field.confirm": thingFieldConfirm,
+  "thing.move": thingMove,
+  "thing.photo.add": thingPhotoAdd,
+  "thing.photo.cover": thingPhotoCover,
+  "thing.photo.remove": thingPhotoRemove,
+  "thing.suggestion.accept": thingSuggestionAccept,
+  "thing.update": thingUpdate,
+};
 
 /** The definition of an op the device knows; undefined for a name it does not (an old or foreign op in a sync_drop). */
 export function opDefinition(name: string): OpDefinition<OpName> | undefined {
-  const all = ops();
-  return Object.hasOwn(all, name) ? (all[name as OpName] as OpDefinition<OpName>) : undefined;
+  return Object.hasOwn(table, name) ? (table[name as OpName] as OpDefinition<OpName>) : undefined;
 }
 
 /** The names of the ops whose definition changes `view`. */
-export const opsApplyingTo = (view: View): OpName[] => (Object.values(ops()) as OpDefinition<OpName>[]).filter((d) => d.apply[view]).map((d) => d.name);
+export const opsApplyingTo = (view: View): OpName[] => (Object.values(table) as OpDefinition<OpName>[]).filter((d) => d.apply[view]).map((d) => d.name);
 
 /**
  * How `op` changes `view`, or undefined when it does not. The table is typed per name; an op read

@@ -1,20 +1,18 @@
 /**
- * What one op is on the device, in one file per op (client/ops/<domain>/<op name>.ts): the shapes
- * its effect shows up on, how it shows at once on each view the device keeps (the optimistic
- * apply), and how the sync screen and a sync_drop name it. Its args are the shared schema
- * (sync/ops.ts). The function that queues it sits in the same file, where the app has one beyond a
- * bare `enqueue` (queuePhotoChange and queueScan serve several ops and sit beside
- * them; enqueueRegistry is client/sync/registry-enqueue.ts). index.ts is the one table that
- * optimistic.ts, meter-overlay.ts, loan-ops.ts, move-ops.ts, optimistic-registries.ts, the
- * outbox's shapes and the sync screen look ops up in.
+ * What one op is on the device, in one file per op (client/ops/<domain>/<op name>.ts): its args
+ * (the shared schema, sync/ops.ts), the shapes its effect shows up on, how it shows at once on each
+ * view the device keeps (the optimistic apply) and how the sync screen and a sync_drop name it;
+ * next to nothing else. The functions that queue ops sit in one file per domain beside them
+ * (client/ops/<domain>/queue.ts; enqueueRegistry is client/sync/registry-enqueue.ts): queueing
+ * goes through the outbox, whose checks replay ops through index.ts, so an op file that queued
+ * would import itself in a circle. The views an apply changes are types of rows (views.ts), so
+ * the sync modules that replay ops over them import this table, never the other way round.
+ * index.ts is the one table that optimistic.ts, meter-overlay.ts, loan-ops.ts, move-ops.ts,
+ * optimistic-registries.ts, the outbox's shapes and the sync screen look ops up in.
  */
 import type { Op, OpName } from "../../sync/ops.js";
 import type { SyncedTableName, ThingRow } from "../db/rows.js";
-import type { LoanState } from "../sync/loan-ops.js";
-import type { MeterState } from "../sync/meter-overlay.js";
-import type { MoveState } from "../sync/move-ops.js";
-import type { LocalState } from "../sync/optimistic.js";
-import type { RegistryState } from "../sync/optimistic-registries.js";
+import type { LoanState, LocalState, MeterState, MoveState, RegistryState } from "./views.js";
 
 export type OpOf<N extends OpName> = Extract<Op, { name: N }>;
 

@@ -8,12 +8,9 @@ import type { LoanDirection } from "../../shared/loans.js";
 import type { Op } from "../../sync/ops.js";
 import type { ContactRow, LoanRow } from "../db/rows.js";
 import { applierOf } from "../ops/index.js";
-import type { View } from "../ops/rows.js";
+import type { LoanState } from "../ops/views.js";
 
-export interface LoanState {
-  loans: Map<string, View<LoanRow>>;
-  contacts: Map<string, View<ContactRow>>;
-}
+export type { LoanState } from "../ops/views.js";
 
 /** Loans and contacts with this device's loan ops replayed; `memberName` names a member a loan is made to. */
 export function overlayLoans(server: { loans: LoanRow[]; contacts: ContactRow[] }, ops: Op[], memberName: (userId: string) => string): LoanState {

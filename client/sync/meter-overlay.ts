@@ -7,14 +7,9 @@
 import type { Op } from "../../sync/ops.js";
 import type { InboxRow, MeterRow, ReadingRow } from "../db/rows.js";
 import { applierOf } from "../ops/index.js";
-import type { View } from "../ops/rows.js";
+import type { MeterState } from "../ops/views.js";
 
-export interface MeterState {
-  meters: Map<string, View<MeterRow>>;
-  readings: Map<string, View<ReadingRow>>;
-  /** The reading each open `reading` inbox item is about (nudges are about none), for reviews made on this device. */
-  reviewed: Map<string, string>;
-}
+export type { MeterState } from "../ops/views.js";
 
 export function overlayMeters(server: { meters: MeterRow[]; readings: ReadingRow[]; inbox?: InboxRow[] }, ops: readonly Op[]): MeterState {
   const state: MeterState = {

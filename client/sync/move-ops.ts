@@ -6,17 +6,14 @@
 import { classifyScan, normalizeCode } from "../../shared/codes.js";
 import type { Op } from "../../sync/ops.js";
 import type { InventoryDb } from "../db/database.js";
-import type { MoveBoxRow, MoveRow } from "../db/rows.js";
+import type { MoveBoxRow } from "../db/rows.js";
 import { applierOf } from "../ops/index.js";
 import { boxKey } from "../ops/moves/boxes.js";
 import type { View } from "../ops/rows.js";
+import type { MoveState } from "../ops/views.js";
 import { resolveCodeLocally } from "./field-ops.js";
 
-export interface MoveState {
-  moves: Map<string, View<MoveRow>>;
-  /** By `moveId/containerId`. */
-  boxes: Map<string, View<MoveBoxRow>>;
-}
+export type { MoveState } from "../ops/views.js";
 
 /** One waiting op on top of the state (ops of other kinds are ignored). */
 export function applyMoveOp(state: MoveState, op: Op): void {

@@ -7,19 +7,12 @@
  */
 import type { BrandRow, PlaceKindRow, TagRow, TemplateRow, ThingRow, TypeFieldRow, TypeRow } from "../db/rows.js";
 import { applierOf } from "../ops/index.js";
-import type { View } from "../ops/rows.js";
+import type { RegistryState } from "../ops/views.js";
 import { isRegistryOp } from "./registry-ops.js";
 
 export type { View } from "../ops/rows.js";
 
-export interface RegistryState {
-  types: Map<string, View<TypeRow>>;
-  typeFields: Map<string, View<TypeFieldRow>>;
-  placeKinds: Map<string, View<PlaceKindRow>>;
-  brands: Map<string, View<BrandRow>>;
-  tags: Map<string, View<TagRow>>;
-  templates: Map<string, View<TemplateRow>>;
-}
+export type { RegistryState } from "../ops/views.js";
 
 export interface RegistryRows {
   types?: TypeRow[];

@@ -9,19 +9,11 @@ import type { Op } from "../../sync/ops.js";
 import type { TemplateShapeRow } from "../../sync/shape-rows.js";
 import type { InboxRow, PlaceRow, ThingRow } from "../db/rows.js";
 import { applierOf } from "../ops/index.js";
-import type { View } from "../ops/rows.js";
+import type { LocalState } from "../ops/views.js";
 
 export type { View } from "../ops/rows.js";
 
-export interface LocalState {
-  things: Map<string, View<ThingRow>>;
-  places: Map<string, View<PlaceRow>>;
-  inbox: Map<string, View<InboxRow>>;
-  /** Templates the device holds (a `templates` table, where the app keeps one): a new thing starts from one. */
-  templates: Map<string, View<TemplateShapeRow>>;
-  /** Locations where the person's own captures go straight in (capture-settings.ts): accepted as they arrive. */
-  straightIn?: ReadonlySet<string>;
-}
+export type { LocalState } from "../ops/views.js";
 
 /** Replays ops (in push order) over server rows. */
 export function overlay(

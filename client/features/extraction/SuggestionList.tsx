@@ -11,8 +11,7 @@ import { fieldValueOf } from "../../sync/suggestion-ops.js";
 import { fieldKeyLabel, fieldKeyValue, fieldsToReview, percentText, type SuggestedFieldDef } from "../../ui/ai-format.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
-import { queueFieldConfirm } from "../../ops/things/thing.field.confirm.js";
-import { queueSuggestionAccept } from "../../ops/things/thing.suggestion.accept.js";
+import { queueFieldConfirm, queueSuggestionAccept } from "../../ops/things/queue.js";
 import { Notice } from "../../ui/Notice.js";
 import "../../ui/ai.css";
 

@@ -4,8 +4,7 @@
  * cancelling the move. Everything reads from the device and writes through the outbox.
  */
 import { useState, type ReactNode } from "react";
-import { queueBoxAdd } from "../../ops/moves/box.add.js";
-import { queueMoveUpdate } from "../../ops/moves/move.update.js";
+import { queueBoxAdd, queueMoveUpdate } from "../../ops/moves/queue.js";
 import { boxesOf, readMoves } from "../../sync/move-ops.js";
 import { useLive, useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";

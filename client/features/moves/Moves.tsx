@@ -5,7 +5,7 @@
  */
 import { useState } from "react";
 import { navigate } from "../../ui/router.js";
-import { queueMoveCreate } from "../../ops/moves/move.create.js";
+import { queueMoveCreate } from "../../ops/moves/queue.js";
 import { readMoves, boxesOf } from "../../sync/move-ops.js";
 import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";

@@ -3,11 +3,8 @@
  * sighting only moves `lastSeenAt` later and clears a "not here" from before it; "not here" makes a
  * thing uncertain unless it was seen after that; things found in the box move into it.
  */
-import { v7 as uuidv7 } from "uuid";
 import type { BoxCheckSplit } from "../../../shared/box-checks.js";
 import type { ThingRow } from "../../db/rows.js";
-import type { InventoryDb } from "../../db/database.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { edit, timeMs, type View } from "../rows.js";
 
@@ -16,13 +13,6 @@ export interface BoxFindings {
   notHere: string[];
   split: BoxCheckSplit[];
   movedIn: string[];
-}
-
-/** Queues a check of one box; the id is made here so a retried push is recorded once. */
-export async function recordBoxCheck(db: InventoryDb, locationId: string, containerId: string, findings: BoxFindings): Promise<string> {
-  const id = uuidv7();
-  await enqueue(db, { name: "boxcheck.record", locationId, args: { id, containerId, at: new Date().toISOString(), ...findings } });
-  return id;
 }
 
 export const op = defineOp({

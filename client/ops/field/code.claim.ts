@@ -1,14 +1,6 @@
 /** code.claim: a printed label claimed for a thing or a place becomes what it shows and answers to (the old code still resolves). */
-import type { CodeKind } from "../../../shared/codes.js";
-import type { InventoryDb } from "../../db/database.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { edit } from "../rows.js";
-
-/** Queues a claim of a printed label for a thing or a place. */
-export async function claimCode(db: InventoryDb, locationId: string, code: string, kind: CodeKind, id: string): Promise<void> {
-  await enqueue(db, { name: "code.claim", locationId, args: { code, kind, id } });
-}
 
 export const op = defineOp({
   name: "code.claim",

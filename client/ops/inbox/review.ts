@@ -1,6 +1,6 @@
 /** What an inbox decision shares: where its effects show up, and a reading's review on the meters view. Pure. */
 import type { SyncedTableName } from "../../db/rows.js";
-import type { MeterState } from "../../sync/meter-overlay.js";
+import type { MeterState } from "../views.js";
 
 /** A reviewed reading changes its reading; a label claim, who holds the code; a draft, its thing. */
 export const INBOX_SHAPES: readonly SyncedTableName[] = ["inbox", "readings", "codes", "things", "places"];

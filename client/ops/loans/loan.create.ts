@@ -1,16 +1,11 @@
 /**
  * loan.create: lending or borrowing a thing, with no network; a loan to a new person makes a
- * contact inline. Lending part of a quantity names the split thing's id here, so the split shows
- * at once as the server makes it (server/modules/loans/split.ts): the original keeps the rest, a
- * new thing holds the part lent.
+ * contact inline. Lending part of a quantity names the split thing's id when it is queued
+ * (queue.ts), so the split shows at once as the server makes it (server/modules/loans/split.ts):
+ * the original keeps the rest, a new thing holds the part lent.
  */
 import { Decimal } from "decimal.js";
-import { v7 as uuidv7 } from "uuid";
-import type { LoanCreateArgs, LoanDirection } from "../../../shared/loans.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { ThingRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
+import type { LoanDirection } from "../../../shared/loans.js";
 import { defineOp } from "../op.js";
 import { stamps } from "../rows.js";
 
@@ -23,23 +18,6 @@ export interface LendInput {
   quantity?: string | undefined;
   dueOn?: string | undefined;
   notes?: string | undefined;
-}
-
-export function queueLend(db: InventoryDb, thing: Pick<ThingRow, "id" | "locationId" | "quantity">, input: LendInput): Promise<Op> {
-  const part = input.quantity !== undefined && new Decimal(input.quantity).lt(thing.quantity);
-  const person = "name" in input.person ? { name: input.person.name.trim(), id: uuidv7() } : input.person;
-  const args: LoanCreateArgs = {
-    id: uuidv7(),
-    thingId: thing.id,
-    direction: input.direction,
-    person,
-    ...(input.quantity !== undefined ? { quantity: input.quantity } : {}),
-    ...(part ? { splitThingId: uuidv7() } : {}),
-    ...(input.dueOn ? { dueOn: input.dueOn } : {}),
-    ...(input.notes?.trim() ? { notes: input.notes.trim() } : {}),
-    startedAt: new Date().toISOString(),
-  };
-  return enqueue(db, { name: "loan.create", locationId: thing.locationId, args });
 }
 
 export const op = defineOp({

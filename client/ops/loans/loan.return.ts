@@ -2,19 +2,7 @@
  * loan.return: the loan shows returned at once. The server joins a split thing back or moves the
  * thing to where it was put; the device shows that when the server's rows arrive.
  */
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { LoanRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
-
-export function queueReturn(db: InventoryDb, loan: Pick<LoanRow, "id" | "locationId">, returnPlace?: { type: "place" | "thing"; id: string }): Promise<Op> {
-  return enqueue(db, {
-    name: "loan.return",
-    locationId: loan.locationId,
-    args: { id: loan.id, ...(returnPlace ? { returnPlace } : {}), at: new Date().toISOString() },
-  });
-}
 
 export const op = defineOp({
   name: "loan.return",

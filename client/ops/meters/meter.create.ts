@@ -1,16 +1,7 @@
 /** meter.create: a meter on a thing, made with no network. */
-import { v7 as uuidv7 } from "uuid";
-import type { MeterCreateArgs } from "../../../shared/meters.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { stamps } from "../rows.js";
 import { perDayText } from "./per-day.js";
-
-export function queueMeterCreate(db: InventoryDb, locationId: string, args: Omit<MeterCreateArgs, "id">): Promise<Op> {
-  return enqueue(db, { name: "meter.create", locationId, args: { id: uuidv7(), ...args } });
-}
 
 export const op = defineOp({
   name: "meter.create",

@@ -1,16 +1,6 @@
 /** meter.update: with the rowVersion the device saw, so a concurrent edit becomes a sync_drop instead of silently winning. */
-import type { MeterUpdateArgs } from "../../../shared/meters.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { MeterRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { perDayText } from "./per-day.js";
-
-export function queueMeterUpdate(db: InventoryDb, meter: Pick<MeterRow, "id" | "locationId" | "rowVersion">, patch: MeterUpdateArgs["patch"]): Promise<Op> {
-  const base = meter.rowVersion > 0 ? { baseVersion: meter.rowVersion } : {};
-  return enqueue(db, { name: "meter.update", locationId: meter.locationId, args: { id: meter.id, patch }, ...base });
-}
 
 export const op = defineOp({
   name: "meter.update",

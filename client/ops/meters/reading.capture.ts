@@ -1,38 +1,12 @@
 /**
  * reading.capture: a meter reading, with no network. Its photo proof is kept in db.blobs under an
- * id made here, which the op names as its `fileId`; the pusher uploads the photo before it pushes
- * the op (blob-upload.ts), as it does for captures. A reading the server will doubt
+ * id made when it is queued (queue.ts), which the op names as its `fileId`; the pusher uploads the
+ * photo before it pushes the op (blob-upload.ts), as it does for captures. A reading the server will doubt
  * (shared/meter-rules.ts) shows as waiting for review before it is pushed.
  */
-import { v7 as uuidv7 } from "uuid";
 import { plausibility } from "../../../shared/meter-rules.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { MeterRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { stamps } from "../rows.js";
-
-export async function queueReading(
-  db: InventoryDb,
-  meter: Pick<MeterRow, "id" | "locationId">,
-  reading: { value: string; takenAt: string; photo?: Blob | undefined },
-): Promise<Op> {
-  const fileId = reading.photo ? uuidv7() : undefined;
-  if (reading.photo && fileId) {
-    // Not filed under the thing: a proof belongs to its reading, not to the thing's photos.
-    await db.blobs.put({ id: fileId, locationId: meter.locationId, thingId: null, blob: reading.photo, state: "local", createdAt: new Date().toISOString() });
-  }
-  return enqueue(
-    db,
-    {
-      name: "reading.capture",
-      locationId: meter.locationId,
-      args: { id: uuidv7(), meterId: meter.id, value: reading.value, takenAt: reading.takenAt, ...(fileId ? { fileId } : {}) },
-    },
-    fileId ? [fileId] : [],
-  );
-}
 
 export const op = defineOp({
   name: "reading.capture",

@@ -1,20 +1,6 @@
 /** box.add: a box joins an active move, packed. Its number is a guess until the server's row arrives (the server numbers boxes). */
-import { v7 as uuidv7 } from "uuid";
-import type { DestinationInput } from "../../../shared/moves.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { MoveRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { boxKey } from "./boxes.js";
-
-export function queueBoxAdd(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId">, containerId: string, destination?: DestinationInput): Promise<Op> {
-  return enqueue(db, {
-    name: "box.add",
-    locationId: move.locationId,
-    args: { id: uuidv7(), moveId: move.id, containerId, at: new Date().toISOString(), ...(destination !== undefined ? { destination } : {}) },
-  });
-}
 
 export const op = defineOp({
   name: "box.add",

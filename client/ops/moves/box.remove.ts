@@ -1,14 +1,6 @@
 /** box.remove: a box taken off a move, with the rowVersion the device saw. */
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
-import { boxKey, moveBase } from "./boxes.js";
-
-export function queueBoxRemove(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId">, box: Pick<MoveBoxRow, "containerId" | "rowVersion">): Promise<Op> {
-  return enqueue(db, { name: "box.remove", locationId: move.locationId, args: { moveId: move.id, containerId: box.containerId }, ...moveBase(box) });
-}
+import { boxKey } from "./boxes.js";
 
 export const op = defineOp({
   name: "box.remove",

@@ -1,4 +1,4 @@
-/** box.unload (a scan, queued by queueScan in boxes.ts). */
+/** box.unload (a scan, queued by queueScan in queue.ts). */
 import { defineOp } from "../op.js";
 import { changeBox } from "./boxes.js";
 

@@ -1,4 +1,4 @@
-/** box.unpack (a scan, queued by queueScan in boxes.ts): an unpacked box stays unpacked, whatever scan comes later. */
+/** box.unpack (a scan, queued by queueScan in queue.ts): an unpacked box stays unpacked, whatever scan comes later. */
 import { defineOp } from "../op.js";
 import { changeBox, UNPACK_SHAPES } from "./boxes.js";
 

@@ -1,25 +1,18 @@
 /**
  * What the box ops share: a box is keyed by its move and container, and its state changes by the
  * server's own rules (shared/moves.ts): the same scan twice changes nothing, an unpacked box stays
- * unpacked, a load older than the box's last change is outrun by it. Scans are queued here.
+ * unpacked, a load older than the box's last change is outrun by it.
  */
 import { boxTransition, SCAN_STATES } from "../../../shared/moves.js";
 import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
-import type { MoveState } from "../../sync/move-ops.js";
-import { enqueue } from "../../sync/outbox.js";
+import type { MoveBoxRow } from "../../db/rows.js";
+import type { MoveState } from "../views.js";
 import type { View } from "../rows.js";
 
 export type ScanMode = "load" | "unload" | "unpack";
 
 export const boxKey = (moveId: string, containerId: string) => `${moveId}/${containerId}`;
 export const moveBase = (row: { rowVersion: number }) => (row.rowVersion > 0 ? { baseVersion: row.rowVersion } : {});
-
-/** Queues box.load, box.unload or box.unpack, stamped when the box was scanned. */
-export function queueScan(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId">, containerId: string, mode: ScanMode): Promise<Op> {
-  return enqueue(db, { name: `box.${mode}`, locationId: move.locationId, args: { moveId: move.id, containerId, at: new Date().toISOString() } });
-}
 
 /** A box's change of state and destination, on a box of an active move the device holds. */
 export function changeBox(state: MoveState, op: Extract<Op, { name: "box.update" | "box.load" | "box.unload" | "box.unpack" }>): void {

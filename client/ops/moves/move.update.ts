@@ -1,15 +1,5 @@
 /** move.update: a move's name, target location or its end; only an active move changes. */
-import type { MoveUpdateArgs } from "../../../shared/moves.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { MoveRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
-import { moveBase } from "./boxes.js";
-
-export function queueMoveUpdate(db: InventoryDb, move: Pick<MoveRow, "id" | "locationId" | "rowVersion">, patch: MoveUpdateArgs["patch"]): Promise<Op> {
-  return enqueue(db, { name: "move.update", locationId: move.locationId, args: { id: move.id, patch }, ...moveBase(move) });
-}
 
 export const op = defineOp({
   name: "move.update",

@@ -1,7 +1,7 @@
 /** A thing made on the device (thing.create and thing.capture), as the server will make it. Pure. */
 import type { Op } from "../../../sync/ops.js";
 import type { ThingRow } from "../../db/rows.js";
-import type { LocalState } from "../../sync/optimistic.js";
+import type { LocalState } from "../views.js";
 import { stamps, type View } from "../rows.js";
 
 /**

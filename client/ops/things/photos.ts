@@ -5,9 +5,7 @@
  */
 import { THING_PHOTOS_MAX } from "../../../shared/thing-photos.js";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
-import type { InventoryDb } from "../../db/database.js";
 import type { ThingRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 
 export type Photos = Pick<ThingRow, "photoFileIds" | "coverFileId">;
 
@@ -21,18 +19,6 @@ export function mayChange(role: Role | undefined): void {
 
 export type PhotoTarget = Pick<ThingRow, "id" | "locationId" | "rowVersion">;
 export const photoBase = (thing: PhotoTarget) => (thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {});
-
-/** Queues thing.photo.remove or thing.photo.cover of a photo the thing has. */
-export async function queuePhotoChange(
-  db: InventoryDb,
-  role: Role | undefined,
-  thing: PhotoTarget,
-  name: "thing.photo.remove" | "thing.photo.cover",
-  fileId: string,
-): Promise<void> {
-  mayChange(role);
-  await enqueue(db, { name, locationId: thing.locationId, args: { id: thing.id, fileId }, ...photoBase(thing) });
-}
 
 /** A merged capture's photos join the thing's, as the server merges them (server/modules/inbox/commands.ts). */
 export function withPhotosOf<T extends Photos>(t: T, draft: Photos): T {

@@ -1,14 +1,7 @@
 /** thing.field.confirm ("Confirm"): a person says a value read from a photo is right; an `extracted` value becomes `confirmed`. */
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
 import type { ThingRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { edit } from "../rows.js";
-
-export function queueFieldConfirm(db: InventoryDb, locationId: string, thingId: string, field: string): Promise<Op> {
-  return enqueue(db, { name: "thing.field.confirm", locationId, args: { id: thingId, field } });
-}
 
 /** The thing after confirming (its other suggestions stay); the same row when the value is not `extracted`. */
 export function confirmField<T extends ThingRow>(thing: T, field: string): T {

@@ -2,26 +2,9 @@
  * thing.photo.add: the photo is kept on the device (it shows from there at once, with no network)
  * beside the op, and the pusher uploads it before the op (blob-upload.ts).
  */
-import { v7 as uuidv7 } from "uuid";
 import { THING_PHOTOS_MAX } from "../../../shared/thing-photos.js";
-import type { Role } from "../../../shared/roles.js";
-import type { InventoryDb } from "../../db/database.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { edit } from "../rows.js";
-import { mayChange, photoBase, type PhotoTarget } from "./photos.js";
-
-export async function queuePhotoAdd(db: InventoryDb, role: Role | undefined, thing: PhotoTarget, photo: Blob, cover = false): Promise<string> {
-  mayChange(role);
-  const fileId = uuidv7();
-  await db.blobs.put({ id: fileId, locationId: thing.locationId, thingId: thing.id, blob: photo, state: "local", createdAt: new Date().toISOString() });
-  await enqueue(
-    db,
-    { name: "thing.photo.add", locationId: thing.locationId, args: { id: thing.id, fileId, ...(cover ? { cover } : {}) }, ...photoBase(thing) },
-    [fileId],
-  );
-  return fileId;
-}
 
 export const op = defineOp({
   name: "thing.photo.add",

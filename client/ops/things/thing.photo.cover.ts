@@ -1,4 +1,4 @@
-/** thing.photo.cover (queued by queuePhotoChange, photos.ts): only a photo the thing has can be its cover. */
+/** thing.photo.cover (queued by queuePhotoChange, queue.ts): only a photo the thing has can be its cover. */
 import { defineOp } from "../op.js";
 import { edit } from "../rows.js";
 

@@ -1,4 +1,4 @@
-/** thing.photo.remove (queued by queuePhotoChange, photos.ts): removing the cover makes the next photo the cover (VE7). */
+/** thing.photo.remove (queued by queuePhotoChange, queue.ts): removing the cover makes the next photo the cover (VE7). */
 import { defineOp } from "../op.js";
 import { edit } from "../rows.js";
 

@@ -4,17 +4,10 @@
  * suggestions cleared. A suggestion the device does not hold changes nothing (the server decides).
  */
 import type { FieldStatusEntry } from "../../../shared/extractions.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
 import type { ThingRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { findSuggestion, withFieldValue } from "../../sync/suggestion-ops.js";
 import { defineOp } from "../op.js";
 import { edit } from "../rows.js";
-
-export function queueSuggestionAccept(db: InventoryDb, locationId: string, thingId: string, field: string, extractionId: string): Promise<Op> {
-  return enqueue(db, { name: "thing.suggestion.accept", locationId, args: { id: thingId, field, extractionId } });
-}
 
 /** The thing after accepting; the same row when the suggestion is not on it. */
 export function acceptSuggestion<T extends ThingRow>(thing: T, field: string, extractionId: string): T {

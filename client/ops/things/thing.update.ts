@@ -1,20 +1,10 @@
 /** thing.update: a thing's edits, queued with the rowVersion the device saw (sync/SPEC.md VE4). */
 import type { ThingPatch } from "../../../shared/things.js";
-import type { Op } from "../../../sync/ops.js";
-import type { InventoryDb } from "../../db/database.js";
-import type { ThingRow } from "../../db/rows.js";
-import { enqueue } from "../../sync/outbox.js";
 import { defineOp } from "../op.js";
 import { defined, edit, mergeFields } from "../rows.js";
 
 /** A thing.update patch (custom `fields` merge by key; `tagIds` replaces the list). */
 export type ThingEdit = ThingPatch;
-
-export function queueThingUpdate(db: InventoryDb, locationId: string, thing: Pick<ThingRow, "id" | "rowVersion">, patch: ThingEdit): Promise<Op> {
-  // Only server rows have a version; a thing created on this device pushes without one.
-  const base = thing.rowVersion > 0 ? { baseVersion: thing.rowVersion } : {};
-  return enqueue(db, { name: "thing.update", locationId, args: { id: thing.id, patch }, ...base });
-}
 
 export const op = defineOp({
   name: "thing.update",

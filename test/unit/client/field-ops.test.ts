@@ -6,8 +6,7 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InventoryDb } from "../../../client/db/database.js";
 import type { CodeRow, LocationRow, PlaceRow } from "../../../client/db/rows.js";
-import { recordBoxCheck } from "../../../client/ops/field/boxcheck.record.js";
-import { claimCode } from "../../../client/ops/field/code.claim.js";
+import { claimCode, recordBoxCheck } from "../../../client/ops/field/queue.js";
 import { resolveScanLocally } from "../../../client/sync/field-ops.js";
 import { AT, thingRow } from "./rows.js";
 

@@ -3,7 +3,7 @@
  * has exactly one, each file's definition carries its own file's name, and the table the views,
  * the outbox and the sync screen dispatch through holds exactly those definitions.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -15,11 +15,16 @@ import { MESSAGES } from "../../../client/ui/i18n/i18n.js";
 
 const OPS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../client/ops");
 
-/** Op files are named after their op, and every op name has a dot; helpers beside them have none. */
-const opFiles = readdirSync(OPS_DIR, { withFileTypes: true })
+const domainFiles = readdirSync(OPS_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .flatMap((d) => readdirSync(path.join(OPS_DIR, d.name)).map((f) => path.join(OPS_DIR, d.name, f)))
-  .filter((f) => f.endsWith(".ts") && path.basename(f, ".ts").includes("."));
+  .filter((f) => f.endsWith(".ts"));
+
+/** Op files are named after their op, and every op name has a dot; helpers beside them have none. */
+const opFiles = domainFiles.filter((f) => path.basename(f, ".ts").includes("."));
+
+/** What a file imports, type-only imports included (they count as cycles too). */
+const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/^import [^;]*? from "([^"]+)";$/gms)].map((m) => m[1]!);
 
 const nameOf = (file: string) => path.basename(file, ".ts");
 
@@ -64,5 +69,22 @@ describe("op files", () => {
 
   it("the registry ops are exactly the ops that change the registry view", () => {
     expect([...opsApplyingTo("registries")].sort()).toEqual([...REGISTRY_OP_NAMES].sort());
+  });
+
+  it("no op file, nor a helper beside one, imports the outbox or a queue file: queueing is queue.ts's, and the outbox replays the op files", () => {
+    const queueing = domainFiles.filter((f) => path.basename(f) !== "queue.ts");
+    expect(queueing.length).toBeGreaterThan(opFiles.length);
+    const offending = queueing.flatMap((f) =>
+      importsOf(f)
+        .filter((spec) => /(^|\/)sync\/outbox\.js$|(^|\/)queue\.js$/.test(spec))
+        .map((spec) => `${path.relative(OPS_DIR, f)} imports ${spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("each domain's queue.ts queues through the outbox", () => {
+    const queues = domainFiles.filter((f) => path.basename(f) === "queue.ts");
+    expect(queues.length).toBeGreaterThan(0);
+    for (const q of queues) expect(importsOf(q), q).toContain("../../sync/outbox.js");
   });
 });
