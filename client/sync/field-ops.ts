@@ -1,34 +1,12 @@
 /**
- * Field work from the device: a box check and a label claim are ops in the outbox (they work with
- * no network), and a scan is read against the device's own store first, with the same rules the
- * server uses (shared/codes.ts classifyScan), so a label resolves in a cellar with no signal.
+ * Scans read on the device: against its own store first, with the same rules the server uses
+ * (shared/codes.ts classifyScan), so a label resolves in a cellar with no signal. A box check and a
+ * label claim are ops: client/ops/field/.
  */
-import { v7 as uuidv7 } from "uuid";
-import type { BoxCheckSplit } from "../../shared/box-checks.js";
 import { classifyScan, type CodeKind, type ScanResult } from "../../shared/codes.js";
 import type { InventoryDb } from "../db/database.js";
 import type { ThingRow } from "../db/rows.js";
 import { api, ApiError } from "./api.js";
-import { enqueue } from "./outbox.js";
-
-export interface BoxFindings {
-  seen: string[];
-  notHere: string[];
-  split: BoxCheckSplit[];
-  movedIn: string[];
-}
-
-/** Queues a check of one box; the id is made here so a retried push is recorded once. */
-export async function recordBoxCheck(db: InventoryDb, locationId: string, containerId: string, findings: BoxFindings): Promise<string> {
-  const id = uuidv7();
-  await enqueue(db, { name: "boxcheck.record", locationId, args: { id, containerId, at: new Date().toISOString(), ...findings } });
-  return id;
-}
-
-/** Queues a claim of a printed label for a thing or a place. */
-export async function claimCode(db: InventoryDb, locationId: string, code: string, kind: CodeKind, id: string): Promise<void> {
-  await enqueue(db, { name: "code.claim", locationId, args: { code, kind, id } });
-}
 
 /** Claims this device made and the server has not confirmed yet: code -> what it was claimed for. */
 async function pendingClaims(db: InventoryDb): Promise<Map<string, { kind: CodeKind; id: string; locationId: string }>> {

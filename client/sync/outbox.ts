@@ -9,7 +9,7 @@ import type { OpResult } from "../../sync/protocol.js";
 import type { SyncedTableName } from "../db/rows.js";
 import { getMeta, setMeta, type InventoryDb, type OutboxEntry } from "../db/database.js";
 import { refuseHere } from "./checks.js";
-import { shapesOf } from "./op-shapes.js";
+import { shapesOf } from "../ops/index.js";
 
 /** An op before it is queued: the outbox gives it its id and time. */
 export type OpDraft = Op extends infer O ? (O extends Op ? Omit<O, "id" | "at"> : never) : never;

@@ -10,7 +10,7 @@ import { ApiError, api } from "./api.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
 import { uploadBlobsFor, withoutFailedPhotos } from "./blob-upload.js";
 import { nextBatch, onOutboxChanged, recordVerdicts, rejectEntry } from "./outbox.js";
-import { shapesOf } from "./op-shapes.js";
+import { shapesOf } from "../ops/index.js";
 import { updateStatus } from "./status.js";
 import type { SyncedTableName } from "../db/rows.js";
 

@@ -1,11 +1,9 @@
 /**
- * Answers to AI suggestions as the device shows them before the server has them (the server's
- * rule: server/modules/extractions/): accepting puts the suggestion's value in the field, marks it
- * `confirmed` and clears that field's suggestions; confirming marks an `extracted` value `confirmed`.
- * Pure functions over a thing row; a suggestion the device does not hold changes nothing (the
- * server decides, and its row arrives on the things shape).
+ * A thing's AI suggestions and field values on the device, read by the answers to them
+ * (client/ops/things/thing.suggestion.accept.ts, thing.field.confirm.ts) and the suggestion list.
+ * Pure functions over a thing row.
  */
-import type { FieldStatus, FieldStatusEntry, Suggestion } from "../../shared/extractions.js";
+import type { FieldStatus, Suggestion } from "../../shared/extractions.js";
 import type { ThingRow } from "../db/rows.js";
 
 /** The thing's columns a suggestion can fill (custom fields are `fields.<key>`). */
@@ -40,19 +38,4 @@ export function fieldValueOf(thing: ThingRow, field: string): unknown {
   if (field.startsWith("fields.")) return thing.fields[field.slice("fields.".length)];
   if (isTextColumn(field) || field === "quantity") return thing[field];
   return undefined;
-}
-
-/** `thing.suggestion.accept` on one thing row; the same row when the suggestion is not on it. */
-export function acceptSuggestion<T extends ThingRow>(thing: T, field: string, extractionId: string): T {
-  const s = findSuggestion(thing.fieldStatus, field, extractionId);
-  if (!s) return thing;
-  const entry: FieldStatusEntry = { state: "confirmed", confidence: s.confidence };
-  return { ...withFieldValue(thing, field, s.value), fieldStatus: { ...thing.fieldStatus, [field]: entry } };
-}
-
-/** `thing.field.confirm` on one thing row: an `extracted` value becomes `confirmed` (its other suggestions stay). */
-export function confirmField<T extends ThingRow>(thing: T, field: string): T {
-  const entry = thing.fieldStatus?.[field];
-  if (entry?.state !== "extracted") return thing;
-  return { ...thing, fieldStatus: { ...thing.fieldStatus, [field]: { ...entry, state: "confirmed" } } };
 }

@@ -4,9 +4,9 @@
  * op (works with no network); the server keeps every check and rules what each thing becomes.
  */
 import { useEffect, useState, type ReactNode } from "react";
-import { classifyScan, formatCode, normalizeCode } from "../../../shared/codes.js";
+import { formatCode, normalizeCode } from "../../../shared/codes.js";
 import type { ThingRow } from "../../db/rows.js";
-import { recordBoxCheck, resolveCodeLocally } from "../../sync/field-ops.js";
+import { recordBoxCheck } from "../../ops/field/queue.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { BoxFinding, SeenState, type Mark } from "./BoxFinding.js";
 import { findingsOf } from "./findings.js";
@@ -14,7 +14,7 @@ import { FoundThings } from "./FoundThings.js";
 import { PastChecks } from "./PastChecks.js";
 import { Notice } from "../../ui/Notice.js";
 import { Shell } from "../../ui/Shell.js";
-import { decodeImage } from "../scan/decode.js";
+import { scannedThing } from "./scan-thing.js";
 import { thingName } from "../../ui/names.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";
@@ -75,11 +75,9 @@ export function BoxCheckScreen({ locationId, boxId }: { locationId: string; boxI
   };
   const scanToAdd = async (file: File) => {
     setError(null);
-    const d = await decodeImage(file);
-    const read = d ? classifyScan(d.text, d.format) : null;
-    const hit = read?.type === "code" ? await resolveCodeLocally(db, read.code) : null;
-    const thing = hit?.outcome === "open" && hit.target.kind === "thing" ? things.get(hit.target.id) : undefined;
-    if (!thing) return setError(d ? t("check.scanNoThing") : t("scan.nothingInPhoto"));
+    const scanned = await scannedThing(db, file);
+    const thing = "id" in scanned ? things.get(scanned.id) : undefined;
+    if (!thing) return setError("missing" in scanned && scanned.missing === "unread" ? t("scan.nothingInPhoto") : t("check.scanNoThing"));
     if (inBox.has(thing.id)) return mark(thing.id, { kind: "seen" });
     if (addable(thing)) addFound(thing.id);
   };

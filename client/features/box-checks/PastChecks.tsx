@@ -1,5 +1,5 @@
 /** A box's last checks, newest first: this device's waiting ones too, each with what it found and who made it. */
-import { timeMs } from "../../sync/optimistic.js";
+import { timeMs } from "../../ops/rows.js";
 import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";

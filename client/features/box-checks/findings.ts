@@ -1,6 +1,6 @@
 /** A box check's marks made into the findings one op records, or why they cannot be saved yet. */
 import type { ThingRow } from "../../db/rows.js";
-import type { BoxFindings } from "../../sync/field-ops.js";
+import type { BoxFindings } from "../../ops/field/boxcheck.record.js";
 import type { Mark } from "./BoxFinding.js";
 
 const QUANTITY = /^\d{1,11}(\.\d{1,3})?$/;

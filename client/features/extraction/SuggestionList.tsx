@@ -11,7 +11,7 @@ import { fieldValueOf } from "../../sync/suggestion-ops.js";
 import { fieldKeyLabel, fieldKeyValue, fieldsToReview, percentText, type SuggestedFieldDef } from "../../ui/ai-format.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
-import { queueFieldConfirm, queueSuggestionAccept } from "../../ui/thing-ops.js";
+import { queueFieldConfirm, queueSuggestionAccept } from "../../ops/things/queue.js";
 import { Notice } from "../../ui/Notice.js";
 import "../../ui/ai.css";
 

@@ -5,6 +5,7 @@
 import { useState } from "react";
 import type { InboxRow, ThingRow } from "../../db/rows.js";
 import { enqueue } from "../../sync/outbox.js";
+import { opLabel as labelOf } from "../../ops/index.js";
 import { reapply } from "../../sync/reapply.js";
 import { reapplyCanSucceed } from "../../sync/checks.js";
 import { useLive } from "../../ui/data.js";
@@ -33,7 +34,7 @@ export function DropItem({ item, things, canEdit }: { item: InboxRow; things: Ma
   const drop = item.payload.syncDrop;
   if (!drop) return null;
   const target = drop.entity ? things.get(drop.entity.id) : undefined;
-  const opLabel = t(`op.${drop.op.name}` as MessageKey) === `op.${drop.op.name}` ? drop.op.name : t(`op.${drop.op.name}` as MessageKey);
+  const opLabel = labelOf(drop.op, t);
   const name = drop.entity?.name || thingName(target, t);
   const reason = t(`drop.${drop.reason}` as MessageKey);
   return (

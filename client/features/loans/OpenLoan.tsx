@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { isOverdue } from "../../../shared/loans.js";
 import type { LoanRow, PlaceRow, ThingRow } from "../../db/rows.js";
-import { queueReturn } from "../../sync/loan-ops.js";
+import { queueReturn } from "../../ops/loans/queue.js";
 import type { View } from "../../sync/optimistic.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { placeName, thingName } from "../../ui/names.js";

@@ -4,7 +4,7 @@
  * reads Dexie and writes the outbox, so the screen works the same with no network.
  */
 import { useState, type ReactNode } from "react";
-import { queueMeterDelete, queueMeterUpdate } from "../../sync/meter-ops.js";
+import { queueMeterDelete, queueMeterUpdate } from "../../ops/meters/queue.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useMeters } from "./MeterData.js";
 import { MeterForm } from "./MeterForm.js";

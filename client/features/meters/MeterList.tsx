@@ -3,7 +3,7 @@
  * estimate's advice, linking to the meter's page; and adding a meter (an op, so it works offline).
  */
 import { useState } from "react";
-import { queueMeterCreate } from "../../sync/meter-ops.js";
+import { queueMeterCreate } from "../../ops/meters/queue.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Link } from "../../ui/router.js";
 import { useReady } from "../../ui/session.js";

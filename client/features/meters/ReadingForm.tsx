@@ -7,7 +7,7 @@
  */
 import { useRef, useState } from "react";
 import { readingValueSchema } from "../../../shared/meters.js";
-import { queueReading } from "../../sync/meter-ops.js";
+import { queueReading } from "../../ops/meters/queue.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
 import { doubtOf, type MeterView } from "./MeterData.js";

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { formatCode } from "../../../shared/codes.js";
 import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
-import { queueBoxDestination, queueBoxRemove } from "../../sync/move-ops.js";
+import { queueBoxDestination, queueBoxRemove } from "../../ops/moves/queue.js";
 import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { thingName } from "../../ui/names.js";

@@ -4,7 +4,8 @@
  * cancelling the move. Everything reads from the device and writes through the outbox.
  */
 import { useState, type ReactNode } from "react";
-import { boxesOf, queueBoxAdd, queueMoveUpdate, readMoves } from "../../sync/move-ops.js";
+import { queueBoxAdd, queueMoveUpdate } from "../../ops/moves/queue.js";
+import { boxesOf, readMoves } from "../../sync/move-ops.js";
 import { useLive, useOnline } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { thingName } from "../../ui/names.js";

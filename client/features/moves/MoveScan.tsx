@@ -6,7 +6,9 @@
 import { useState } from "react";
 import { boxTransition, SCAN_STATES } from "../../../shared/moves.js";
 import type { MoveBoxRow, MoveRow } from "../../db/rows.js";
-import { boxByCode, queueScan, type ScanMode } from "../../sync/move-ops.js";
+import { type ScanMode } from "../../ops/moves/boxes.js";
+import { queueScan } from "../../ops/moves/queue.js";
+import { boxByCode } from "../../sync/move-ops.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Camera } from "../scan/Camera.js";
 import { useReady } from "../../ui/session.js";

@@ -5,7 +5,8 @@
  */
 import { useState } from "react";
 import { navigate } from "../../ui/router.js";
-import { queueMoveCreate, readMoves, boxesOf } from "../../sync/move-ops.js";
+import { queueMoveCreate } from "../../ops/moves/queue.js";
+import { readMoves, boxesOf } from "../../sync/move-ops.js";
 import { useLive } from "../../ui/data.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { Notice } from "../../ui/Notice.js";

@@ -1,14 +1,15 @@
 /**
  * A thing's photos on its page: the gallery of every photo (thumbnails; full size when one is
  * opened), and for those who may write, adding a photo (the camera on a phone, a preview first),
- * choosing the cover and removing one. Each change is an op (../../sync/photo-ops.ts), so it works
+ * choosing the cover and removing one. Each change is an op (../../ops/things/thing.photo.*.ts), so it works
  * offline and shows at once; a role that cannot write sees no controls and is refused on the device.
  */
 import { useState, type FormEvent } from "react";
 import { roleAtLeast, type Role } from "../../../shared/roles.js";
 import type { ThingRow } from "../../db/rows.js";
 import type { View } from "../../sync/optimistic.js";
-import { PhotoChangeRefused, queuePhotoAdd, queuePhotoChange } from "../../sync/photo-ops.js";
+import { PhotoChangeRefused } from "../../ops/things/photos.js";
+import { queuePhotoAdd, queuePhotoChange } from "../../ops/things/queue.js";
 import { useI18n, type MessageKey } from "../../ui/i18n/i18n.js";
 import { thingName } from "../../ui/names.js";
 import { useReady } from "../../ui/session.js";

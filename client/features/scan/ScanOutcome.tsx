@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { formatCode, type CodeKind, type ScanResult } from "../../../shared/codes.js";
-import { claimCode } from "../../sync/field-ops.js";
+import { claimCode } from "../../ops/field/queue.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { placeName, thingName } from "../../ui/names.js";
 import { Link, navigate } from "../../ui/router.js";

@@ -1,6 +1,7 @@
 /** Sync status: changes waiting (and what they are), last sent and received, problems, first sync. */
 import { SYNCED_TABLES } from "../../db/rows.js";
-import { isMessageKey, useI18n } from "../../ui/i18n/i18n.js";
+import { opLabel as labelOf } from "../../ops/index.js";
+import { useI18n } from "../../ui/i18n/i18n.js";
 import { useOutbox, useSyncStatus } from "../../ui/data.js";
 import { FirstSyncProgress } from "../../ui/FirstSync.js";
 import { Shell } from "../../ui/Shell.js";
@@ -13,10 +14,7 @@ export function SyncScreen() {
   const outbox = useOutbox(db) ?? [];
   const waiting = outbox.filter((e) => e.state === "pending");
   const rejected = outbox.filter((e) => e.state === "rejected");
-  const opLabel = (name: string) => {
-    const key = `op.${name}`;
-    return isMessageKey(key) ? t(key) : name;
-  };
+  const opLabel = (name: string) => labelOf({ name }, t);
   return (
     <Shell>
       <h1>{t("sync.title")}</h1>

@@ -13,7 +13,8 @@ import { Notice } from "../../ui/Notice.js";
 import { usePeople } from "../../ui/people.js";
 import { effectiveFields, type Registries } from "../../ui/registries.js";
 import { useReady } from "../../ui/session.js";
-import { queueThingUpdate, type ThingEdit } from "../../ui/thing-ops.js";
+import { type ThingEdit } from "../../ops/things/thing.update.js";
+import { queueThingUpdate } from "../../ops/things/queue.js";
 import { FieldInput, FieldLists } from "../types/FieldInput.js";
 import type { FileChoice } from "../types/FieldOne.js";
 

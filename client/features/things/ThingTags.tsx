@@ -9,7 +9,7 @@ import type { View } from "../../sync/optimistic-registries.js";
 import { enqueueRegistry } from "../../sync/registry-enqueue.js";
 import { useI18n } from "../../ui/i18n/i18n.js";
 import { useReady } from "../../ui/session.js";
-import { queueThingUpdate } from "../../ui/thing-ops.js";
+import { queueThingUpdate } from "../../ops/things/queue.js";
 
 export function ThingTags({ locationId, thing, tags, canEdit }: { locationId: string; thing: View<ThingRow>; tags: View<TagRow>[]; canEdit: boolean }) {
   const { t } = useI18n();

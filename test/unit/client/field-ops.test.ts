@@ -6,7 +6,8 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InventoryDb } from "../../../client/db/database.js";
 import type { CodeRow, LocationRow, PlaceRow } from "../../../client/db/rows.js";
-import { claimCode, recordBoxCheck, resolveScanLocally } from "../../../client/sync/field-ops.js";
+import { claimCode, recordBoxCheck } from "../../../client/ops/field/queue.js";
+import { resolveScanLocally } from "../../../client/sync/field-ops.js";
 import { AT, thingRow } from "./rows.js";
 
 const LOC = "0190a000-0000-7000-8000-000000000001";

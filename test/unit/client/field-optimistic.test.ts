@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { Op } from "../../../sync/ops.js";
 import type { ThingRow } from "../../../client/db/rows.js";
-import { overlay, timeMs } from "../../../client/sync/optimistic.js";
+import { timeMs } from "../../../client/ops/rows.js";
+import { overlay } from "../../../client/sync/optimistic.js";
 import { thingRow } from "./rows.js";
 
 const LOC = "0190a000-0000-7000-8000-000000000001";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { InboxRow, MeterRow, ReadingRow } from "../../../client/db/rows.js";
 import { InventoryDb } from "../../../client/db/database.js";
 import { withoutFailedPhotos } from "../../../client/sync/blob-upload.js";
-import { queueReading } from "../../../client/sync/meter-ops.js";
+import { queueReading } from "../../../client/ops/meters/queue.js";
 import { overlayMeters } from "../../../client/sync/meter-overlay.js";
 import { doubtOf, meterViews, totalOf } from "../../../client/features/meters/MeterData.js";
 import { decimalText } from "../../../client/features/meters/MeterFormat.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Op } from "../../../sync/ops.js";
 import type { InboxRow, ThingRow } from "../../../client/db/rows.js";
-import { shapesOf } from "../../../client/sync/op-shapes.js";
+import { shapesOf } from "../../../client/ops/index.js";
 import { overlay } from "../../../client/sync/optimistic.js";
 import { AT as at, thingRow } from "./rows.js";
 

@@ -9,7 +9,8 @@ import { InventoryDb } from "../../../client/db/database.js";
 import type { InboxRow } from "../../../client/db/rows.js";
 import { cachedPhoto, FULL_BUDGET_BYTES, keepPhoto, THUMB_BUDGET_BYTES } from "../../../client/db/photo-cache.js";
 import { overlay } from "../../../client/sync/optimistic.js";
-import { PhotoChangeRefused, queuePhotoAdd, queuePhotoChange } from "../../../client/sync/photo-ops.js";
+import { PhotoChangeRefused } from "../../../client/ops/things/photos.js";
+import { queuePhotoAdd, queuePhotoChange } from "../../../client/ops/things/queue.js";
 import type { Op } from "../../../sync/ops.js";
 import { AT, thingRow } from "./rows.js";
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { FieldStatus, Suggestion } from "../../../shared/extractions.js";
 import type { Op } from "../../../sync/ops.js";
 import type { ThingRow } from "../../../client/db/rows.js";
-import { shapesOf } from "../../../client/sync/op-shapes.js";
+import { shapesOf } from "../../../client/ops/index.js";
 import { overlay } from "../../../client/sync/optimistic.js";
 import { AT as at, thingRow } from "./rows.js";
 

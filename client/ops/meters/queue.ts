@@ -1,28 +1,27 @@
 /**
- * Meter and reading changes as ops in the outbox (they work with no network). A reading's photo
- * proof is kept in db.blobs under an id made here, which the op names as its `fileId`; the pusher
- * uploads the photo before it pushes the op (blob-upload.ts), as it does for captures.
+ * What the screens call to queue the meter ops (meter.*.ts, reading.capture.ts). They sit beside the op files, not in them: queueing goes
+ * through the outbox, whose checks replay every op through the op table (client/ops/index.ts), so
+ * an op file that imported the outbox would be imported by what it imports.
  */
 import { v7 as uuidv7 } from "uuid";
-import type { MeterCreateArgs, MeterUpdateArgs } from "../../shared/meters.js";
-import type { Op } from "../../sync/ops.js";
-import type { InventoryDb } from "../db/database.js";
-import type { MeterRow } from "../db/rows.js";
-import { enqueue } from "./outbox.js";
+import type { MeterCreateArgs, MeterUpdateArgs } from "../../../shared/meters.js";
+import type { Op } from "../../../sync/ops.js";
+import type { InventoryDb } from "../../db/database.js";
+import { enqueue } from "../../sync/outbox.js";
+import type { MeterRow } from "../../db/rows.js";
 
 export function queueMeterCreate(db: InventoryDb, locationId: string, args: Omit<MeterCreateArgs, "id">): Promise<Op> {
   return enqueue(db, { name: "meter.create", locationId, args: { id: uuidv7(), ...args } });
 }
 
-/** With the rowVersion the device saw, so a concurrent edit becomes a sync_drop instead of silently winning. */
-export function queueMeterUpdate(db: InventoryDb, meter: Pick<MeterRow, "id" | "locationId" | "rowVersion">, patch: MeterUpdateArgs["patch"]): Promise<Op> {
-  const base = meter.rowVersion > 0 ? { baseVersion: meter.rowVersion } : {};
-  return enqueue(db, { name: "meter.update", locationId: meter.locationId, args: { id: meter.id, patch }, ...base });
-}
-
 export function queueMeterDelete(db: InventoryDb, meter: Pick<MeterRow, "id" | "locationId" | "rowVersion">): Promise<Op> {
   const base = meter.rowVersion > 0 ? { baseVersion: meter.rowVersion } : {};
   return enqueue(db, { name: "meter.delete", locationId: meter.locationId, args: { id: meter.id }, ...base });
+}
+
+export function queueMeterUpdate(db: InventoryDb, meter: Pick<MeterRow, "id" | "locationId" | "rowVersion">, patch: MeterUpdateArgs["patch"]): Promise<Op> {
+  const base = meter.rowVersion > 0 ? { baseVersion: meter.rowVersion } : {};
+  return enqueue(db, { name: "meter.update", locationId: meter.locationId, args: { id: meter.id, patch }, ...base });
 }
 
 export async function queueReading(

@@ -1,0 +1,10 @@
+/** box.unload (a scan, queued by queueScan in queue.ts). */
+import { defineOp } from "../op.js";
+import { changeBox } from "./boxes.js";
+
+export const op = defineOp({
+  name: "box.unload",
+  shapes: ["move_boxes"],
+  apply: { moves: changeBox },
+  label: (_op, t) => t("op.box.unload"),
+});
