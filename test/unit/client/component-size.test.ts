@@ -12,7 +12,7 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const MAX_LINES = 150;
 
 /** Components still over the limit, each being shortened in its own change (issue #33). */
-const STILL_LONG = ["client/ui/i18n/i18n.tsx"];
+const STILL_LONG: string[] = [];
 
 function components(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
