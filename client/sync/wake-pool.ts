@@ -18,6 +18,12 @@ const CATCH_UP_MS = 15_000;
 
 export class WakePool {
   private readonly dirty = new Map<SyncedTableName, number>();
+  /**
+   * Shapes whose catch-up is under way. A wake for one of them waits for it to end: a second
+   * catch-up at once would be resolved by the first one's answer (read before the new change),
+   * pause the stream, and lose the change until some later wake.
+   */
+  private readonly inFlight = new Set<SyncedTableName>();
   private running = 0;
   /** Whether empty catch-ups are asked again (proxy mode). */
   retryEmpty = false;
@@ -42,11 +48,15 @@ export class WakePool {
   }
 
   private pump(): void {
-    while (this.running < WAKE_CONCURRENCY && this.dirty.size && !this.signal.aborted) {
-      const [name, retry] = this.dirty.entries().next().value as [SyncedTableName, number];
+    while (this.running < WAKE_CONCURRENCY && !this.signal.aborted) {
+      const next = [...this.dirty].find(([name]) => !this.inFlight.has(name));
+      if (!next) return;
+      const [name, retry] = next;
       this.dirty.delete(name);
+      this.inFlight.add(name);
       this.running++;
       void this.catchUp(name, retry).finally(() => {
+        this.inFlight.delete(name);
         this.running--;
         this.pump();
       });
